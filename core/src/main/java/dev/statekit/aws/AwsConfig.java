@@ -1,0 +1,138 @@
+package dev.statekit.aws;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Region, endpoints and credentials for the SDK clients StateKit uses, read from environment
+ * variables: {@code AWS_REGION}, and {@code STATEKIT_DYNAMODB_ENDPOINT}, {@code
+ * STATEKIT_SQS_ENDPOINT}, {@code STATEKIT_KINESIS_ENDPOINT} to point a service at an emulator.
+ *
+ * <p>On Lambda no endpoint is set and the clients use the function's role. Against an emulator
+ * without AWS credentials in the environment, fixed credentials are used, which emulators accept.
+ *
+ * @param region the AWS region
+ * @param dynamoDbEndpoint a DynamoDB endpoint to use instead of the regional one
+ * @param sqsEndpoint an SQS endpoint to use instead of the regional one
+ * @param kinesisEndpoint a Kinesis endpoint to use instead of the regional one
+ * @param credentials the credentials provider for every client
+ */
+public record AwsConfig(
+    Region region,
+    Optional<URI> dynamoDbEndpoint,
+    Optional<URI> sqsEndpoint,
+    Optional<URI> kinesisEndpoint,
+    AwsCredentialsProvider credentials) {
+
+  /** Environment variable that overrides the DynamoDB endpoint. */
+  public static final String DYNAMODB_ENDPOINT = "STATEKIT_DYNAMODB_ENDPOINT";
+
+  /** Environment variable that overrides the SQS endpoint. */
+  public static final String SQS_ENDPOINT = "STATEKIT_SQS_ENDPOINT";
+
+  /** Environment variable that overrides the Kinesis endpoint. */
+  public static final String KINESIS_ENDPOINT = "STATEKIT_KINESIS_ENDPOINT";
+
+  private static final AwsCredentialsProvider EMULATOR_CREDENTIALS =
+      StaticCredentialsProvider.create(AwsBasicCredentials.create("statekit", "statekit"));
+
+  /** Reads the configuration from this process's environment. */
+  public static AwsConfig fromEnvironment() {
+    return fromVariables(System.getenv());
+  }
+
+  /**
+   * Reads the configuration from the given variables.
+   *
+   * @throws IllegalArgumentException if an endpoint variable is not an absolute URI
+   */
+  public static AwsConfig fromVariables(Map<String, String> variables) {
+    String region = variables.getOrDefault("AWS_REGION", "");
+    Optional<URI> dynamoDb = endpoint(variables, DYNAMODB_ENDPOINT);
+    Optional<URI> sqs = endpoint(variables, SQS_ENDPOINT);
+    Optional<URI> kinesis = endpoint(variables, KINESIS_ENDPOINT);
+    boolean anyEmulator = dynamoDb.isPresent() || sqs.isPresent() || kinesis.isPresent();
+    // Lambda sets the role's keys in the environment: reading them directly is the cheapest
+    // provider at cold start. Elsewhere the default chain finds profiles and SSO.
+    AwsCredentialsProvider credentials;
+    if (variables.containsKey("AWS_ACCESS_KEY_ID")) {
+      credentials = EnvironmentVariableCredentialsProvider.create();
+    } else if (anyEmulator) {
+      credentials = EMULATOR_CREDENTIALS;
+    } else {
+      credentials = DefaultCredentialsProvider.builder().build();
+    }
+    return new AwsConfig(
+        Region.of(region.isBlank() ? "us-east-1" : region), dynamoDb, sqs, kinesis, credentials);
+  }
+
+  /**
+   * Points every service at one endpoint (LocalStack, or the emulators behind one address), with
+   * credentials the emulators accept.
+   */
+  public static AwsConfig allAt(URI dynamoDb, URI sqs, URI kinesis) {
+    return new AwsConfig(
+        Region.US_EAST_1,
+        Optional.of(dynamoDb),
+        Optional.of(sqs),
+        Optional.of(kinesis),
+        EMULATOR_CREDENTIALS);
+  }
+
+  /** A DynamoDB client for this configuration. */
+  public DynamoDbClient dynamoDbClient() {
+    var builder =
+        DynamoDbClient.builder()
+            .region(region)
+            .credentialsProvider(credentials)
+            .httpClient(UrlConnectionHttpClient.create());
+    dynamoDbEndpoint.ifPresent(builder::endpointOverride);
+    return builder.build();
+  }
+
+  /** An SQS client for this configuration. */
+  public SqsClient sqsClient() {
+    var builder =
+        SqsClient.builder()
+            .region(region)
+            .credentialsProvider(credentials)
+            .httpClient(UrlConnectionHttpClient.create());
+    sqsEndpoint.ifPresent(builder::endpointOverride);
+    return builder.build();
+  }
+
+  /** A Kinesis client for this configuration. */
+  public KinesisClient kinesisClient() {
+    var builder =
+        KinesisClient.builder()
+            .region(region)
+            .credentialsProvider(credentials)
+            .httpClient(UrlConnectionHttpClient.create());
+    kinesisEndpoint.ifPresent(builder::endpointOverride);
+    return builder.build();
+  }
+
+  private static Optional<URI> endpoint(Map<String, String> variables, String name) {
+    String value = variables.get(name);
+    if (value == null || value.isBlank()) {
+      return Optional.empty();
+    }
+    URI uri = URI.create(value.trim());
+    if (!uri.isAbsolute()) {
+      throw new IllegalArgumentException(
+          name + " must be an absolute URL such as http://127.0.0.1:8000, not '" + value + "'");
+    }
+    return Optional.of(uri);
+  }
+}

@@ -1,0 +1,22 @@
+package dev.statekit.local;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code statekit-local} command line: runs StateKit's handlers on this machine. */
+@Command(
+    name = "statekit-local",
+    mixinStandardHelpOptions = true,
+    version = "StateKit local runner 0.1.0",
+    description = "Runs StateKit handlers on one machine against embedded emulators.",
+    subcommands = {DemoCommand.class, CommandLine.HelpCommand.class})
+public final class Main {
+  private Main() {}
+
+  /** Runs the command line and exits with its status. */
+  public static void main(String[] args) {
+    int status = new CommandLine(new Main()).execute(args);
+    // The embedded servers' shutdown hooks stop them on exit.
+    System.exit(status);
+  }
+}
