@@ -1,0 +1,12 @@
+package dev.statekit.benchmarks;
+
+import java.util.List;
+
+/** Every suite the benchmarks jar knows, in the order {@code all} runs them. */
+final class Suites {
+  private Suites() {}
+
+  static List<Suite> all() {
+    return List.of();
+  }
+}
