@@ -49,12 +49,12 @@ abstract class TypedPayload {
   }
 
   /** Whether the value is an {@code io.statefun.types/string}. */
-  public boolean isString() {
+  public boolean isUtf8String() {
     return is(Types.stringType());
   }
 
   /** The value as an {@code io.statefun.types/string}. */
-  public String asString() {
+  public String asUtf8String() {
     return as(Types.stringType());
   }
 
@@ -132,9 +132,9 @@ abstract class TypedPayload {
   }
 
   String describeValue() {
-    if (isString()) {
+    if (isUtf8String()) {
       try {
-        return '"' + asString() + '"';
+        return '"' + asUtf8String() + '"';
       } catch (IllegalArgumentException e) {
         // fall through to the generic description
       }

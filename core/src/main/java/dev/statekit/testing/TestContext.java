@@ -134,7 +134,7 @@ public final class TestContext implements Context {
     List<String> values = new ArrayList<>();
     for (EgressMessage message : egress) {
       if (message.targetEgress().equals(egressName)) {
-        values.add(message.asString());
+        values.add(message.asUtf8String());
       }
     }
     return values;
@@ -145,7 +145,7 @@ public final class TestContext implements Context {
     List<String> values = new ArrayList<>();
     for (Message message : sent) {
       if (message.targetAddress().equals(target)) {
-        values.add(message.asString());
+        values.add(message.asUtf8String());
       }
     }
     return values;
