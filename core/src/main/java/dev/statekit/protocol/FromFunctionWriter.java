@@ -40,6 +40,13 @@ final class FromFunctionWriter {
   private CodedOutputStream out;
   private int sizeCursor;
   private final Utf8Cache utf8;
+
+  // A batch's egress records and values mostly share one egress and one type: remember the last.
+  private TypeName lastEgress;
+  private byte[] lastEgressNamespace;
+  private byte[] lastEgressName;
+  private String lastTypeName;
+  private byte[] lastTypeNameBytes;
   private final Payloads.Access payloads = Payloads.access();
 
   private FromFunctionWriter(
@@ -141,8 +148,12 @@ final class FromFunctionWriter {
   private int egress(EgressMessage egress) throws IOException {
     int slot = openField(4);
     TypeName target = egress.targetEgress();
-    int size =
-        bytesField(1, utf8.bytes(target.namespace())) + bytesField(2, utf8.bytes(target.name()));
+    if (target != lastEgress) {
+      lastEgressNamespace = utf8.bytes(target.namespace());
+      lastEgressName = utf8.bytes(target.name());
+      lastEgress = target;
+    }
+    int size = bytesField(1, lastEgressNamespace) + bytesField(2, lastEgressName);
     size += typedValue(3, payloads.typeName(egress), payloads.bytes(egress));
     return closeField(4, slot, size);
   }
@@ -158,7 +169,11 @@ final class FromFunctionWriter {
 
   private int typedValue(int field, String typeName, byte[] value) throws IOException {
     int slot = openField(field);
-    int size = bytesField(1, utf8.bytes(typeName)) + boolField(2) + bytesField(3, value);
+    if (typeName != lastTypeName) {
+      lastTypeNameBytes = utf8.bytes(typeName);
+      lastTypeName = typeName;
+    }
+    int size = bytesField(1, lastTypeNameBytes) + boolField(2) + bytesField(3, value);
     return closeField(field, slot, size);
   }
 
