@@ -86,19 +86,23 @@ final class FromFunctionWriter {
     for (StateMutation mutation : mutations) {
       size += mutation(mutation);
     }
+    // Indexed loops: no iterator objects on the hot path.
     for (int i = 0; i < invocations; i++) {
-      for (Message message : effects[i].messages()) {
-        size += message(2, message, 0, null);
+      InvocationEffects invocation = effects[i];
+      for (int j = 0, n = invocation.messageCount(); j < n; j++) {
+        size += message(2, invocation.message(j), 0, null);
       }
     }
     for (int i = 0; i < invocations; i++) {
-      for (DelayedAction action : effects[i].delayed()) {
-        size += delayed(action);
+      InvocationEffects invocation = effects[i];
+      for (int j = 0, n = invocation.delayedCount(); j < n; j++) {
+        size += delayed(invocation.delayed(j));
       }
     }
     for (int i = 0; i < invocations; i++) {
-      for (EgressMessage egress : effects[i].egress()) {
-        size += egress(egress);
+      InvocationEffects invocation = effects[i];
+      for (int j = 0, n = invocation.egressCount(); j < n; j++) {
+        size += egress(invocation.egress(j));
       }
     }
     return close(slot, size);
