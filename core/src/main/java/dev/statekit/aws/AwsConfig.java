@@ -112,8 +112,14 @@ public record AwsConfig(
     return builder.build();
   }
 
-  /** A Kinesis client for this configuration. */
+  /**
+   * A Kinesis client for this configuration. With an endpoint override the SDK's CBOR encoding is
+   * switched off for the process (kinesalite speaks only JSON; AWS and LocalStack speak both).
+   */
   public KinesisClient kinesisClient() {
+    if (kinesisEndpoint.isPresent()) {
+      System.setProperty("aws.cborEnabled", "false");
+    }
     var builder =
         KinesisClient.builder()
             .region(region)
