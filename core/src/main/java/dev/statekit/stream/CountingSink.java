@@ -3,8 +3,8 @@ package dev.statekit.stream;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counts the records written. Each writer counts in a plain field and publishes at checkpoints
- * and on close, so counting costs no contended write per record.
+ * Counts the records written. Each writer counts in a plain field and publishes at checkpoints and
+ * on close, so counting costs no contended write per record.
  *
  * @param <T> the records' value type
  */

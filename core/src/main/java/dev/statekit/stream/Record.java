@@ -5,10 +5,10 @@ import java.util.Objects;
 
 /**
  * One element of a stream: a value with its key (set by {@code keyBy}, else null), its event
- * timestamp in epoch milliseconds ({@link #NO_TIMESTAMP} if it has none), headers, and the
- * position in the source it was read from (null for records an operator made from scratch).
- * Records are immutable; operators derive new ones with the {@code with*} methods, which keep
- * timestamp, headers and position.
+ * timestamp in epoch milliseconds ({@link #NO_TIMESTAMP} if it has none), headers, and the position
+ * in the source it was read from (null for records an operator made from scratch). Records are
+ * immutable; operators derive new ones with the {@code with*} methods, which keep timestamp,
+ * headers and position.
  *
  * @param <T> the value's type
  */

@@ -1,8 +1,8 @@
 package dev.statekit.stream;
 
 /**
- * Turns values of one Java type into bytes and back: used where a pipeline meets bytes (sources
- * and sinks that carry byte arrays) and where state leaves the heap (checkpoints, the DynamoDB
+ * Turns values of one Java type into bytes and back: used where a pipeline meets bytes (sources and
+ * sinks that carry byte arrays) and where state leaves the heap (checkpoints, the DynamoDB
  * backend). {@link Serdes} has the usual ones: JSON, protobuf, bytes, strings and primitives.
  *
  * @param <T> the value type

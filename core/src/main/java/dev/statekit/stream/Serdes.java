@@ -101,9 +101,9 @@ public final class Serdes {
   }
 
   /**
-   * The default for state and keys when none is given: strings, longs, integers, doubles,
-   * booleans and byte arrays natively, anything else as JSON tagged with its class name (so the
-   * class must be readable by Jackson, e.g. a record). Give an explicit serde for generic types.
+   * The default for state and keys when none is given: strings, longs, integers, doubles, booleans
+   * and byte arrays natively, anything else as JSON tagged with its class name (so the class must
+   * be readable by Jackson, e.g. a record). Give an explicit serde for generic types.
    */
   public static Serde<Object> auto() {
     return AutoSerde.INSTANCE;

@@ -2,8 +2,8 @@ package dev.statekit.stream;
 
 /**
  * Where a pipeline's results go. Each worker of the last stage opens its own writer, so writers
- * need no locking. A sink that commits at {@link SinkWriter#checkpointComplete} and honours
- * {@link #recover} gives exactly-once results across failures.
+ * need no locking. A sink that commits at {@link SinkWriter#checkpointComplete} and honours {@link
+ * #recover} gives exactly-once results across failures.
  *
  * @param <T> the records' value type
  */
@@ -17,8 +17,8 @@ public interface Sink<T> {
   SinkWriter<T> open(int worker, int workers) throws Exception;
 
   /**
-   * Called once before a restored run opens writers: commit what was prepared for checkpoints up
-   * to {@code checkpointId} and discard what was prepared for later ones (they will be replayed).
+   * Called once before a restored run opens writers: commit what was prepared for checkpoints up to
+   * {@code checkpointId} and discard what was prepared for later ones (they will be replayed).
    */
   default void recover(long checkpointId) throws Exception {}
 

@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * Where a record came from: a split of the source (a Kinesis shard, a queue, a file) and the
- * record's offset in it. Checkpoints store the position after the last record read from each
- * split; a restored source resumes there, and a retried batch is fenced by it.
+ * record's offset in it. Checkpoints store the position after the last record read from each split;
+ * a restored source resumes there, and a retried batch is fenced by it.
  *
  * @param split the split's name, unique within the source
  * @param offset the offset within the split; numeric offsets compare as numbers

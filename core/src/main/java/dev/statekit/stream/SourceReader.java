@@ -5,8 +5,7 @@ import java.util.function.Consumer;
 
 /**
  * Reads a source. The engine calls {@link #poll} in a loop and may take a checkpoint between two
- * calls, so one call should hand out a bounded number of records (a few hundred to a few
- * thousand).
+ * calls, so one call should hand out a bounded number of records (a few hundred to a few thousand).
  *
  * @param <T> the records' value type
  */
@@ -19,8 +18,8 @@ public interface SourceReader<T> extends AutoCloseable {
   boolean poll(Consumer<Record<T>> out) throws Exception;
 
   /**
-   * For each split, the offset of the last record handed out; stored in checkpoints and given
-   * back to {@link Source#open} on restore.
+   * For each split, the offset of the last record handed out; stored in checkpoints and given back
+   * to {@link Source#open} on restore.
    */
   Map<String, String> positions();
 

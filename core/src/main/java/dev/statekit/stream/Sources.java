@@ -31,10 +31,9 @@ public final class Sources {
   }
 
   /**
-   * Records {@code 0 .. count-1} with the given values and event timestamps, {@code batchSize}
-   * per poll. Polls end at
-   * multiples of the batch size, so a restored run polls (and emits watermarks) at the same
-   * records as an uninterrupted one. The single split is named {@code "generator"}.
+   * Records {@code 0 .. count-1} with the given values and event timestamps, {@code batchSize} per
+   * poll. Polls end at multiples of the batch size, so a restored run polls (and emits watermarks)
+   * at the same records as an uninterrupted one. The single split is named {@code "generator"}.
    */
   public static <T> Source<T> generate(
       long count, LongFunction<T> value, LongUnaryOperator timestamp, int batchSize) {

@@ -3,8 +3,8 @@ package dev.statekit.stream.state;
 import java.util.List;
 
 /**
- * Which checkpoint ids stand: those up to the latest complete one, except ranges that were
- * started but abandoned by a failed run (their writes may be on disk, half done).
+ * Which checkpoint ids stand: those up to the latest complete one, except ranges that were started
+ * but abandoned by a failed run (their writes may be on disk, half done).
  *
  * @param latestComplete the latest complete checkpoint, 0 if none
  * @param abandoned ranges of abandoned ids, each {@code [from, to]} inclusive

@@ -3,10 +3,10 @@ package dev.statekit.stream.state;
 import java.util.Collection;
 
 /**
- * The keyed state of one operator on one worker: value, list and map state per key and namespace
- * (a window, or none). An operator registers its specs, then for each record sets the current key
- * (and namespace) and reads and writes through the handles. Changes stay in memory until {@link
- * #flush}, which a checkpoint barrier triggers. Not thread-safe: one worker thread uses it.
+ * The keyed state of one operator on one worker: value, list and map state per key and namespace (a
+ * window, or none). An operator registers its specs, then for each record sets the current key (and
+ * namespace) and reads and writes through the handles. Changes stay in memory until {@link #flush},
+ * which a checkpoint barrier triggers. Not thread-safe: one worker thread uses it.
  */
 public interface KeyedStateStore extends AutoCloseable {
   /** The namespace of state that belongs to no window. */
@@ -31,6 +31,11 @@ public interface KeyedStateStore extends AutoCloseable {
 
   /** The namespaces the current key has state in, besides {@link #NO_NAMESPACE}. */
   Collection<Object> namespaces();
+
+  /** True if {@link #prefetch} would save reads now (the backend may hold keys not in memory). */
+  default boolean wantsPrefetch() {
+    return false;
+  }
 
   /** A hint that these keys come next: a remote backend reads the missing ones in one batch. */
   void prefetch(Collection<?> keys);

@@ -5,9 +5,9 @@ import dev.statekit.stream.internal.state.CachingStateBackend;
 
 /**
  * Where operators keep keyed state. Both backends hold the working state in memory and write the
- * keys changed since the last checkpoint, at the checkpoint barrier, into a {@link StateTable}:
- * a checkpoint costs in proportion to the state changed, not to all state, and a restore reads
- * keys back lazily as they are used.
+ * keys changed since the last checkpoint, at the checkpoint barrier, into a {@link StateTable}: a
+ * checkpoint costs in proportion to the state changed, not to all state, and a restore reads keys
+ * back lazily as they are used.
  */
 public interface StateBackend {
   /**

@@ -1,8 +1,8 @@
 package dev.statekit.stream.state;
 
 /**
- * A state table or checkpoint store failed. {@link #retryable()} tells whether trying again
- * later may succeed (throttling, a timeout) or the request itself is wrong.
+ * A state table or checkpoint store failed. {@link #retryable()} tells whether trying again later
+ * may succeed (throttling, a timeout) or the request itself is wrong.
  */
 public final class StateStoreException extends RuntimeException {
   private static final long serialVersionUID = 1L;

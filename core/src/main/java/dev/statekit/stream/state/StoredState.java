@@ -1,9 +1,9 @@
 package dev.statekit.stream.state;
 
 /**
- * A key's stored state in two versions: the one written at checkpoint {@code version} and the
- * one before it. A reader takes the newest version that belongs to a complete checkpoint, so a
- * crash while a later checkpoint is being written never exposes its half-written state.
+ * A key's stored state in two versions: the one written at checkpoint {@code version} and the one
+ * before it. A reader takes the newest version that belongs to a complete checkpoint, so a crash
+ * while a later checkpoint is being written never exposes its half-written state.
  *
  * @param version the checkpoint that wrote {@code value}
  * @param value the encoded state, or null if the key had no state then

@@ -5,17 +5,23 @@ import java.util.HashMap;
 /** One key's working state, and what the table holds for it. */
 final class KeyEntry {
   final Object key;
+
   /** The states without namespace, by spec index. */
   Object[] slots;
+
   /** The states per namespace (windows), created on first use. */
   HashMap<Object, Object[]> spaces;
+
   boolean dirty;
 
   /** The version a restore would read now, and its bytes (the previous slot of the next write). */
   long validVersion;
+
   byte[] validBytes;
+
   /** A version written at a checkpoint not yet complete, 0 if none. */
   long pendingVersion;
+
   byte[] pendingBytes;
 
   KeyEntry(Object key, int specs) {

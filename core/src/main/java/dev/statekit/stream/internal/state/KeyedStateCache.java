@@ -115,6 +115,11 @@ final class KeyedStateCache implements KeyedStateStore {
   }
 
   @Override
+  public boolean wantsPrefetch() {
+    return mayBeStored;
+  }
+
+  @Override
   public void prefetch(Collection<?> keys) {
     if (!mayBeStored) {
       return;
@@ -167,6 +172,17 @@ final class KeyedStateCache implements KeyedStateStore {
       throw new IllegalStateException("No current key: state is only available for keyed records");
     }
     return namespace == NO_NAMESPACE ? current.slots : current.space(namespace, create);
+  }
+
+  /** A slot of {@code space} was cleared: drops the namespace once all its slots are. */
+  void cleared(Object[] space) {
+    markDirty();
+    if (namespace != NO_NAMESPACE && current.spaces != null && KeyEntry.allNull(space)) {
+      current.spaces.remove(namespace);
+      if (current.spaces.isEmpty()) {
+        current.spaces = null;
+      }
+    }
   }
 
   void markDirty() {

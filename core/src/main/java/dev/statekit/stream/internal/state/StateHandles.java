@@ -44,7 +44,7 @@ final class StateHandles {
       Object[] space = cache.space(false);
       if (space != null && space[index] != null) {
         space[index] = null;
-        cache.markDirty();
+        cache.cleared(space);
       }
     }
   }
@@ -93,7 +93,7 @@ final class StateHandles {
       Object[] space = cache.space(false);
       if (space != null && space[index] != null) {
         space[index] = null;
-        cache.markDirty();
+        cache.cleared(space);
       }
     }
   }
@@ -135,9 +135,12 @@ final class StateHandles {
       if (map.containsKey(key)) {
         map.remove(key);
         if (map.isEmpty()) {
-          cache.space(false)[index] = null;
+          Object[] space = cache.space(false);
+          space[index] = null;
+          cache.cleared(space);
+        } else {
+          cache.markDirty();
         }
-        cache.markDirty();
       }
     }
 
@@ -156,7 +159,7 @@ final class StateHandles {
       Object[] space = cache.space(false);
       if (space != null && space[index] != null) {
         space[index] = null;
-        cache.markDirty();
+        cache.cleared(space);
       }
     }
   }

@@ -1,0 +1,23 @@
+package dev.statekit.stream.internal;
+
+/**
+ * Elements handed from one task to a worker of the next stage in one queue operation: records, and
+ * markers ({@link Mark}) in stream order.
+ */
+final class Chunk {
+  final int channel;
+  final Object[] elements;
+  int size;
+
+  /** The next element to process (a chunk may be parked half done during barrier alignment). */
+  int position;
+
+  Chunk(int channel, int capacity) {
+    this.channel = channel;
+    this.elements = new Object[capacity];
+  }
+
+  boolean isFull() {
+    return size == elements.length;
+  }
+}

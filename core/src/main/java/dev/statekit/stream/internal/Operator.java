@@ -1,0 +1,41 @@
+package dev.statekit.stream.internal;
+
+/**
+ * A running operator on one worker: receives elements from upstream as direct calls and passes its
+ * outputs to {@link #next}, which is the next operator of the chain, an exchange or a sink.
+ */
+public abstract class Operator implements Output {
+  /** Where outputs go. */
+  protected Output next;
+
+  void setNext(Output next) {
+    this.next = next;
+  }
+
+  /** Called once before the first element; stateful operators open their state here. */
+  public void open(OperatorContext context) throws Exception {}
+
+  @Override
+  public void watermark(long watermark) throws Exception {
+    next.watermark(watermark);
+  }
+
+  @Override
+  public void barrier(long checkpointId) throws Exception {
+    next.barrier(checkpointId);
+  }
+
+  @Override
+  public void end() throws Exception {
+    next.end();
+  }
+
+  /** A checkpoint this operator took part in is complete. */
+  public void checkpointComplete(long checkpointId) throws Exception {}
+
+  /** Called once when the worker stops, after success or failure. */
+  public void close() throws Exception {}
+
+  /** The keys of a chunk the worker is about to process, for a remote state backend to read. */
+  public void prefetch(Object[] elements, int from, int to) {}
+}
