@@ -105,8 +105,8 @@ public final class Serdes {
    * and byte arrays natively, anything else as JSON tagged with its class name (so the class must
    * be readable by Jackson, e.g. a record). Give an explicit serde for generic types.
    */
-  public static Serde<Object> auto() {
-    return AutoSerde.INSTANCE;
+  public static <T> Serde<T> auto() {
+    return cast(AutoSerde.INSTANCE);
   }
 
   @SuppressWarnings("unchecked")
