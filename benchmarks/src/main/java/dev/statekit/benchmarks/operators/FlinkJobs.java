@@ -32,7 +32,7 @@ final class FlinkJobs {
   }
 
   /** Job A: keyBy, running sum (reduce), counting sink. */
-  static double jobA(long records, int parallelism) throws Exception {
+  static Timing.Throughput jobA(long records, int parallelism) throws Exception {
     StreamExecutionEnvironment env = environment(parallelism);
     DataStream<Tuple2<String, Long>> input =
         env.fromSequence(0, records - 1)
@@ -52,7 +52,7 @@ final class FlinkJobs {
   }
 
   /** Job B: 200 ms watermarks, keyBy, 1 s tumbling event-time windows counting, counting sink. */
-  static double jobB(long records, int parallelism) throws Exception {
+  static Timing.Throughput jobB(long records, int parallelism) throws Exception {
     StreamExecutionEnvironment env = environment(parallelism);
     DataStream<Tuple3<String, Long, Long>> input =
         env.fromSequence(0, records - 1)
@@ -77,11 +77,12 @@ final class FlinkJobs {
     return run(env, "job B", records, records);
   }
 
-  private static double run(StreamExecutionEnvironment env, String name, long records, long outputs)
-      throws Exception {
+  private static Timing.Throughput run(
+      StreamExecutionEnvironment env, String name, long records, long outputs) throws Exception {
     Timing.reset();
     COUNT.reset();
     env.execute(name);
+    Timing.done();
     StatekitJobs.check(outputs, COUNT.sum());
     return Timing.throughput(records);
   }

@@ -44,25 +44,36 @@ public final class OperatorsSuite implements Suite {
     }
     for (String job : new String[] {"A", "B"}) {
       for (int parallelism : new int[] {1, 2}) {
-        double statekit =
+        Timing.Throughput statekit =
             job.equals("A")
                 ? StatekitJobs.jobA(records, parallelism)
                 : StatekitJobs.jobB(records, parallelism);
-        double flink =
+        Timing.Throughput flink =
             job.equals("A")
                 ? FlinkJobs.jobA(records, parallelism)
                 : FlinkJobs.jobB(records, parallelism);
         log.printf(
-            "job %s parallelism %d: StateKit %.0f records/s, Flink %.0f records/s (%.1fx)%n",
-            job, parallelism, statekit, flink, statekit / flink);
+            "job %s parallelism %d: StateKit %.0f records/s, Flink %.0f records/s (%.1fx);"
+                + " steady, without start-up: %.0f vs %.0f (%.1fx)%n",
+            job,
+            parallelism,
+            statekit.endToEnd(),
+            flink.endToEnd(),
+            statekit.endToEnd() / flink.endToEnd(),
+            statekit.steady(),
+            flink.steady(),
+            statekit.steady() / flink.steady());
         results.add(
             Result.of(NAME, "job" + job + "-p" + parallelism)
                 .with("job", job)
                 .with("parallelism", parallelism)
                 .with("records", records)
-                .with("statekit_rps", Math.round(statekit))
-                .with("flink_rps", Math.round(flink))
-                .with("ratio", statekit / flink));
+                .with("statekit_rps", Math.round(statekit.endToEnd()))
+                .with("flink_rps", Math.round(flink.endToEnd()))
+                .with("ratio", statekit.endToEnd() / flink.endToEnd())
+                .with("statekit_steady_rps", Math.round(statekit.steady()))
+                .with("flink_steady_rps", Math.round(flink.steady()))
+                .with("steady_ratio", statekit.steady() / flink.steady()));
       }
     }
     results.add(inMemoryState(log));

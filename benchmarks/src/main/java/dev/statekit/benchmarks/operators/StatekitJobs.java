@@ -30,7 +30,7 @@ final class StatekitJobs {
   }
 
   /** Job A: keyBy, running sum, counting sink. Returns records per second. */
-  static double jobA(long records, int parallelism) throws InterruptedException {
+  static Timing.Throughput jobA(long records, int parallelism) throws InterruptedException {
     CountingSink sink = new CountingSink();
     Timing.reset();
     Pipeline.from(input(records))
@@ -38,12 +38,13 @@ final class StatekitJobs {
         .reduce((a, b) -> new KeyedCount(a.key(), a.count() + b.count()))
         .to(sink)
         .run(RunOptions.named("job-a").build());
+    Timing.done();
     check(records, sink.count.sum());
     return Timing.throughput(records);
   }
 
   /** Job B: 200 ms out-of-orderness, keyBy, 1 s tumbling windows counting, counting sink. */
-  static double jobB(long records, int parallelism) throws InterruptedException {
+  static Timing.Throughput jobB(long records, int parallelism) throws InterruptedException {
     CountingSink sink = new CountingSink();
     Timing.reset();
     Pipeline.from(input(records))
@@ -53,6 +54,7 @@ final class StatekitJobs {
         .aggregate(AggregateFunction.count())
         .to(sink)
         .run(RunOptions.named("job-b").build());
+    Timing.done();
     // Each 1 s window holds 1000 records of 1000 distinct keys: one count per record.
     check(records, sink.count.sum());
     return Timing.throughput(records);

@@ -1,10 +1,13 @@
 package dev.statekit.benchmarks.operators;
 
 /**
- * Times a job from its first record leaving the source to its last sink writer closing, so that
- * neither engine's start-up (Flink's local cluster takes seconds) counts as processing time.
+ * Times a job two ways: end to end (submitting the job until it returns, as a user waits for it,
+ * start-up included) and steady (from the first record leaving the source to the last sink writer
+ * closing, without the engine's start-up: Flink's local cluster takes a second or two).
  */
 final class Timing {
+  static volatile long submitted;
+  static volatile long returned;
   static volatile long firstRecord;
   static volatile long lastClose;
 
@@ -13,6 +16,11 @@ final class Timing {
   static void reset() {
     firstRecord = 0;
     lastClose = 0;
+    submitted = System.nanoTime();
+  }
+
+  static void done() {
+    returned = System.nanoTime();
   }
 
   static void recordStarted(long index) {
@@ -25,8 +33,17 @@ final class Timing {
     lastClose = System.nanoTime();
   }
 
-  /** Records per second over the measured span. */
-  static double throughput(long records) {
-    return records / ((lastClose - firstRecord) / 1e9);
+  /** Records per second end to end and steady. */
+  static Throughput throughput(long records) {
+    return new Throughput(
+        records / ((returned - submitted) / 1e9), records / ((lastClose - firstRecord) / 1e9));
   }
+
+  /**
+   * One job's throughput.
+   *
+   * @param endToEnd records per second from submission to return
+   * @param steady records per second from the first record to the last sink close
+   */
+  record Throughput(double endToEnd, double steady) {}
 }
