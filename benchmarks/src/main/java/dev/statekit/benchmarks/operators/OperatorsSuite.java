@@ -44,10 +44,12 @@ public final class OperatorsSuite implements Suite {
     }
     for (String job : new String[] {"A", "B"}) {
       for (int parallelism : new int[] {1, 2}) {
+        settle();
         Timing.Throughput statekit =
             job.equals("A")
                 ? StatekitJobs.jobA(records, parallelism)
                 : StatekitJobs.jobB(records, parallelism);
+        settle();
         Timing.Throughput flink =
             job.equals("A")
                 ? FlinkJobs.jobA(records, parallelism)
@@ -79,6 +81,15 @@ public final class OperatorsSuite implements Suite {
     results.add(inMemoryState(log));
     results.add(DynamoDbCheckpoint.measure(log, NAME));
     return results;
+  }
+
+  /**
+   * Lets the previous job's leftovers (garbage, threads of Flink's local cluster shutting down)
+   * clear before the next measured job, on this 2-core machine.
+   */
+  private static void settle() throws InterruptedException {
+    System.gc();
+    Thread.sleep(1500);
   }
 
   /** Heap per million keys of reduce state, and a checkpoint with 1,000 of 1,000,000 changed. */
