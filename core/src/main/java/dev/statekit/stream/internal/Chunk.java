@@ -7,6 +7,10 @@ package dev.statekit.stream.internal;
 final class Chunk {
   final int channel;
   final Object[] elements;
+
+  /** The key of each record element (the exchange computed it; records get it when needed). */
+  final Object[] keys;
+
   int size;
 
   /** The next element to process (a chunk may be parked half done during barrier alignment). */
@@ -15,6 +19,7 @@ final class Chunk {
   Chunk(int channel, int capacity) {
     this.channel = channel;
     this.elements = new Object[capacity];
+    this.keys = new Object[capacity];
   }
 
   boolean isFull() {

@@ -38,15 +38,16 @@ final class KeyedExchange implements Output {
       throw new IllegalArgumentException(
           "The keyBy selector returned null for " + record + ": every record needs a key");
     }
-    add(routing.partition(key), record.withKey(key));
+    add(routing.partition(key), record, key);
   }
 
-  private void add(int target, Object element) throws InterruptedException {
+  private void add(int target, Object element, Object key) throws InterruptedException {
     Chunk chunk = pending[target];
     if (chunk == null) {
       chunk = new Chunk(channel, chunkSize);
       pending[target] = chunk;
     }
+    chunk.keys[chunk.size] = key;
     chunk.elements[chunk.size++] = element;
     if (chunk.isFull()) {
       pending[target] = null;
@@ -56,7 +57,7 @@ final class KeyedExchange implements Output {
 
   private void broadcast(Object mark) throws InterruptedException {
     for (int target = 0; target < queues.length; target++) {
-      add(target, mark);
+      add(target, mark, null);
       flush(target);
     }
   }

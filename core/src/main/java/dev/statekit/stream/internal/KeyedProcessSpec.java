@@ -65,8 +65,8 @@ public record KeyedProcessSpec(
       }
 
       @Override
-      public void prefetch(Object[] elements, int from, int to) {
-        Prefetch.keys(store, elements, from, to);
+      public void prefetch(Object[] keys, int from, int to) {
+        Prefetch.keys(store, keys, from, to);
       }
 
       @Override

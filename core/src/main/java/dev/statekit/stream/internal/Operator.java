@@ -1,5 +1,7 @@
 package dev.statekit.stream.internal;
 
+import dev.statekit.stream.Record;
+
 /**
  * A running operator on one worker: receives elements from upstream as direct calls and passes its
  * outputs to {@link #next}, which is the next operator of the chain, an exchange or a sink.
@@ -10,6 +12,15 @@ public abstract class Operator implements Output {
 
   void setNext(Output next) {
     this.next = next;
+  }
+
+  /**
+   * A record with its key, as a keyed stage receives it: the key travels beside the record so that
+   * keying costs no copy of the record. Keyed operators use the key directly; others get the record
+   * with its key set.
+   */
+  public void emitKeyed(Object key, Record<?> record) throws Exception {
+    emit(record.withKey(key));
   }
 
   /** Called once before the first element; stateful operators open their state here. */
@@ -37,5 +48,5 @@ public abstract class Operator implements Output {
   public void close() throws Exception {}
 
   /** The keys of a chunk the worker is about to process, for a remote state backend to read. */
-  public void prefetch(Object[] elements, int from, int to) {}
+  public void prefetch(Object[] keys, int from, int to) {}
 }

@@ -1,6 +1,5 @@
 package dev.statekit.stream.internal;
 
-import dev.statekit.stream.Record;
 import dev.statekit.stream.state.KeyedStateStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,16 +8,16 @@ import java.util.List;
 final class Prefetch {
   private Prefetch() {}
 
-  static void keys(KeyedStateStore store, Object[] elements, int from, int to) {
+  static void keys(KeyedStateStore store, Object[] keys, int from, int to) {
     if (!store.wantsPrefetch()) {
       return;
     }
-    List<Object> keys = new ArrayList<>(to - from);
+    List<Object> present = new ArrayList<>(to - from);
     for (int i = from; i < to; i++) {
-      if (elements[i] instanceof Record<?> record) {
-        keys.add(record.key());
+      if (keys[i] != null) {
+        present.add(keys[i]);
       }
     }
-    store.prefetch(keys);
+    store.prefetch(present);
   }
 }

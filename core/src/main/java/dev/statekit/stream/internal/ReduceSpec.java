@@ -36,18 +36,23 @@ public record ReduceSpec(
       }
 
       @Override
-      public void prefetch(Object[] elements, int from, int to) {
-        Prefetch.keys(store, elements, from, to);
+      public void prefetch(Object[] keys, int from, int to) {
+        Prefetch.keys(store, keys, from, to);
       }
 
       @Override
       public void emit(Record<?> record) throws Exception {
-        store.setCurrentKey(record.key());
+        emitKeyed(record.key(), record);
+      }
+
+      @Override
+      public void emitKeyed(Object key, Record<?> record) throws Exception {
+        store.setCurrentKey(key);
         Object value = record.value();
         Object current = accumulator.value();
         Object next = current == null ? value : function.apply(current, value);
         accumulator.update(next);
-        this.next.emit(record.withValue(next));
+        this.next.emit(record.withKeyAndValue(key, next));
       }
     };
   }

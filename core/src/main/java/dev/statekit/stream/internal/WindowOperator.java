@@ -63,12 +63,17 @@ final class WindowOperator extends Operator {
   }
 
   @Override
-  public void prefetch(Object[] elements, int from, int to) {
-    Prefetch.keys(store, elements, from, to);
+  public void prefetch(Object[] keys, int from, int to) {
+    Prefetch.keys(store, keys, from, to);
   }
 
   @Override
   public void emit(Record<?> record) throws Exception {
+    emitKeyed(record.key(), record);
+  }
+
+  @Override
+  public void emitKeyed(Object key, Record<?> record) throws Exception {
     if (!record.hasTimestamp()) {
       throw new IllegalArgumentException(
           "Windows need event time, but "
@@ -76,7 +81,6 @@ final class WindowOperator extends Operator {
               + " has no timestamp: call withWatermarks(...) before keyBy");
     }
     long ts = record.timestamp();
-    Object key = record.key();
     store.setCurrentKey(key);
     boolean accepted =
         sessions ? addToSession(key, ts, record.value()) : addToFixed(key, ts, record);
@@ -84,7 +88,7 @@ final class WindowOperator extends Operator {
       context.metrics().late++;
       if (late != null) {
         @SuppressWarnings("unchecked")
-        Record<Object> r = (Record<Object>) record;
+        Record<Object> r = (Record<Object>) record.withKey(key);
         late.write(r);
       }
     }

@@ -101,11 +101,12 @@ final class WorkerTask implements Runnable {
 
   private void process(Chunk chunk) throws Exception {
     Object[] elements = chunk.elements;
-    head.prefetch(elements, chunk.position, chunk.size);
+    Object[] keys = chunk.keys;
+    head.prefetch(keys, chunk.position, chunk.size);
     for (int i = chunk.position; i < chunk.size; i++) {
       Object element = elements[i];
       if (element instanceof Record<?> record) {
-        head.emit(record);
+        head.emitKeyed(keys[i], record);
       } else if (element instanceof Mark.Watermark w) {
         watermarks[chunk.channel] = w.value();
         advanceWatermark();
