@@ -13,34 +13,28 @@ import java.util.Map;
 final class StateHandles {
   private StateHandles() {}
 
-  static final class Value<T> implements ValueState<T> {
-    private final KeyedStateCache cache;
-    private final int index;
+  /** One slot of the current key and namespace. */
+  private abstract static class Slot {
+    final KeyedStateCache cache;
+    final int index;
 
-    Value(KeyedStateCache cache, int index) {
+    Slot(KeyedStateCache cache, int index) {
       this.cache = cache;
       this.index = index;
     }
 
-    @Override
-    @SuppressWarnings("unchecked")
-    public T value() {
+    /** The slot's content, or null. */
+    final Object content() {
       Object[] space = cache.space(false);
-      return space == null ? null : (T) space[index];
+      return space == null ? null : space[index];
     }
 
-    @Override
-    public void update(T value) {
-      if (value == null) {
-        clear();
-        return;
-      }
+    final void set(Object value) {
       cache.space(true)[index] = value;
       cache.markDirty();
     }
 
-    @Override
-    public void clear() {
+    public final void clear() {
       Object[] space = cache.space(false);
       if (space != null && space[index] != null) {
         space[index] = null;
@@ -49,22 +43,37 @@ final class StateHandles {
     }
   }
 
-  static final class ListOf<T> implements ListState<T> {
-    private final KeyedStateCache cache;
-    private final int index;
+  static final class Value<T> extends Slot implements ValueState<T> {
+    Value(KeyedStateCache cache, int index) {
+      super(cache, index);
+    }
 
+    @Override
+    @SuppressWarnings("unchecked")
+    public T value() {
+      return (T) content();
+    }
+
+    @Override
+    public void update(T value) {
+      if (value == null) {
+        clear();
+        return;
+      }
+      set(value);
+    }
+  }
+
+  static final class ListOf<T> extends Slot implements ListState<T> {
     ListOf(KeyedStateCache cache, int index) {
-      this.cache = cache;
-      this.index = index;
+      super(cache, index);
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public List<T> get() {
-      Object[] space = cache.space(false);
-      return space == null || space[index] == null
-          ? List.of()
-          : Collections.unmodifiableList((List<T>) space[index]);
+      List<T> list = (List<T>) content();
+      return list == null ? List.of() : Collections.unmodifiableList(list);
     }
 
     @Override
@@ -84,33 +93,19 @@ final class StateHandles {
         clear();
         return;
       }
-      cache.space(true)[index] = new ArrayList<>(values);
-      cache.markDirty();
-    }
-
-    @Override
-    public void clear() {
-      Object[] space = cache.space(false);
-      if (space != null && space[index] != null) {
-        space[index] = null;
-        cache.cleared(space);
-      }
+      set(new ArrayList<>(values));
     }
   }
 
-  static final class MapOf<K, V> implements MapState<K, V> {
-    private final KeyedStateCache cache;
-    private final int index;
-
+  static final class MapOf<K, V> extends Slot implements MapState<K, V> {
     MapOf(KeyedStateCache cache, int index) {
-      this.cache = cache;
-      this.index = index;
+      super(cache, index);
     }
 
     @SuppressWarnings("unchecked")
     private Map<K, V> map() {
-      Object[] space = cache.space(false);
-      return space == null || space[index] == null ? Map.of() : (Map<K, V>) space[index];
+      Map<K, V> map = (Map<K, V>) content();
+      return map == null ? Map.of() : map;
     }
 
     @Override
@@ -135,9 +130,7 @@ final class StateHandles {
       if (map.containsKey(key)) {
         map.remove(key);
         if (map.isEmpty()) {
-          Object[] space = cache.space(false);
-          space[index] = null;
-          cache.cleared(space);
+          clear();
         } else {
           cache.markDirty();
         }
@@ -152,15 +145,6 @@ final class StateHandles {
     @Override
     public Map<K, V> entries() {
       return Collections.unmodifiableMap(map());
-    }
-
-    @Override
-    public void clear() {
-      Object[] space = cache.space(false);
-      if (space != null && space[index] != null) {
-        space[index] = null;
-        cache.cleared(space);
-      }
     }
   }
 }
