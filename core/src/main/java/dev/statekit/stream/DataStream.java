@@ -52,14 +52,24 @@ public final class DataStream<T> {
 
   /** Keeps the values that pass {@code predicate}. */
   public DataStream<T> filter(Predicate<? super T> predicate) {
+    return filter("filter", predicate);
+  }
+
+  /** Keeps the values that pass {@code predicate}; {@code label} names it in the graph view. */
+  public DataStream<T> filter(String label, Predicate<? super T> predicate) {
     Objects.requireNonNull(predicate, "predicate");
-    return then(new FilterSpec(cast(predicate), "filter"));
+    return then(new FilterSpec(cast(predicate), label));
   }
 
   /** Turns each value into zero or more. */
   public <R> DataStream<R> flatMap(FlatMapFunction<? super T, R> function) {
+    return flatMap("flatMap", function);
+  }
+
+  /** Turns each value into zero or more; {@code label} names it in the graph view. */
+  public <R> DataStream<R> flatMap(String label, FlatMapFunction<? super T, R> function) {
     Objects.requireNonNull(function, "function");
-    return then(new FlatMapSpec(cast(function), "flatMap"));
+    return then(new FlatMapSpec(cast(function), label));
   }
 
   /** Processes each record with a function that may fail; a failure fails the pipeline. */
