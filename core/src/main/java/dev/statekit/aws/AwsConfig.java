@@ -55,7 +55,7 @@ public record AwsConfig(
   /**
    * Reads the configuration from the given variables.
    *
-   * @throws IllegalArgumentException if an endpoint variable is not an absolute URI
+   * @throws IllegalArgumentException if an endpoint variable is not an http(s) URL
    */
   public static AwsConfig fromVariables(Map<String, String> variables) {
     String region = variables.getOrDefault("AWS_REGION", "");
@@ -112,8 +112,14 @@ public record AwsConfig(
     return builder.build();
   }
 
-  /** A Kinesis client for this configuration. */
+  /**
+   * A Kinesis client for this configuration. With an endpoint override the SDK's CBOR encoding is
+   * switched off for the process (kinesalite speaks only JSON; AWS and LocalStack speak both).
+   */
   public KinesisClient kinesisClient() {
+    if (kinesisEndpoint.isPresent()) {
+      System.setProperty("aws.cborEnabled", "false");
+    }
     var builder =
         KinesisClient.builder()
             .region(region)
@@ -128,10 +134,17 @@ public record AwsConfig(
     if (value == null || value.isBlank()) {
       return Optional.empty();
     }
-    URI uri = URI.create(value.trim());
-    if (!uri.isAbsolute()) {
+    URI uri;
+    try {
+      uri = URI.create(value.trim());
+    } catch (IllegalArgumentException e) {
+      uri = null;
+    }
+    if (uri == null
+        || uri.getHost() == null
+        || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
       throw new IllegalArgumentException(
-          name + " must be an absolute URL such as http://127.0.0.1:8000, not '" + value + "'");
+          name + " must be an http(s) URL such as http://127.0.0.1:8000, not '" + value + "'");
     }
     return Optional.of(uri);
   }
