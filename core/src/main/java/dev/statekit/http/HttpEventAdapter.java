@@ -46,6 +46,15 @@ public final class HttpEventAdapter {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    return handle(event);
+  }
+
+  /**
+   * Answers one event already parsed (the entry point reads a payload once to tell its shape).
+   *
+   * @throws IllegalArgumentException if the event is not an HTTP event
+   */
+  public byte[] handle(JsonNode event) {
     if (event == null || !event.isObject()) {
       throw new IllegalArgumentException(
           "The payload is not a JSON object; expected an HTTP event");
