@@ -1,0 +1,17 @@
+package dev.statekit.examples;
+
+import dev.statekit.entry.EntryPoint;
+import dev.statekit.handlers.StateKitHandler;
+
+/** The Lambda handler {@code template.yaml} deploys: every example behind the one entry point. */
+public final class ExampleAppHandler extends StateKitHandler {
+  /** Lambda's constructor: the wiring is built once per execution environment. */
+  public ExampleAppHandler() {
+    super(ExampleApp.entryPoint());
+  }
+
+  /** For tests and the local runner: the given entry point. */
+  public ExampleAppHandler(EntryPoint entryPoint) {
+    super(entryPoint);
+  }
+}
