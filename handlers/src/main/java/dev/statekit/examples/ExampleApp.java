@@ -8,6 +8,7 @@ import dev.statekit.examples.greeter.Reminder;
 import dev.statekit.examples.shop.Cart;
 import dev.statekit.examples.shop.Inventory;
 import dev.statekit.function.StatefulFunctions;
+import dev.statekit.handlers.Variables;
 import java.time.Duration;
 
 /**
@@ -29,8 +30,24 @@ public final class ExampleApp {
         .build();
   }
 
-  /** The entry point serving the example functions to StateFun runtimes. */
-  public static EntryPoint entryPoint() {
-    return EntryPoint.builder().functions(functions(Cart.DEFAULT_HOLD)).build();
+  /** The variable giving the carts' hold time in seconds (default 900). */
+  public static final String HOLD_SECONDS = "STATEKIT_HOLD_SECONDS";
+
+  /** The entry point of the examples, wired from {@code variables}. */
+  public static EntryPoint entryPoint(Variables variables) {
+    return EntryPoint.builder().functions(functions(hold(variables))).build();
+  }
+
+  static Duration hold(Variables variables) {
+    String seconds = variables.optional(HOLD_SECONDS).orElse(null);
+    if (seconds == null) {
+      return Cart.DEFAULT_HOLD;
+    }
+    try {
+      return Duration.ofSeconds(Long.parseLong(seconds.trim()));
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException(
+          HOLD_SECONDS + " is a number of seconds, such as 900, not '" + seconds + "'", e);
+    }
   }
 }
