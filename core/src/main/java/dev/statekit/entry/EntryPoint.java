@@ -49,7 +49,10 @@ import java.util.function.Function;
  * immutable and thread-safe as long as its consumers are.
  */
 public final class EntryPoint {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Created on first use: ToFunction payloads never load Jackson (priming does, for SnapStart). */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   private final RequestReplyHandler functions;
   private final HttpEventAdapter httpEvents;
@@ -129,7 +132,7 @@ public final class EntryPoint {
       return null;
     }
     try {
-      return PayloadShape.of(JSON.readTree(payload));
+      return PayloadShape.of(Json.MAPPER.readTree(payload));
     } catch (IOException e) {
       return null;
     }
@@ -247,7 +250,7 @@ public final class EntryPoint {
 
   private static JsonNode parse(byte[] payload) {
     try {
-      return JSON.readTree(payload);
+      return Json.MAPPER.readTree(payload);
     } catch (JacksonException e) {
       throw new UnrecognizedPayloadException(
           "The payload looks like JSON but does not parse ("
