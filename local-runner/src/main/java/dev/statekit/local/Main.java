@@ -8,8 +8,16 @@ import picocli.CommandLine.Command;
     name = "statekit-local",
     mixinStandardHelpOptions = true,
     version = "StateKit local runner 0.1.0",
-    description = "Runs StateKit handlers on one machine against embedded emulators.",
-    subcommands = {DemoCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
+    description =
+        "Runs a StateKit application (template.yaml and its handlers) on one machine: embedded"
+            + " servers, LocalStack, AWS or in memory.",
+    subcommands = {
+      DemoCommand.class,
+      ServeCommand.class,
+      InvokeCommand.class,
+      TablesCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class Main {
   private Main() {}
 
