@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       ServeCommand.class,
       InvokeCommand.class,
       TablesCommand.class,
+      ReplayCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main {

@@ -107,7 +107,8 @@ class ServeEmulationIT {
     assertEquals(2, count(data, "r3-fail"), "read again from the failed record " + data);
     assertEquals(1, count(data, "r2"), data.toString());
     assertEquals(1, count(data, "r5"), data.toString());
-    assertEquals("r4", data.get(data.lastIndexOf("r3-fail") + 1), "in order after the retry " + data);
+    assertEquals(
+        "r4", data.get(data.lastIndexOf("r3-fail") + 1), "in order after the retry " + data);
   }
 
   @Test
