@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       InvokeCommand.class,
       TablesCommand.class,
       ReplayCommand.class,
+      SendCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main {
