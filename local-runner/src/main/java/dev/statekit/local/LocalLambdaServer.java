@@ -55,17 +55,7 @@ final class LocalLambdaServer implements AutoCloseable {
     try {
       server = HttpServer.create(new InetSocketAddress(host, port), 0);
     } catch (BindException e) {
-      BindException clear =
-          new BindException(
-              "Can't listen on "
-                  + host
-                  + ":"
-                  + port
-                  + " ("
-                  + e.getMessage()
-                  + "): the port is in use or not allowed; stop what holds it or choose another port with --port");
-      clear.initCause(e);
-      throw clear;
+      throw portTaken(host, port, e);
     }
     ExecutorService executor =
         Executors.newFixedThreadPool(
@@ -82,6 +72,22 @@ final class LocalLambdaServer implements AutoCloseable {
     server.start();
     return new LocalLambdaServer(
         server, executor, URI.create("http://" + host + ":" + server.getAddress().getPort() + "/"));
+  }
+
+  /** The failure for a port that can't be had: names it and what to do. */
+  static BindException portTaken(String host, int port, java.io.IOException cause) {
+    BindException clear =
+        new BindException(
+            "Can't listen on "
+                + host
+                + ":"
+                + port
+                + " ("
+                + cause.getMessage()
+                + "): the port is in use or not allowed; stop what holds it or choose another"
+                + " port with --port");
+    clear.initCause(cause);
+    return clear;
   }
 
   URI url() {

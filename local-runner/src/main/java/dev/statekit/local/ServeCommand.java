@@ -140,18 +140,7 @@ final class ServeCommand implements Callable<Integer> {
     try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
       probe.bind(new java.net.InetSocketAddress(host, port));
     } catch (IOException e) {
-      BindException clear =
-          new BindException(
-              "Can't listen on "
-                  + host
-                  + ":"
-                  + port
-                  + " ("
-                  + e.getMessage()
-                  + "): the port is in use or not allowed; stop what holds it or choose another"
-                  + " port with --port");
-      clear.initCause(e);
-      throw clear;
+      throw LocalLambdaServer.portTaken(host, port, e);
     }
   }
 
