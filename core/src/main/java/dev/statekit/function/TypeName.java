@@ -1,0 +1,95 @@
+package dev.statekit.function;
+
+import java.util.Objects;
+
+/**
+ * The name of a function type, an egress or a value type: {@code namespace/name}.
+ *
+ * <p>Both parts are non-empty. The name holds no {@code /}; the namespace may (protobuf type names
+ * are {@code type.googleapis.com/<full message name>}), so a string is split at its last {@code /}.
+ */
+public final class TypeName {
+  private final String namespace;
+  private final String name;
+  private final String canonical;
+
+  private TypeName(String namespace, String name) {
+    this.namespace = namespace;
+    this.name = name;
+    this.canonical = namespace + "/" + name;
+  }
+
+  /**
+   * The type name {@code namespace/name}.
+   *
+   * @throws IllegalArgumentException if a part is empty or the name contains {@code /}
+   */
+  public static TypeName of(String namespace, String name) {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    if (namespace.isEmpty() || name.isEmpty()) {
+      throw new IllegalArgumentException(
+          "A type name needs a non-empty namespace and name, got '"
+              + namespace
+              + "/"
+              + name
+              + "'; write it like example/greeter");
+    }
+    if (name.indexOf('/') >= 0) {
+      throw new IllegalArgumentException(
+          "The name part of a type name holds no '/', got '"
+              + name
+              + "'; put the extra segments in the namespace");
+    }
+    return new TypeName(namespace, name);
+  }
+
+  /**
+   * Parses {@code namespace/name}, splitting at the last {@code /}.
+   *
+   * @throws IllegalArgumentException if there is no {@code /} or a part is empty
+   */
+  public static TypeName parse(String typeName) {
+    Objects.requireNonNull(typeName, "typeName");
+    int slash = typeName.lastIndexOf('/');
+    if (slash <= 0 || slash == typeName.length() - 1) {
+      throw new IllegalArgumentException(
+          "'"
+              + typeName
+              + "' is not a type name: expected namespace/name with both parts non-empty,"
+              + " e.g. example/greeter");
+    }
+    return new TypeName(typeName.substring(0, slash), typeName.substring(slash + 1));
+  }
+
+  /** The part before the last {@code /}. */
+  public String namespace() {
+    return namespace;
+  }
+
+  /** The part after the last {@code /}. */
+  public String name() {
+    return name;
+  }
+
+  /** {@code namespace/name}, the form the wire protocol uses for value types. */
+  public String asString() {
+    return canonical;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return this == other
+        || (other instanceof TypeName && canonical.equals(((TypeName) other).canonical));
+  }
+
+  @Override
+  public int hashCode() {
+    return canonical.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return canonical;
+  }
+}

@@ -1,0 +1,136 @@
+package dev.statekit.function.internal;
+
+import dev.statekit.function.Address;
+import dev.statekit.function.FunctionInvocationException;
+import dev.statekit.function.IncompatibleStateException;
+import dev.statekit.function.Message;
+import dev.statekit.function.StatefulFunction;
+import dev.statekit.function.TypeName;
+import dev.statekit.function.ValueSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One batch of messages for one address: first offer the persisted values the transport has, check
+ * {@link #missingValues()}, then {@link #invoke} once per message in order (state is threaded
+ * through; a failing message leaves it as it was after the last good one), and finally read the net
+ * {@link #mutations()}. Not thread-safe: one batch runs on one thread. Not for users.
+ *
+ * <p>Expiry needs no bookkeeping here: the transport knows each value's {@link
+ * dev.statekit.function.Expiration} from the spec and restarts its clock on write (mutations) or on
+ * each batch (after-call values are offered, hence read, on every invocation).
+ */
+public final class BatchRun {
+  private final Address self;
+  private final StatefulFunction function;
+  private final StateCell[] cells;
+  private final CellStorage storage;
+  private final EngineContext context;
+  private int invocations;
+  private String lastArgumentType;
+  private TypeName lastParsedType;
+
+  BatchRun(Address self, StatefulFunction function, List<ValueSpec<?>> specs) {
+    this.self = self;
+    this.function = function;
+    this.cells = new StateCell[specs.size()];
+    for (int i = 0; i < cells.length; i++) {
+      cells[i] = new StateCell(specs.get(i));
+    }
+    this.storage = new CellStorage(self.type(), cells);
+    this.context = new EngineContext(self, storage);
+  }
+
+  /** The address the batch runs on. */
+  public Address self() {
+    return self;
+  }
+
+  /**
+   * Offers the persisted value of {@code stateName} ({@code null}: known but without a value).
+   *
+   * @return false if the function does not declare that name (the value is then ignored)
+   * @throws IncompatibleStateException if the value's type is not the declared one
+   */
+  public boolean offer(String stateName, TypedValue value) {
+    for (StateCell cell : cells) {
+      if (cell.spec.name().equals(stateName)) {
+        if (value != null && !cell.typeName.equals(value.typeName())) {
+          throw new IncompatibleStateException(
+              self.type(), stateName, cell.typeName, value.typeName());
+        }
+        cell.provided = true;
+        cell.bytes = value == null ? null : value.value();
+        cell.object = null;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The declared values that were not offered, in declaration order; empty when complete. */
+  public List<ValueSpec<?>> missingValues() {
+    List<ValueSpec<?>> missing = List.of();
+    for (StateCell cell : cells) {
+      if (!cell.provided) {
+        if (missing.isEmpty()) {
+          missing = new ArrayList<>(cells.length);
+        }
+        missing.add(cell.spec);
+      }
+    }
+    return missing;
+  }
+
+  /**
+   * Runs the function on the next message of the batch.
+   *
+   * @param caller the sender, or {@code null} for a message from an ingress
+   * @return what the invocation sent
+   * @throws FunctionInvocationException if the function threw; its state changes are undone and the
+   *     batch can go on with the next message
+   */
+  public InvocationEffects invoke(Address caller, TypedValue argument) {
+    int index = invocations++;
+    InvocationEffects effects = new InvocationEffects();
+    context.begin(caller, effects);
+    storage.active = true;
+    try {
+      function.apply(context, Message.ofRaw(self, argumentType(argument), argument.value()));
+      storage.commit();
+      return effects;
+    } catch (Exception e) {
+      storage.rollback();
+      throw new FunctionInvocationException(self, index, argument.typeName(), e);
+    } catch (Error e) {
+      storage.rollback();
+      throw e;
+    } finally {
+      storage.active = false;
+      context.end();
+    }
+  }
+
+  /** The net change of each value the batch wrote or removed, in declaration order. */
+  public List<StateMutation> mutations() {
+    List<StateMutation> mutations = new ArrayList<>(cells.length);
+    for (StateCell cell : cells) {
+      if (cell.status == StateCell.MODIFIED) {
+        mutations.add(
+            StateMutation.modify(cell.spec.name(), new TypedValue(cell.typeName, cell.bytes)));
+      } else if (cell.status == StateCell.DELETED) {
+        mutations.add(StateMutation.delete(cell.spec.name()));
+      }
+    }
+    return mutations;
+  }
+
+  private TypeName argumentType(TypedValue argument) {
+    // A batch's messages usually share a type: parse its name once.
+    if (!argument.typeName().equals(lastArgumentType)) {
+      lastParsedType = TypeName.parse(argument.typeName());
+      lastArgumentType = argument.typeName();
+    }
+    return lastParsedType;
+  }
+}

@@ -1,0 +1,134 @@
+package dev.statekit.http;
+
+import dev.statekit.function.FunctionInvocationException;
+import dev.statekit.function.IncompatibleStateException;
+import dev.statekit.function.TypeName;
+import dev.statekit.function.UnknownFunctionException;
+import dev.statekit.protocol.MalformedRequestException;
+import dev.statekit.protocol.RequestReplyHandler;
+import java.lang.System.Logger.Level;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The HTTP rules of a StateFun remote function endpoint, apart from any server: the JDK server
+ * ({@link FunctionHttpServer}) and the Lambda Function URL handler both answer through it.
+ *
+ * <ul>
+ *   <li>only POST (else 405 with {@code Allow: POST});
+ *   <li>a {@code Content-Type}, when present, must be {@code application/octet-stream} (else 415);
+ *   <li>an empty body is a 400, one over the size limit a 413;
+ *   <li>{@code /{namespace}/{type}} of a registered function accepts only requests for that type
+ *       (else 400); every other path is a catch-all that serves any registered function;
+ *   <li>a malformed request or state of the wrong type is a 400, an unknown function type a 404, a
+ *       failing function a 500; error bodies are one line of text, never a stack trace;
+ *   <li>a successful answer is a 200 with {@code Content-Type: application/octet-stream}.
+ * </ul>
+ */
+public final class HttpRouter {
+  private static final System.Logger LOG = System.getLogger(HttpRouter.class.getName());
+
+  private final RequestReplyHandler handler;
+  private final long maxRequestBytes;
+  private final Map<String, TypeName> functionPaths = new HashMap<>();
+
+  /**
+   * Routes to {@code handler}.
+   *
+   * @param maxRequestBytes the largest body accepted
+   */
+  public HttpRouter(RequestReplyHandler handler, long maxRequestBytes) {
+    this.handler = Objects.requireNonNull(handler, "handler");
+    if (maxRequestBytes < 1) {
+      throw new IllegalArgumentException(
+          "maxRequestBytes must be at least 1, got " + maxRequestBytes);
+    }
+    this.maxRequestBytes = maxRequestBytes;
+    for (TypeName type : handler.functions().types()) {
+      functionPaths.put("/" + type.namespace() + "/" + type.name(), type);
+    }
+  }
+
+  /** The largest request body accepted. */
+  public long maxRequestBytes() {
+    return maxRequestBytes;
+  }
+
+  /**
+   * Checks what can be checked before the body is read: method, content type, declared length.
+   *
+   * @param declaredLength the {@code Content-Length}, or -1 if unknown
+   * @return the refusal, or {@code null} to go on and read the body
+   */
+  public HttpAnswer precheck(String method, String contentType, long declaredLength) {
+    if (!"POST".equals(method)) {
+      return HttpAnswer.methodNotAllowed(method);
+    }
+    if (contentType != null && !isOctetStream(contentType)) {
+      return HttpAnswer.error(
+          415,
+          "Content-Type '"
+              + contentType
+              + "' is not supported: send the ToFunction bytes as "
+              + HttpAnswer.OCTET_STREAM);
+    }
+    if (declaredLength > maxRequestBytes) {
+      return tooLarge();
+    }
+    return null;
+  }
+
+  /** The answer for a body past the limit. */
+  public HttpAnswer tooLarge() {
+    return HttpAnswer.error(
+        413,
+        "The request body is larger than the endpoint's limit of "
+            + maxRequestBytes
+            + " bytes; raise the limit if such batches are expected");
+  }
+
+  /**
+   * Answers one request. Never throws: every failure becomes an error answer.
+   *
+   * @param contentType the {@code Content-Type} header, or {@code null} if absent
+   */
+  public HttpAnswer handle(String method, String path, String contentType, byte[] body) {
+    HttpAnswer refused = precheck(method, contentType, body == null ? 0 : body.length);
+    if (refused != null) {
+      return refused;
+    }
+    if (body == null || body.length == 0) {
+      return HttpAnswer.error(
+          400, "The request body is empty; send the bytes of a StateFun ToFunction message");
+    }
+    try {
+      return HttpAnswer.ok(handler.invoke(body, functionPaths.get(normalize(path))));
+    } catch (MalformedRequestException | IncompatibleStateException e) {
+      return HttpAnswer.error(400, e.getMessage());
+    } catch (UnknownFunctionException e) {
+      return HttpAnswer.error(404, e.getMessage());
+    } catch (FunctionInvocationException e) {
+      LOG.log(Level.WARNING, e.getMessage(), e.getCause());
+      return HttpAnswer.error(500, e.getMessage());
+    } catch (RuntimeException | StackOverflowError e) {
+      LOG.log(Level.ERROR, "Invocation failed unexpectedly", e);
+      return HttpAnswer.error(
+          500, "The invocation failed: " + e.getClass().getName() + ": " + e.getMessage());
+    }
+  }
+
+  private static String normalize(String path) {
+    if (path == null) {
+      return "/";
+    }
+    return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+  }
+
+  private static boolean isOctetStream(String contentType) {
+    int semicolon = contentType.indexOf(';');
+    String mediaType = semicolon < 0 ? contentType : contentType.substring(0, semicolon);
+    return mediaType.trim().toLowerCase(Locale.ROOT).equals(HttpAnswer.OCTET_STREAM);
+  }
+}

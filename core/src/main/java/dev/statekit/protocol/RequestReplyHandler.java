@@ -1,0 +1,126 @@
+package dev.statekit.protocol;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.statekit.function.Address;
+import dev.statekit.function.FunctionInvocationException;
+import dev.statekit.function.IncompatibleStateException;
+import dev.statekit.function.StatefulFunctions;
+import dev.statekit.function.TypeName;
+import dev.statekit.function.UnknownFunctionException;
+import dev.statekit.function.ValueSpec;
+import dev.statekit.function.internal.BatchRun;
+import dev.statekit.function.internal.FunctionEngine;
+import dev.statekit.protocol.internal.wire.FromFunction.InvocationResponse;
+import dev.statekit.protocol.internal.wire.ToFunction;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Serves a registry of functions over the Apache Flink Stateful Functions 3.x request-reply
+ * protocol: {@link #invoke} takes the bytes of a {@code ToFunction} and answers the bytes of a
+ * {@code FromFunction}, as a StateFun runtime expects from a remote function. Transports (the HTTP
+ * endpoint, the Lambda handler) only move bytes.
+ *
+ * <p>A batch runs its messages in order, threading state; the answer carries every side effect and
+ * the final value of each state the batch wrote or removed. If the request lacks a declared state,
+ * the answer lists every missing spec instead and the runtime resends the batch with them.
+ * Thread-safe: build one per application and share it.
+ */
+public final class RequestReplyHandler {
+  private final FunctionEngine engine;
+
+  /** A handler for these functions. */
+  public RequestReplyHandler(StatefulFunctions functions) {
+    this.engine = new FunctionEngine(Objects.requireNonNull(functions, "functions"));
+  }
+
+  /** The functions served. */
+  public StatefulFunctions functions() {
+    return engine.functions();
+  }
+
+  /**
+   * Answers one request.
+   *
+   * @param toFunction the bytes of a {@code ToFunction}
+   * @return the bytes of the {@code FromFunction}
+   * @throws MalformedRequestException if the bytes are not a usable {@code ToFunction}
+   * @throws UnknownFunctionException if no function is registered for the target's type
+   * @throws IncompatibleStateException if a state value's type is not the declared one
+   * @throws FunctionInvocationException if the function failed on a message (the whole batch fails:
+   *     the runtime retries it)
+   */
+  public byte[] invoke(byte[] toFunction) {
+    return invoke(toFunction, null);
+  }
+
+  /**
+   * Answers one request that must be for the function type {@code expectedType} (e.g. the type
+   * named by the URL path it came to).
+   *
+   * @throws MalformedRequestException also if the request's target is of another type
+   */
+  public byte[] invoke(byte[] toFunction, TypeName expectedType) {
+    ToFunction.InvocationBatchRequest batch = parse(toFunction);
+    Address target = RequestDecoding.address(batch.getTarget(), "target");
+    if (expectedType != null && !expectedType.equals(target.type())) {
+      throw new MalformedRequestException(
+          "The request is for "
+              + target
+              + " but was sent to the endpoint of "
+              + expectedType
+              + "; send it to the path of its own type or to the catch-all path");
+    }
+    int count = batch.getInvocationsCount();
+    if (count == 0) {
+      throw new MalformedRequestException(
+          "The request for " + target + " has no invocations; a batch needs at least one message");
+    }
+    BatchRun run = engine.open(target);
+    for (ToFunction.PersistedValue value : batch.getStateList()) {
+      run.offer(value.getStateName(), RequestDecoding.stateValue(value));
+    }
+    List<ValueSpec<?>> missing = run.missingValues();
+    if (!missing.isEmpty()) {
+      return ResponseEncoding.incomplete(missing);
+    }
+    InvocationResponse.Builder response = InvocationResponse.newBuilder();
+    for (int i = 0; i < count; i++) {
+      ToFunction.Invocation invocation = batch.getInvocations(i);
+      Address caller =
+          invocation.hasCaller() ? RequestDecoding.address(invocation.getCaller(), "caller") : null;
+      ResponseEncoding.addEffects(
+          response,
+          run.invoke(caller, RequestDecoding.argument(invocation.getArgument(), target, i)));
+    }
+    return ResponseEncoding.result(response, run.mutations());
+  }
+
+  private static ToFunction.InvocationBatchRequest parse(byte[] bytes) {
+    Objects.requireNonNull(bytes, "toFunction");
+    if (bytes.length == 0) {
+      throw new MalformedRequestException(
+          "The request is empty; send the bytes of a StateFun ToFunction message");
+    }
+    ToFunction request;
+    try {
+      request = ToFunction.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw new MalformedRequestException(
+          "The request is not a StateFun ToFunction message ("
+              + e.getMessage()
+              + "); the body must be the protobuf bytes the runtime sends",
+          e);
+    }
+    if (!request.hasInvocation()) {
+      throw new MalformedRequestException(
+          "The ToFunction carries no invocation batch (field 100); it is either not a ToFunction"
+              + " or was cut short");
+    }
+    if (!request.getInvocation().hasTarget()) {
+      throw new MalformedRequestException(
+          "The invocation batch has no target address; the runtime always sends one");
+    }
+    return request.getInvocation();
+  }
+}
