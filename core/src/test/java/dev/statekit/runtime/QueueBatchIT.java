@@ -1,7 +1,6 @@
 package dev.statekit.runtime;
 
 import dev.statekit.testservers.RealServers;
-import dev.statekit.testservers.TestTable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -12,8 +11,8 @@ class QueueBatchIT extends QueueBatchContract {
   private Servers servers;
 
   @BeforeEach
-  void connect(DynamoDbClient dynamoDb, SqsClient sqs, TestTable table) {
-    servers = new RealServerSet(dynamoDb, sqs, table.name());
+  void connect(DynamoDbClient dynamoDb, SqsClient sqs) {
+    servers = new RealServerSet(dynamoDb, sqs);
   }
 
   @Override

@@ -1,19 +1,26 @@
 package dev.statekit.runtime;
 
+import dev.statekit.aws.ApplicationTable;
 import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.runtime.store.FunctionStore;
+import java.util.UUID;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
-/** DynamoDB (Dynoxide) and SQS (ElasticMQ) from the test servers; queue visibility is real time. */
+/**
+ * DynamoDB (Dynoxide) and SQS (ElasticMQ) from the test servers, with a table of its own (timer
+ * sweeps read the whole table, so tests must not share one); queue visibility is real time.
+ */
 final class RealServerSet implements Servers {
   static final int VISIBILITY_SECONDS = 1;
 
   private final SqsClient sqs;
   private final FunctionStore store;
 
-  RealServerSet(DynamoDbClient dynamoDb, SqsClient sqs, String table) {
+  RealServerSet(DynamoDbClient dynamoDb, SqsClient sqs) {
     this.sqs = sqs;
+    String table = "runtime-" + UUID.randomUUID();
+    ApplicationTable.createIfAbsent(dynamoDb, table);
     this.store = new DynamoDbFunctionStore(dynamoDb, table);
   }
 

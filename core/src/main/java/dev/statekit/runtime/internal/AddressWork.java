@@ -186,25 +186,41 @@ final class AddressWork implements Callable<PendingOutbox> {
     return settings.store.sizeOf(next.state()) <= settings.store.maxStateBytes();
   }
 
+  /**
+   * The invocations applied before: by the marks read with the state, or earlier in this batch (a
+   * message re-sent after the queue's deduplication window can arrive beside its first copy).
+   */
   private Set<Inbound> duplicates(Marks marks) {
     Set<Inbound> duplicates = Collections.newSetFromMap(new IdentityHashMap<>());
-    Set<String> keysInBatch = new HashSet<>();
+    Set<TimerKey> timersInBatch = new HashSet<>();
+    long now = settings.clock.millis() / 1000;
     for (Delivery d : deliveries) {
       boolean repeated =
           (d.hasQueueSequence() && marks.queueSeen(d.groupId, d.sequence))
-              || (d.idempotencyKey != null
-                  && (marks.idSeen(d.idempotencyKey) || !keysInBatch.add(d.idempotencyKey)));
+              || (d.idempotencyKey != null && marks.idSeen(d.idempotencyKey));
       for (Inbound inbound : d.invocations) {
+        boolean bundled = inbound.bundleSender != null;
         if (repeated
-            || (inbound.bundleSender != null
+            || (bundled
                 && marks.bundleSeen(
                     inbound.bundleSender,
                     inbound.bundleVersion,
                     inbound.bundlePart,
                     inbound.bundleIndex))
-            || (inbound.timer != null && !timerExists(inbound.timer))) {
+            || (inbound.timer != null
+                && (!timersInBatch.add(inbound.timer) || !timerExists(inbound.timer)))) {
           duplicates.add(inbound);
+        } else if (bundled) {
+          marks.recordBundle(
+              inbound.bundleSender,
+              inbound.bundleVersion,
+              inbound.bundlePart,
+              inbound.bundleIndex,
+              now);
         }
+      }
+      if (d.idempotencyKey != null) {
+        marks.recordId(d.idempotencyKey, now);
       }
     }
     return duplicates;

@@ -158,7 +158,18 @@ public final class InMemoryFunctionStore implements FunctionStore {
   /** Checks every condition before anything changes, as a transaction does. */
   private Map<Address, Map<String, TimerKey>> checkTimerChanges(Commit commit) {
     Map<Address, Map<String, TimerKey>> released = new LinkedHashMap<>();
+    java.util.Set<TimerKey> touched = new java.util.HashSet<>();
     for (TimerChange change : commit.timerChanges()) {
+      TimerKey timer = timerOf(change);
+      if (timer != null && !touched.add(timer)) {
+        // DynamoDB refuses a transaction that names one item twice; so does this store.
+        throw new StoreException(
+            "A commit of "
+                + commit.state().address()
+                + " changes timer "
+                + timer.asString()
+                + " twice");
+      }
       if (change instanceof TimerChange.Schedule) {
         TimerKey key = ((TimerChange.Schedule) change).timer().key();
         if (timerExists(key)) {
@@ -188,6 +199,19 @@ public final class InMemoryFunctionStore implements FunctionStore {
       }
     }
     return released;
+  }
+
+  private static TimerKey timerOf(TimerChange change) {
+    if (change instanceof TimerChange.Schedule) {
+      return ((TimerChange.Schedule) change).timer().key();
+    }
+    if (change instanceof TimerChange.Cancel) {
+      return ((TimerChange.Cancel) change).key();
+    }
+    if (change instanceof TimerChange.Consume) {
+      return ((TimerChange.Consume) change).key();
+    }
+    return null;
   }
 
   private NavigableMap<String, Timer> timers(int shard) {
