@@ -14,14 +14,25 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 final class RealServerSet implements Servers {
   static final int VISIBILITY_SECONDS = 1;
 
+  private final DynamoDbClient dynamoDb;
   private final SqsClient sqs;
+  private final String table;
   private final FunctionStore store;
 
   RealServerSet(DynamoDbClient dynamoDb, SqsClient sqs) {
+    this.dynamoDb = dynamoDb;
     this.sqs = sqs;
-    String table = "runtime-" + UUID.randomUUID();
+    this.table = "runtime-" + UUID.randomUUID();
     ApplicationTable.createIfAbsent(dynamoDb, table);
     this.store = new DynamoDbFunctionStore(dynamoDb, table);
+  }
+
+  DynamoDbClient dynamoDb() {
+    return dynamoDb;
+  }
+
+  String table() {
+    return table;
   }
 
   @Override
