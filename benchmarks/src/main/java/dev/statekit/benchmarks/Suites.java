@@ -1,5 +1,6 @@
 package dev.statekit.benchmarks;
 
+import dev.statekit.benchmarks.protocol.ProtocolSuite;
 import java.util.List;
 
 /** Every suite the benchmarks jar knows, in the order {@code all} runs them. */
@@ -7,6 +8,6 @@ final class Suites {
   private Suites() {}
 
   static List<Suite> all() {
-    return List.of();
+    return List.of(new ProtocolSuite());
   }
 }

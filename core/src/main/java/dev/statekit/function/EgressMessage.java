@@ -1,7 +1,5 @@
 package dev.statekit.function;
 
-import java.util.Objects;
-
 /**
  * A record for an egress: the egress's type name and a typed value. Build one with {@link
  * EgressMessageBuilder}, or a Kafka or Kinesis record with {@link KafkaEgressMessage} or {@link
@@ -13,12 +11,6 @@ public final class EgressMessage extends TypedPayload {
   EgressMessage(TypeName egress, String typeName, byte[] value) {
     super(typeName, value);
     this.egress = egress;
-  }
-
-  /** A record from bytes already serialized; the array is copied. */
-  public static EgressMessage ofRaw(TypeName egress, TypeName valueTypeName, byte[] value) {
-    Objects.requireNonNull(egress, "egress");
-    return new EgressMessage(egress, valueTypeName.asString(), value.clone());
   }
 
   /** The egress this record goes to. */

@@ -1,7 +1,5 @@
 package dev.statekit.function;
 
-import java.util.Objects;
-
 /**
  * A message to a function: its target address and a typed value. A function receives one (its
  * target is then the function's own address) and sends others, built with {@link MessageBuilder}.
@@ -12,15 +10,6 @@ public final class Message extends TypedPayload {
   Message(Address target, String typeName, byte[] value) {
     super(typeName, value);
     this.target = target;
-  }
-
-  /**
-   * A message for {@code target} from bytes already serialized; the array is copied. Functions
-   * build messages with {@link MessageBuilder}; this is for runtimes that carry raw values.
-   */
-  public static Message ofRaw(Address target, TypeName valueTypeName, byte[] value) {
-    Objects.requireNonNull(target, "target");
-    return new Message(target, valueTypeName.asString(), value.clone());
   }
 
   /** The address the message goes to. */

@@ -1,11 +1,16 @@
 package dev.statekit.function;
 
+import dev.statekit.function.internal.Payloads;
 import dev.statekit.types.Type;
 import dev.statekit.types.Types;
 import java.util.Arrays;
 
 /** A value with its type name, as messages and egress records carry it, read by type. */
 abstract class TypedPayload {
+  static {
+    Payloads.install(new ZeroCopyAccess());
+  }
+
   private final String typeName;
   private final byte[] value;
   private TypeName parsedTypeName;
@@ -140,5 +145,33 @@ abstract class TypedPayload {
       }
     }
     return typeName + " (" + value.length + " bytes)";
+  }
+
+  /** The transports' way to messages' bytes, without the public API's copies. */
+  private static final class ZeroCopyAccess implements Payloads.Access {
+    @Override
+    public Message message(Address target, String typeName, byte[] value) {
+      return new Message(target, typeName, value);
+    }
+
+    @Override
+    public byte[] bytes(Message message) {
+      return message.bytes();
+    }
+
+    @Override
+    public byte[] bytes(EgressMessage message) {
+      return message.bytes();
+    }
+
+    @Override
+    public String typeName(Message message) {
+      return message.typeNameString();
+    }
+
+    @Override
+    public String typeName(EgressMessage message) {
+      return message.typeNameString();
+    }
   }
 }

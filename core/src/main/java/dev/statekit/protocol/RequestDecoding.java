@@ -4,14 +4,21 @@ import dev.statekit.function.Address;
 import dev.statekit.function.TypeName;
 import dev.statekit.function.internal.TypedValue;
 
-/** Turns the request's protobuf pieces into the engine's plain values, refusing incomplete ones. */
+/** Turns the request's parts into the engine's values, refusing incomplete ones. */
 final class RequestDecoding {
   private RequestDecoding() {}
 
-  static Address address(dev.statekit.protocol.internal.wire.Address address, String role) {
-    String namespace = address.getNamespace();
-    String type = address.getType();
-    String id = address.getId();
+  /** An address from its namespace, type and id. */
+  static Address address(String[] parts, String role) {
+    check(parts, role);
+    return Address.of(TypeName.of(parts[0], parts[1]), parts[2]);
+  }
+
+  /** Checks an address's namespace, type and id. */
+  static void check(String[] parts, String role) {
+    String namespace = parts[0];
+    String type = parts[1];
+    String id = parts[2];
     if (namespace.isEmpty() || type.isEmpty() || id.isEmpty() || type.indexOf('/') >= 0) {
       throw new MalformedRequestException(
           "The "
@@ -24,13 +31,10 @@ final class RequestDecoding {
               + id
               + "' is incomplete: namespace, type and id must all be non-empty");
     }
-    return Address.of(TypeName.of(namespace, type), id);
   }
 
   /** The argument of an invocation: its type name must be namespace/name. */
-  static TypedValue argument(
-      dev.statekit.protocol.internal.wire.TypedValue value, Address target, int index) {
-    String typeName = value.getTypename();
+  static TypedValue argument(String typeName, byte[] value, Address target, int index) {
     int slash = typeName.lastIndexOf('/');
     if (slash <= 0 || slash == typeName.length() - 1) {
       throw new MalformedRequestException(
@@ -42,15 +46,6 @@ final class RequestDecoding {
               + typeName
               + "' is not namespace/name; every argument needs a typed value");
     }
-    return new TypedValue(typeName, value.getValue().toByteArray());
-  }
-
-  /** A persisted value; {@code null} when the runtime knows the state but it has no value. */
-  static TypedValue stateValue(dev.statekit.protocol.internal.wire.ToFunction.PersistedValue pv) {
-    if (!pv.hasStateValue() || !pv.getStateValue().getHasValue()) {
-      return null;
-    }
-    dev.statekit.protocol.internal.wire.TypedValue value = pv.getStateValue();
-    return new TypedValue(value.getTypename(), value.getValue().toByteArray());
+    return new TypedValue(typeName, value);
   }
 }

@@ -1,7 +1,5 @@
 package dev.statekit.protocol;
 
-import com.google.protobuf.InvalidProtocolBufferException;
-import dev.statekit.function.Address;
 import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.IncompatibleStateException;
 import dev.statekit.function.StatefulFunctions;
@@ -10,8 +8,7 @@ import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.function.internal.BatchRun;
 import dev.statekit.function.internal.FunctionEngine;
-import dev.statekit.protocol.internal.wire.FromFunction.InvocationResponse;
-import dev.statekit.protocol.internal.wire.ToFunction;
+import dev.statekit.function.internal.InvocationEffects;
 import java.util.List;
 import java.util.Objects;
 
@@ -28,6 +25,8 @@ import java.util.Objects;
  */
 public final class RequestReplyHandler {
   private final FunctionEngine engine;
+  private final Utf8Cache utf8 = new Utf8Cache();
+  private final StringInterner strings = new StringInterner();
 
   /** A handler for these functions. */
   public RequestReplyHandler(StatefulFunctions functions) {
@@ -61,66 +60,61 @@ public final class RequestReplyHandler {
    * @throws MalformedRequestException also if the request's target is of another type
    */
   public byte[] invoke(byte[] toFunction, TypeName expectedType) {
-    ToFunction.InvocationBatchRequest batch = parse(toFunction);
-    Address target = RequestDecoding.address(batch.getTarget(), "target");
-    if (expectedType != null && !expectedType.equals(target.type())) {
+    ToFunctionReader request = parse(toFunction);
+    String[] target = request.target;
+    RequestDecoding.check(target, "target");
+    if (expectedType != null
+        && !(expectedType.namespace().equals(target[0]) && expectedType.name().equals(target[1]))) {
       throw new MalformedRequestException(
           "The request is for "
-              + target
+              + String.join("/", target)
               + " but was sent to the endpoint of "
               + expectedType
               + "; send it to the path of its own type or to the catch-all path");
     }
-    int count = batch.getInvocationsCount();
+    int count = request.invocationCount;
     if (count == 0) {
       throw new MalformedRequestException(
-          "The request for " + target + " has no invocations; a batch needs at least one message");
+          "The request for "
+              + String.join("/", target)
+              + " has no invocations; a batch needs at least one message");
     }
-    BatchRun run = engine.open(target);
-    for (ToFunction.PersistedValue value : batch.getStateList()) {
-      run.offer(value.getStateName(), RequestDecoding.stateValue(value));
+    BatchRun run = engine.open(target[0], target[1], target[2]);
+    for (int i = 0; i < request.stateCount; i++) {
+      run.offer(request.stateNames[i], request.stateValues[i]);
     }
     List<ValueSpec<?>> missing = run.missingValues();
     if (!missing.isEmpty()) {
-      return ResponseEncoding.incomplete(missing);
+      return IncompleteContext.answer(missing);
     }
-    InvocationResponse.Builder response = InvocationResponse.newBuilder();
+    InvocationEffects[] effects = new InvocationEffects[count];
     for (int i = 0; i < count; i++) {
-      ToFunction.Invocation invocation = batch.getInvocations(i);
-      Address caller =
-          invocation.hasCaller() ? RequestDecoding.address(invocation.getCaller(), "caller") : null;
-      ResponseEncoding.addEffects(
-          response,
-          run.invoke(caller, RequestDecoding.argument(invocation.getArgument(), target, i)));
+      String[] caller = request.callers[i];
+      effects[i] =
+          run.invoke(
+              caller == null ? null : RequestDecoding.address(caller, "caller"),
+              RequestDecoding.argument(
+                  request.argumentTypes[i], request.argumentValues[i], run.self(), i));
     }
-    return ResponseEncoding.result(response, run.mutations());
+    return FromFunctionWriter.result(effects, count, run.mutations(), utf8);
   }
 
-  private static ToFunction.InvocationBatchRequest parse(byte[] bytes) {
+  private ToFunctionReader parse(byte[] bytes) {
     Objects.requireNonNull(bytes, "toFunction");
     if (bytes.length == 0) {
       throw new MalformedRequestException(
           "The request is empty; send the bytes of a StateFun ToFunction message");
     }
-    ToFunction request;
-    try {
-      request = ToFunction.parseFrom(bytes);
-    } catch (InvalidProtocolBufferException e) {
-      throw new MalformedRequestException(
-          "The request is not a StateFun ToFunction message ("
-              + e.getMessage()
-              + "); the body must be the protobuf bytes the runtime sends",
-          e);
-    }
-    if (!request.hasInvocation()) {
+    ToFunctionReader request = ToFunctionReader.read(bytes, strings);
+    if (!request.hasBatch) {
       throw new MalformedRequestException(
           "The ToFunction carries no invocation batch (field 100); it is either not a ToFunction"
               + " or was cut short");
     }
-    if (!request.getInvocation().hasTarget()) {
+    if (request.target == null) {
       throw new MalformedRequestException(
           "The invocation batch has no target address; the runtime always sends one");
     }
-    return request.getInvocation();
+    return request;
   }
 }

@@ -12,9 +12,8 @@ import java.io.IOException;
 final class WireFormat {
   private WireFormat() {}
 
-  /** Bytes {@code 0x0D} or {@code 0x09}: field 1 as fixed32 or fixed64. */
+  // The tag byte of field 1 with each wire type the wrappers use.
   static final byte FIXED32_TAG = 0x0D;
-
   static final byte FIXED64_TAG = 0x09;
   static final byte VARINT_TAG = 0x08;
   static final byte LENGTH_DELIMITED_TAG = 0x0A;

@@ -7,7 +7,6 @@ import dev.statekit.testservers.AwsClients;
 import dev.statekit.testservers.LocalServers;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +30,7 @@ final class DemoCommand implements Callable<Integer> {
   String table;
 
   @Override
-  public Integer call() throws IOException {
+  public Integer call() throws Exception {
     PrintStream out = System.out;
     out.println("StateKit demo");
     out.println("1. DynamoDB API: " + LocalServers.dynamoDb());
@@ -53,7 +52,16 @@ final class DemoCommand implements Callable<Integer> {
         out.println("   " + request + " -> " + response);
       }
     }
-    out.println("Done: 3 invocations, counts kept in DynamoDB table " + table + ".");
+    out.println(
+        "4. Stateful functions answering StateFun protocol requests in process, as a Flink"
+            + " StateFun runtime would send them:");
+    int requests = ProtocolDemo.run(out);
+    out.println(
+        "Done: 3 hello invocations (counts kept in DynamoDB table "
+            + table
+            + ") and "
+            + requests
+            + " StateFun requests.");
     return 0;
   }
 }

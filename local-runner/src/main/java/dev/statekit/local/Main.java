@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "StateKit local runner 0.1.0",
     description = "Runs StateKit handlers on one machine against embedded emulators.",
-    subcommands = {DemoCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
   private Main() {}
 

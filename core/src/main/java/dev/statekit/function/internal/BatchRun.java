@@ -3,9 +3,7 @@ package dev.statekit.function.internal;
 import dev.statekit.function.Address;
 import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.IncompatibleStateException;
-import dev.statekit.function.Message;
 import dev.statekit.function.StatefulFunction;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +25,7 @@ public final class BatchRun {
   private final CellStorage storage;
   private final EngineContext context;
   private int invocations;
-  private String lastArgumentType;
-  private TypeName lastParsedType;
+  private final Payloads.Access payloads = Payloads.access();
 
   BatchRun(Address self, StatefulFunction function, List<ValueSpec<?>> specs) {
     this.self = self;
@@ -96,7 +93,7 @@ public final class BatchRun {
     context.begin(caller, effects);
     storage.active = true;
     try {
-      function.apply(context, Message.ofRaw(self, argumentType(argument), argument.value()));
+      function.apply(context, payloads.message(self, argument.typeName(), argument.value()));
       storage.commit();
       return effects;
     } catch (Exception e) {
@@ -123,14 +120,5 @@ public final class BatchRun {
       }
     }
     return mutations;
-  }
-
-  private TypeName argumentType(TypedValue argument) {
-    // A batch's messages usually share a type: parse its name once.
-    if (!argument.typeName().equals(lastArgumentType)) {
-      lastParsedType = TypeName.parse(argument.typeName());
-      lastArgumentType = argument.typeName();
-    }
-    return lastParsedType;
   }
 }

@@ -4,7 +4,10 @@ import dev.statekit.function.Address;
 import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.StatefulFunctionSpec;
 import dev.statekit.function.StatefulFunctions;
+import dev.statekit.function.TypeName;
 import dev.statekit.function.UnknownFunctionException;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Runs registered functions on batches of messages, with no transport attached: the StateFun
@@ -13,10 +16,16 @@ import dev.statekit.function.UnknownFunctionException;
  */
 public final class FunctionEngine {
   private final StatefulFunctions functions;
+  private final Map<String, Map<String, StatefulFunctionSpec>> byNamespace = new HashMap<>();
 
   /** An engine for this registry. */
   public FunctionEngine(StatefulFunctions functions) {
     this.functions = functions;
+    for (TypeName type : functions.types()) {
+      byNamespace
+          .computeIfAbsent(type.namespace(), n -> new HashMap<>())
+          .put(type.name(), functions.get(type).orElseThrow());
+    }
   }
 
   /** The registry. */
@@ -35,6 +44,26 @@ public final class FunctionEngine {
         functions
             .get(target.type())
             .orElseThrow(() -> new UnknownFunctionException(target.type(), functions.types()));
+    return open(spec, target);
+  }
+
+  /**
+   * Starts a batch for {@code namespace/type/id}, as a transport reads it off the wire: the type is
+   * looked up without building a {@link TypeName}, and the address reuses the registered one.
+   *
+   * @throws IllegalArgumentException if the id is empty
+   * @throws UnknownFunctionException if no function is registered for the type
+   */
+  public BatchRun open(String namespace, String type, String id) {
+    Map<String, StatefulFunctionSpec> types = byNamespace.get(namespace);
+    StatefulFunctionSpec spec = types == null ? null : types.get(type);
+    if (spec == null) {
+      throw new UnknownFunctionException(TypeName.of(namespace, type), functions.types());
+    }
+    return open(spec, Address.of(spec.type(), id));
+  }
+
+  private static BatchRun open(StatefulFunctionSpec spec, Address target) {
     try {
       return new BatchRun(target, spec.newBatchFunction(), spec.valueSpecs());
     } catch (RuntimeException e) {

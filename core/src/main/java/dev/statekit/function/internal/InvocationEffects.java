@@ -54,6 +54,36 @@ public final class InvocationEffects {
     return egress == null ? List.of() : Collections.unmodifiableList(egress);
   }
 
+  /** How many messages were sent now; with {@link #message(int)}, reads without allocating. */
+  public int messageCount() {
+    return messages == null ? 0 : messages.size();
+  }
+
+  /** The {@code index}th message sent now. */
+  public Message message(int index) {
+    return messages.get(index);
+  }
+
+  /** How many delayed messages and cancellations were made. */
+  public int delayedCount() {
+    return delayed == null ? 0 : delayed.size();
+  }
+
+  /** The {@code index}th delayed message or cancellation. */
+  public DelayedAction delayed(int index) {
+    return delayed.get(index);
+  }
+
+  /** How many egress records were sent. */
+  public int egressCount() {
+    return egress == null ? 0 : egress.size();
+  }
+
+  /** The {@code index}th egress record. */
+  public EgressMessage egress(int index) {
+    return egress.get(index);
+  }
+
   @Override
   public String toString() {
     return "messages=" + messages() + " delayed=" + delayed() + " egress=" + egress();

@@ -1,0 +1,74 @@
+package dev.statekit.protocol;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Decodes UTF-8 strings from request bytes, reusing the {@code String} of a recent identical byte
+ * sequence: type names, namespaces and state names repeat in every request, and a reused string
+ * costs neither decoding nor hashing again. A fixed table of slots, overwritten on collision, so
+ * memory stays bounded whatever arrives. Safe to share between threads: a slot holds an immutable
+ * entry, and a lost race only costs a decode.
+ */
+final class StringInterner {
+  private static final int SLOTS = 512;
+  private static final int MAX_INTERNED_LENGTH = 96;
+
+  private final Entry[] slots = new Entry[SLOTS];
+
+  /**
+   * The string of {@code length} bytes at {@code offset}.
+   *
+   * @throws CharacterCodingException if they are not valid UTF-8
+   */
+  String intern(byte[] bytes, int offset, int length) throws CharacterCodingException {
+    if (length == 0) {
+      return "";
+    }
+    if (length > MAX_INTERNED_LENGTH) {
+      return decode(bytes, offset, length);
+    }
+    int hash = length;
+    for (int i = offset, end = offset + length; i < end; i++) {
+      hash = 31 * hash + bytes[i];
+    }
+    int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
+    Entry entry = slots[slot];
+    if (entry != null
+        && entry.bytes.length == length
+        && Arrays.equals(entry.bytes, 0, length, bytes, offset, offset + length)) {
+      return entry.value;
+    }
+    String value = decode(bytes, offset, length);
+    slots[slot] = new Entry(Arrays.copyOfRange(bytes, offset, offset + length), value);
+    return value;
+  }
+
+  /** Strict UTF-8, as protobuf requires of proto3 strings. */
+  static String decode(byte[] bytes, int offset, int length) throws CharacterCodingException {
+    for (int i = offset, end = offset + length; i < end; i++) {
+      if (bytes[i] < 0) {
+        return StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(bytes, offset, length))
+            .toString();
+      }
+    }
+    return new String(bytes, offset, length, StandardCharsets.US_ASCII);
+  }
+
+  private static final class Entry {
+    final byte[] bytes;
+    final String value;
+
+    Entry(byte[] bytes, String value) {
+      this.bytes = bytes;
+      this.value = value;
+    }
+  }
+}

@@ -1,0 +1,296 @@
+package dev.statekit.protocol;
+
+import dev.statekit.function.internal.TypedValue;
+import java.nio.charset.CharacterCodingException;
+import java.util.Arrays;
+
+/**
+ * Reads a {@code ToFunction} straight from its bytes into plain values, without building the
+ * generated message tree: the hot path of every request. Follows protobuf's parsing rules (fields
+ * in any order, unknown fields skipped, a repeated singular field overwrites and a repeated message
+ * merges, a field with an unexpected wire type is unknown).
+ */
+final class ToFunctionReader {
+  private static final int VARINT = 0;
+  private static final int FIXED64 = 1;
+  private static final int LENGTH_DELIMITED = 2;
+  private static final int START_GROUP = 3;
+  private static final int END_GROUP = 4;
+  private static final int FIXED32 = 5;
+  private static final int MAX_GROUP_DEPTH = 100;
+  private static final byte[] EMPTY = new byte[0];
+
+  private final byte[] in;
+  private final StringInterner strings;
+  private int pos;
+
+  boolean hasBatch;
+  String[] target;
+
+  int stateCount;
+  String[] stateNames = new String[4];
+  TypedValue[] stateValues = new TypedValue[4];
+
+  int invocationCount;
+  String[][] callers = new String[4][];
+  String[] argumentTypes = new String[4];
+  byte[][] argumentValues = new byte[4][];
+
+  // The last string interned, compared in place: a batch's arguments usually share a type name.
+  private int lastStringStart = -1;
+  private int lastStringLength;
+  private String lastString;
+
+  // The TypedValue being read.
+  private String valueType;
+  private boolean valuePresent;
+  private byte[] valueBytes;
+
+  private ToFunctionReader(byte[] in, StringInterner strings) {
+    this.in = in;
+    this.strings = strings;
+  }
+
+  /**
+   * Parses the request.
+   *
+   * @throws MalformedRequestException if the bytes are not protobuf (cut short, a length past the
+   *     end, a bad varint or wire type, invalid UTF-8)
+   */
+  static ToFunctionReader read(byte[] bytes, StringInterner strings) {
+    ToFunctionReader reader = new ToFunctionReader(bytes, strings);
+    try {
+      reader.readToFunction();
+    } catch (CharacterCodingException e) {
+      throw malformed("a string field is not valid UTF-8");
+    }
+    return reader;
+  }
+
+  private void readToFunction() throws CharacterCodingException {
+    int end = in.length;
+    while (pos < end) {
+      int tag = readTag();
+      if (tag == ((100 << 3) | LENGTH_DELIMITED)) {
+        int batchEnd = readLengthEnd(end);
+        hasBatch = true;
+        readBatch(batchEnd);
+      } else {
+        skipField(tag, end);
+      }
+    }
+  }
+
+  private void readBatch(int end) throws CharacterCodingException {
+    while (pos < end) {
+      int tag = readTag();
+      if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
+        target = readAddress(readLengthEnd(end), target);
+      } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
+        readPersistedValue(readLengthEnd(end));
+      } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
+        readInvocation(readLengthEnd(end));
+      } else {
+        skipField(tag, end);
+      }
+    }
+  }
+
+  /** Namespace, type, id; merged into {@code into} as protobuf merges a repeated message. */
+  private String[] readAddress(int end, String[] into) throws CharacterCodingException {
+    String[] address = into == null ? new String[] {"", "", ""} : into;
+    while (pos < end) {
+      int tag = readTag();
+      if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
+        address[0] = readString(end, true);
+      } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
+        address[1] = readString(end, true);
+      } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
+        address[2] = readString(end, false);
+      } else {
+        skipField(tag, end);
+      }
+    }
+    return address;
+  }
+
+  private void readPersistedValue(int end) throws CharacterCodingException {
+    String name = "";
+    startValue();
+    while (pos < end) {
+      int tag = readTag();
+      if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
+        name = readString(end, true);
+      } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
+        readTypedValue(readLengthEnd(end));
+      } else {
+        skipField(tag, end);
+      }
+    }
+    if (stateCount == stateNames.length) {
+      stateNames = Arrays.copyOf(stateNames, stateCount * 2);
+      stateValues = Arrays.copyOf(stateValues, stateCount * 2);
+    }
+    stateNames[stateCount] = name;
+    stateValues[stateCount] = valuePresent ? new TypedValue(valueType, valueBytes) : null;
+    stateCount++;
+  }
+
+  private void readInvocation(int end) throws CharacterCodingException {
+    String[] caller = null;
+    startValue();
+    while (pos < end) {
+      int tag = readTag();
+      if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
+        caller = readAddress(readLengthEnd(end), caller);
+      } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
+        readTypedValue(readLengthEnd(end));
+      } else {
+        skipField(tag, end);
+      }
+    }
+    if (invocationCount == argumentTypes.length) {
+      int size = invocationCount * 2;
+      callers = Arrays.copyOf(callers, size);
+      argumentTypes = Arrays.copyOf(argumentTypes, size);
+      argumentValues = Arrays.copyOf(argumentValues, size);
+    }
+    callers[invocationCount] = caller;
+    argumentTypes[invocationCount] = valueType;
+    argumentValues[invocationCount] = valueBytes;
+    invocationCount++;
+  }
+
+  private void startValue() {
+    valueType = "";
+    valuePresent = false;
+    valueBytes = EMPTY;
+  }
+
+  /** Typename, has_value, value; a repeated TypedValue merges field by field. */
+  private void readTypedValue(int end) throws CharacterCodingException {
+    while (pos < end) {
+      int tag = readTag();
+      if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
+        valueType = readString(end, true);
+      } else if (tag == ((2 << 3) | VARINT)) {
+        valuePresent = readVarint64() != 0;
+      } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
+        int valueEnd = readLengthEnd(end);
+        valueBytes = Arrays.copyOfRange(in, pos, valueEnd);
+        pos = valueEnd;
+      } else {
+        skipField(tag, end);
+      }
+    }
+  }
+
+  // ---- wire primitives ----
+
+  private int readTag() {
+    long tag = readVarint64();
+    if (tag >>> 3 == 0 || tag > 0xFFFFFFFFL) {
+      throw malformed("a field number is invalid");
+    }
+    return (int) tag;
+  }
+
+  private long readVarint64() {
+    long value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos >= in.length) {
+        throw malformed("the message ends inside a number");
+      }
+      byte b = in[pos++];
+      value |= (long) (b & 0x7F) << shift;
+      if (b >= 0) {
+        return value;
+      }
+    }
+    throw malformed("a number is longer than 10 bytes");
+  }
+
+  /** Reads a length and returns where the field ends, checked against the enclosing end. */
+  private int readLengthEnd(int enclosingEnd) {
+    long length = readVarint64();
+    if (length < 0 || length > enclosingEnd - pos) {
+      throw malformed("a length runs past the end of the message");
+    }
+    return pos + (int) length;
+  }
+
+  private String readString(int enclosingEnd, boolean intern) throws CharacterCodingException {
+    int end = readLengthEnd(enclosingEnd);
+    int start = pos;
+    int length = end - start;
+    pos = end;
+    if (!intern) {
+      return StringInterner.decode(in, start, length);
+    }
+    if (length == lastStringLength
+        && lastStringStart >= 0
+        && Arrays.equals(in, lastStringStart, lastStringStart + length, in, start, end)) {
+      return lastString;
+    }
+    lastString = strings.intern(in, start, length);
+    lastStringStart = start;
+    lastStringLength = length;
+    return lastString;
+  }
+
+  private void skipField(int tag, int end) {
+    skipField(tag, end, 0);
+  }
+
+  private void skipField(int tag, int end, int depth) {
+    switch (tag & 7) {
+      case VARINT:
+        readVarint64();
+        break;
+      case FIXED64:
+        skipBytes(8, end);
+        break;
+      case LENGTH_DELIMITED:
+        pos = readLengthEnd(end);
+        break;
+      case START_GROUP:
+        if (depth >= MAX_GROUP_DEPTH) {
+          throw malformed("groups are nested too deeply");
+        }
+        int endGroup = (tag & ~7) | END_GROUP;
+        while (true) {
+          if (pos >= end) {
+            throw malformed("a group is not closed");
+          }
+          int inner = readTag();
+          if (inner == endGroup) {
+            break;
+          }
+          skipField(inner, end, depth + 1);
+        }
+        break;
+      case FIXED32:
+        skipBytes(4, end);
+        break;
+      default:
+        throw malformed("a field has the invalid wire type " + (tag & 7));
+    }
+    if (pos > end) {
+      throw malformed("a field runs past the end of its message");
+    }
+  }
+
+  private void skipBytes(int count, int end) {
+    if (end - pos < count) {
+      throw malformed("the message ends inside a field");
+    }
+    pos += count;
+  }
+
+  private static MalformedRequestException malformed(String what) {
+    return new MalformedRequestException(
+        "The request is not a StateFun ToFunction message ("
+            + what
+            + "); the body must be the protobuf bytes the runtime sends");
+  }
+}
