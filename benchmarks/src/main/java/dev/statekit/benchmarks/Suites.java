@@ -1,6 +1,7 @@
 package dev.statekit.benchmarks;
 
 import dev.statekit.benchmarks.protocol.ProtocolSuite;
+import dev.statekit.benchmarks.runtime.RuntimeCostSuite;
 import java.util.List;
 
 /** Every suite the benchmarks jar knows, in the order {@code all} runs them. */
@@ -8,6 +9,6 @@ final class Suites {
   private Suites() {}
 
   static List<Suite> all() {
-    return List.of(new ProtocolSuite());
+    return List.of(new ProtocolSuite(), new RuntimeCostSuite());
   }
 }

@@ -41,9 +41,10 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * already, so capacity is what DynamoDB reports, never an estimate. A conditional write that fails
  * reports no capacity (DynamoDB still bills it); the {@code failed} count says how many there were.
  *
- * <p>Round trips: the longest chain of attempts that ran one after another (each began after the
- * previous had ended). Requests in flight together count once. Thread-safe; {@link #reset} between
- * measurements.
+ * <p>Round trips: the longest chain of calls that ran one after another, each begun after the
+ * previous one's answer was in: the calls a batch's latency adds up. A call lasts from the SDK
+ * method's start to its result, so client-side work (marshalling, signing, retries) counts within
+ * it; calls in flight together count once. Thread-safe; {@link #reset} between measurements.
  */
 public final class CostMeter implements ExecutionInterceptor {
   private static final ExecutionAttribute<Long> STARTED =
@@ -52,7 +53,7 @@ public final class CostMeter implements ExecutionInterceptor {
       Set.of("GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems");
 
   private final Map<String, Long> requests = new TreeMap<>();
-  private final List<long[]> attempts = new ArrayList<>();
+  private final List<long[]> calls = new ArrayList<>();
   private double readUnits;
   private double writeUnits;
   private long failed;
@@ -63,23 +64,21 @@ public final class CostMeter implements ExecutionInterceptor {
   }
 
   @Override
-  public void beforeTransmission(
-      Context.BeforeTransmission context, ExecutionAttributes attributes) {
+  public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
     attributes.putAttribute(STARTED, System.nanoTime());
   }
 
   @Override
-  public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
-    Long started = attributes.getAttribute(STARTED);
-    long ended = System.nanoTime();
+  public void beforeTransmission(
+      Context.BeforeTransmission context, ExecutionAttributes attributes) {
     synchronized (this) {
-      attempts.add(new long[] {started == null ? ended : started, ended});
       requests.merge(operation(attributes), 1L, Long::sum);
     }
   }
 
   @Override
   public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+    ended(attributes);
     double units = capacity(context.response());
     if (units == 0) {
       return;
@@ -96,6 +95,7 @@ public final class CostMeter implements ExecutionInterceptor {
 
   @Override
   public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
+    ended(attributes);
     synchronized (this) {
       failed++;
     }
@@ -104,13 +104,13 @@ public final class CostMeter implements ExecutionInterceptor {
   /** What was measured since the meter was made or last reset. */
   public synchronized Snapshot snapshot() {
     return new Snapshot(
-        new TreeMap<>(requests), readUnits, writeUnits, longestChain(attempts), failed);
+        new TreeMap<>(requests), readUnits, writeUnits, longestChain(calls), failed);
   }
 
   /** Forgets everything measured so far. */
   public synchronized void reset() {
     requests.clear();
-    attempts.clear();
+    calls.clear();
     readUnits = 0;
     writeUnits = 0;
     failed = 0;
@@ -122,7 +122,7 @@ public final class CostMeter implements ExecutionInterceptor {
    * @param requests attempts sent, by {@code Service.Operation} (e.g. {@code DynamoDB.PutItem})
    * @param readCapacityUnits DynamoDB read capacity units the responses reported
    * @param writeCapacityUnits DynamoDB write capacity units the responses reported
-   * @param roundTrips the longest chain of attempts that ran one after another
+   * @param roundTrips the longest chain of calls that ran one after another
    * @param failedRequests requests that ended in an error (after the SDK's retries)
    */
   public record Snapshot(
@@ -145,13 +145,23 @@ public final class CostMeter implements ExecutionInterceptor {
     }
   }
 
+  private void ended(ExecutionAttributes attributes) {
+    Long started = attributes.getAttribute(STARTED);
+    long ended = System.nanoTime();
+    synchronized (this) {
+      calls.add(new long[] {started == null ? ended : started, ended});
+    }
+  }
+
   private static String operation(ExecutionAttributes attributes) {
     return attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME)
         + "."
         + attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
   }
 
-  /** Greedy by end time: the most attempts that can be lined up each after the previous ended. */
+  /**
+   * Greedy by end time: the most calls that can be lined up, each begun after the previous ended.
+   */
   private static int longestChain(List<long[]> intervals) {
     List<long[]> sorted = new ArrayList<>(intervals);
     sorted.sort(Comparator.comparingLong(interval -> interval[1]));

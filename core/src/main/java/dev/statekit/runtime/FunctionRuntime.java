@@ -101,7 +101,7 @@ public final class FunctionRuntime {
     private int maxConflictRetries = 10;
     private Duration dedupRetention = Duration.ofDays(14);
     private Duration idempotencyRetention = Duration.ofHours(1);
-    private int idempotencyCapacity = 256;
+    private int idempotencyCapacity = 200;
     private Duration maxDelay = Duration.ofDays(3650);
     private Duration timerResendAfter = Duration.ofMinutes(5);
     private int sweepLimit = 250;

@@ -18,14 +18,14 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 
 /**
  * One address's share of a batch: drop repeats, run the rest, make sure the previous commit's
  * outbox is out, commit once (conditionally on the version read), and on a conflict read again and
- * redo. Settles each of the address's deliveries and returns the new outbox to deliver.
+ * redo. Settles each of the address's deliveries and returns the new outbox to deliver. Runs in two
+ * steps so that a batch's commits leave together, after all the running.
  */
-final class AddressWork implements Callable<PendingOutbox> {
+final class AddressWork {
   private final RuntimeSettings settings;
   private final OutboxDelivery delivery;
   private final Address address;
@@ -34,6 +34,7 @@ final class AddressWork implements Callable<PendingOutbox> {
   private final Map<String, String> firstSequenceByGroup;
   private AddressState loaded;
   private Set<TimerKey> existingTimers;
+  private Prepared prepared;
 
   AddressWork(
       RuntimeSettings settings,
@@ -53,12 +54,25 @@ final class AddressWork implements Callable<PendingOutbox> {
     deliveries.forEach(d -> invocations.addAll(d.invocations));
   }
 
-  @Override
-  public PendingOutbox call() {
+  /**
+   * Step one: drops repeats, runs the rest and prepares the commit (no request, unless the previous
+   * outbox must go out first). Commits of a batch then leave together, in step two.
+   */
+  Void prepare() {
     try {
-      for (int attempt = 1; ; attempt++) {
+      prepared = prepareOnce();
+    } catch (StoreException e) {
+      failed(e);
+    }
+    return null;
+  }
+
+  /** Step two: commits what step one prepared; after a conflict, reads again and redoes both. */
+  PendingOutbox commit() {
+    try {
+      for (int attempt = 1; prepared != null; attempt++) {
         try {
-          return attempt();
+          return commitPrepared();
         } catch (CommitConflictException conflict) {
           if (attempt > settings.maxConflictRetries) {
             settleAll(
@@ -71,20 +85,24 @@ final class AddressWork implements Callable<PendingOutbox> {
           }
           settings.conflictBackoff.pause(attempt);
           reload();
+          prepared = prepareOnce();
         }
       }
     } catch (StoreException e) {
-      settleAll(
-          "The state store failed for " + address + ": " + e.getMessage() + "; it comes again");
-      return null;
+      failed(e);
     }
+    return null;
   }
 
-  private PendingOutbox attempt() {
+  /** A run with the commit it needs ({@code null} if it needs none). */
+  private record Prepared(RunPlan plan, NextState next) {}
+
+  private Prepared prepareOnce() {
     long now = settings.clock.millis();
     RuntimeData data = runtimeData(loaded);
     Set<Inbound> duplicates = duplicates(Marks.of(data));
-    RunPlan plan = plan(data, duplicates, now);
+    Prepared planned = plan(data, duplicates, now);
+    RunPlan plan = planned.plan();
     Outbox previous = loaded.outboxVersion() > 0 && data.hasOutbox() ? data.getOutbox() : null;
     boolean previousPending = previous != null && !delivered(previous);
     if (!plan.needsCommit()) {
@@ -101,7 +119,11 @@ final class AddressWork implements Callable<PendingOutbox> {
     if (previousPending && !deliverPrevious(previous)) {
       return null;
     }
-    NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
+    return planned;
+  }
+
+  private PendingOutbox commitPrepared() {
+    NextState next = prepared.next();
     try {
       settings.store.commit(new Commit(next.state(), loaded.version(), next.timerChanges()));
     } catch (StateTooLargeException e) {
@@ -109,10 +131,15 @@ final class AddressWork implements Callable<PendingOutbox> {
       return null;
     }
     settings.hook.reached(FaultHook.Step.COMMITTED, address);
-    settle(plan);
+    settle(prepared.plan());
     return next.outbox() == null
         ? null
         : new PendingOutbox(address, next.state().version(), next.outbox());
+  }
+
+  private void failed(StoreException e) {
+    prepared = null;
+    settleAll("The state store failed for " + address + ": " + e.getMessage() + "; it comes again");
   }
 
   /**
@@ -120,7 +147,7 @@ final class AddressWork implements Callable<PendingOutbox> {
    * whose effects are refused, or that makes the state too large, is dead-lettered and the rest run
    * again without it.
    */
-  private RunPlan plan(RuntimeData data, Set<Inbound> duplicates, long now) {
+  private Prepared plan(RuntimeData data, Set<Inbound> duplicates, long now) {
     Map<Inbound, RuntimeException> skip = new IdentityHashMap<>();
     int limit = Integer.MAX_VALUE;
     while (true) {
@@ -133,20 +160,22 @@ final class AddressWork implements Callable<PendingOutbox> {
         }
         continue;
       }
-      if (!plan.needsCommit() || fits(data, plan, now)) {
-        return plan;
+      if (!plan.needsCommit()) {
+        return new Prepared(plan, null);
+      }
+      NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
+      long size = settings.store.sizeOf(next.state());
+      if (size <= settings.store.maxStateBytes()) {
+        return new Prepared(plan, next);
       }
       Inbound culprit = firstOversized(data, duplicates, skip, plan.appliedInbounds.size(), now);
       if (culprit == null) {
-        return plan; // Too large even without this batch: the commit refuses it with the reason.
+        // Too large even without this batch: the commit refuses it with the reason.
+        return new Prepared(plan, next);
       }
-      NextState whole = NextState.of(settings, loaded, data, plan, deliveries, now);
       skip.put(
           culprit,
-          new StateTooLargeException(
-              address.toString(),
-              settings.store.sizeOf(whole.state()),
-              settings.store.maxStateBytes()));
+          new StateTooLargeException(address.toString(), size, settings.store.maxStateBytes()));
     }
   }
 

@@ -64,7 +64,7 @@ public final class BatchProcessor {
       return;
     }
     settings.hook.reached(FaultHook.Step.LOADED, null);
-    List<Callable<PendingOutbox>> work = new ArrayList<>();
+    List<AddressWork> work = new ArrayList<>();
     byAddress.forEach(
         (address, addressDeliveries) ->
             work.add(
@@ -76,8 +76,15 @@ public final class BatchProcessor {
                     firstSequenceByGroup,
                     loaded.states().get(address),
                     loaded.existingTimers())));
+    List<Callable<Void>> runs = new ArrayList<>();
+    List<Callable<PendingOutbox>> commits = new ArrayList<>();
+    for (AddressWork address : work) {
+      runs.add(address::prepare);
+      commits.add(address::commit);
+    }
+    settings.parallel.all(runs);
     List<PendingOutbox> outboxes = new ArrayList<>();
-    for (PendingOutbox outbox : settings.parallel.all(work)) {
+    for (PendingOutbox outbox : settings.parallel.all(commits)) {
       if (outbox != null) {
         outboxes.add(outbox);
       }

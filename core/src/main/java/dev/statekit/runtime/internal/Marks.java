@@ -3,11 +3,11 @@ package dev.statekit.runtime.internal;
 import dev.statekit.function.Address;
 import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.runtime.internal.data.GroupMark;
+import dev.statekit.runtime.internal.data.RecentIds;
 import dev.statekit.runtime.internal.data.RuntimeData;
 import dev.statekit.runtime.internal.data.SenderMark;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,14 +20,18 @@ import java.util.Map;
 final class Marks {
   private final Map<String, GroupMark> groups = new HashMap<>();
   private final Map<String, SenderMark> senders = new HashMap<>();
+
+  /** Fingerprints of recent idempotency keys with when they were applied, oldest first. */
   private final LinkedHashMap<Long, Long> recentIds = new LinkedHashMap<>();
 
   static Marks of(RuntimeData data) {
     Marks marks = new Marks();
     data.getGroupsList().forEach(mark -> marks.groups.put(mark.getGroupId(), mark));
     data.getSendersList().forEach(mark -> marks.senders.put(mark.getSender(), mark));
-    for (int i = 0; i < data.getRecentIdsCount(); i++) {
-      marks.recentIds.put(data.getRecentIds(i), data.getRecentIdTimes(i));
+    for (RecentIds commit : data.getRecentIdsList()) {
+      commit
+          .getFingerprintsList()
+          .forEach(f -> marks.recentIds.put(f, commit.getAppliedAtSeconds()));
     }
     return marks;
   }
@@ -107,13 +111,19 @@ final class Marks {
         .sorted((a, b) -> a.getSender().compareTo(b.getSender()))
         .forEach(data::addSenders);
     List<Map.Entry<Long, Long>> ids = new ArrayList<>(recentIds.entrySet());
-    for (Iterator<Map.Entry<Long, Long>> it = ids.iterator(); it.hasNext(); ) {
-      if (it.next().getValue() + idRetentionSeconds <= nowSeconds) {
-        it.remove();
-      }
-    }
+    ids.removeIf(id -> id.getValue() + idRetentionSeconds <= nowSeconds);
+    RecentIds.Builder commit = null;
     for (Map.Entry<Long, Long> id : ids.subList(Math.max(0, ids.size() - idCapacity), ids.size())) {
-      data.addRecentIds(id.getKey()).addRecentIdTimes(id.getValue());
+      if (commit == null || commit.getAppliedAtSeconds() != id.getValue()) {
+        if (commit != null) {
+          data.addRecentIds(commit);
+        }
+        commit = RecentIds.newBuilder().setAppliedAtSeconds(id.getValue());
+      }
+      commit.addFingerprints(id.getKey());
+    }
+    if (commit != null) {
+      data.addRecentIds(commit);
     }
   }
 

@@ -126,11 +126,11 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   @Override
   public void commit(Commit commit) {
     AddressState state = commit.state();
-    long size = sizeOf(state);
+    Map<String, AttributeValue> item = StateItems.toItem(state);
+    long size = ItemSize.of(item);
     if (size > MAX_STATE_BYTES) {
       throw new StateTooLargeException(state.address().toString(), size, MAX_STATE_BYTES);
     }
-    Map<String, AttributeValue> item = StateItems.toItem(state);
     boolean creates = commit.expectedVersion() == 0;
     String condition = creates ? "attribute_not_exists(" + PARTITION_KEY + ")" : "v = :expected";
     Map<String, AttributeValue> values =
