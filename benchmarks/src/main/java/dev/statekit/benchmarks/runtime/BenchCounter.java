@@ -1,0 +1,29 @@
+package dev.statekit.benchmarks.runtime;
+
+import dev.statekit.function.Context;
+import dev.statekit.function.Message;
+import dev.statekit.function.StatefulFunctions;
+import dev.statekit.function.TypeName;
+import dev.statekit.function.ValueSpec;
+
+/**
+ * The function every cost case runs: counts its messages and keeps a note of about 200 bytes, so an
+ * address's state is a few hundred bytes (under 1 KB, one write unit).
+ */
+final class BenchCounter {
+  static final TypeName TYPE = TypeName.of("bench", "counter");
+  static final ValueSpec<Long> COUNT = ValueSpec.named("count").withLongType();
+  static final ValueSpec<String> NOTE = ValueSpec.named("note").withUtf8StringType();
+  static final String NOTE_TEXT = "n".repeat(200);
+
+  private BenchCounter() {}
+
+  static StatefulFunctions registry() {
+    return StatefulFunctions.builder().withFunction(TYPE, BenchCounter::apply, COUNT, NOTE).build();
+  }
+
+  private static void apply(Context context, Message message) {
+    context.storage().set(COUNT, context.storage().get(COUNT).orElse(0L) + message.asLong());
+    context.storage().set(NOTE, NOTE_TEXT);
+  }
+}

@@ -1,0 +1,278 @@
+package dev.statekit.benchmarks.runtime;
+
+import dev.statekit.aws.CostMeter;
+import dev.statekit.benchmarks.Result;
+import dev.statekit.benchmarks.Suite;
+import dev.statekit.function.Address;
+import dev.statekit.function.MessageBuilder;
+import dev.statekit.runtime.DirectInvocation;
+import dev.statekit.runtime.DirectResult;
+import dev.statekit.runtime.FunctionRuntime;
+import dev.statekit.runtime.Ingress;
+import dev.statekit.runtime.QueueBatchResult;
+import dev.statekit.runtime.QueueMessage;
+import dev.statekit.runtime.bus.SqsMessageBus;
+import dev.statekit.runtime.store.DynamoDbFunctionStore;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+
+/**
+ * What a message costs on the self-hosted runtime, in DynamoDB requests and capacity units as the
+ * responses report them, SQS requests, and sequential round trips per batch, counted by a {@link
+ * CostMeter} on the clients; beside the naive design (a read and a write per message, one after
+ * another) on the same items. Against Dynoxide and ElasticMQ.
+ */
+public final class RuntimeCostSuite implements Suite {
+  /** Unmeasured rounds first: they create the items and warm the JIT; then the steady state. */
+  private static final int WARMUP_ROUNDS = 3;
+
+  private static final int ROUNDS = 7;
+
+  @Override
+  public String name() {
+    return "runtime-cost";
+  }
+
+  @Override
+  public String description() {
+    return "DynamoDB requests, capacity units and round trips per message of the self-hosted"
+        + " runtime, against the naive design (read + write per message, serially)";
+  }
+
+  @Override
+  public List<Result> run(PrintStream log) {
+    CostBench bench = new CostBench();
+    log.println(
+        "  every request gets "
+            + CostBench.NETWORK_MILLIS
+            + " ms of network delay; capacity as the responses report it");
+    DynamoDbFunctionStore store = new DynamoDbFunctionStore(bench.dynamoDb, bench.table);
+    String ingress = bench.fifoQueue("cost-ingress");
+    FunctionRuntime runtime =
+        FunctionRuntime.builder(BenchCounter.registry())
+            .store(store)
+            .queue(new SqsMessageBus(bench.sqs, ingress))
+            .deadLetters(new SqsMessageBus(bench.sqs, bench.fifoQueue("cost-dlq")))
+            .build();
+    NaiveRuntime naive = new NaiveRuntime(store);
+    List<Result> results = new ArrayList<>();
+    results.addAll(direct(bench, runtime, naive, "distinct100", 100, 1, log));
+    results.addAll(direct(bench, runtime, naive, "one-address100", 1, 100, log));
+    results.addAll(direct(bench, runtime, naive, "ten-by-ten", 10, 10, log));
+    results.addAll(fifo(bench, runtime, naive, ingress, log));
+    return results;
+  }
+
+  /** A direct-invoke batch: {@code addresses} addresses with {@code each} messages. */
+  private List<Result> direct(
+      CostBench bench,
+      FunctionRuntime runtime,
+      NaiveRuntime naive,
+      String name,
+      int addresses,
+      int each,
+      PrintStream log) {
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    Measure ours = new Measure();
+    Measure theirs = new Measure();
+    for (int round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+      List<DirectInvocation> batch = new ArrayList<>();
+      List<Address> targets = new ArrayList<>();
+      for (int a = 0; a < addresses; a++) {
+        Address target = Address.of(BenchCounter.TYPE, name + "-" + run + "-" + a);
+        for (int m = 0; m < each; m++) {
+          // Idempotency keys, as a client that retries would send them.
+          batch.add(
+              DirectInvocation.of(
+                  MessageBuilder.forAddress(target).withValue(1L).build(),
+                  run + "-" + round + "-" + a + "-" + m));
+          targets.add(Address.of(BenchCounter.TYPE, "naive-" + target.id()));
+        }
+      }
+      bench.meter.reset();
+      for (DirectResult result : runtime.invoke(batch)) {
+        if (!result.succeeded()) {
+          throw new IllegalStateException("A benchmark message failed: " + result);
+        }
+      }
+      CostMeter.Snapshot statekit = bench.meter.snapshot();
+      bench.meter.reset();
+      naive.process(targets);
+      CostMeter.Snapshot naiveCost = bench.meter.snapshot();
+      log.printf(
+          "  %-15s round %d: %d round trips, %d DynamoDB requests%n",
+          name, round, statekit.roundTrips(), statekit.requestsTo("DynamoDb"));
+      if (round >= WARMUP_ROUNDS) {
+        ours.add(statekit, batch.size());
+        theirs.add(naiveCost, batch.size());
+      }
+    }
+    return report(name, ours, theirs, log);
+  }
+
+  /** An SQS FIFO batch of 10 messages to 10 addresses, received and deleted as Lambda does. */
+  private List<Result> fifo(
+      CostBench bench,
+      FunctionRuntime runtime,
+      NaiveRuntime naive,
+      String ingress,
+      PrintStream log) {
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    Measure ours = new Measure();
+    Measure theirs = new Measure();
+    for (int round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+      List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
+      List<Address> targets = new ArrayList<>();
+      for (int a = 0; a < 10; a++) {
+        Address target = Address.of(BenchCounter.TYPE, "fifo-" + run + "-" + a);
+        targets.add(Address.of(BenchCounter.TYPE, "naive-" + target.id()));
+        entries.add(
+            SendMessageBatchRequestEntry.builder()
+                .id(Integer.toString(a))
+                .messageGroupId(Ingress.groupId(target))
+                .messageDeduplicationId(run + "-" + round + "-" + a)
+                .messageBody(
+                    Ingress.envelope(MessageBuilder.forAddress(target).withValue(1L).build()))
+                .build());
+      }
+      bench.sqs.sendMessageBatch(b -> b.queueUrl(ingress).entries(entries));
+      bench.meter.reset();
+      List<Message> received = receive(bench, ingress);
+      CostMeter.Snapshot receiving = bench.meter.snapshot();
+      bench.meter.reset();
+      QueueBatchResult result = runtime.processQueueBatch(messages(received));
+      if (!result.failedMessageIds().isEmpty()) {
+        throw new IllegalStateException("A benchmark message failed: " + result);
+      }
+      CostMeter.Snapshot statekit = bench.meter.snapshot();
+      bench.meter.reset();
+      bench.sqs.deleteMessageBatch(
+          b ->
+              b.queueUrl(ingress)
+                  .entries(
+                      received.stream()
+                          .map(
+                              m ->
+                                  DeleteMessageBatchRequestEntry.builder()
+                                      .id(m.messageId())
+                                      .receiptHandle(m.receiptHandle())
+                                      .build())
+                          .toList()));
+      CostMeter.Snapshot deleting = bench.meter.snapshot();
+      bench.meter.reset();
+      naive.process(targets);
+      CostMeter.Snapshot naiveCost = bench.meter.snapshot();
+      if (round >= WARMUP_ROUNDS) {
+        ours.add(statekit, received.size());
+        ours.sqsRequests += receiving.requestsTo("Sqs") + deleting.requestsTo("Sqs");
+        theirs.add(naiveCost, targets.size());
+        theirs.sqsRequests += receiving.requestsTo("Sqs") + deleting.requestsTo("Sqs");
+      }
+    }
+    return report("fifo10", ours, theirs, log);
+  }
+
+  private static List<Message> receive(CostBench bench, String url) {
+    List<Message> received = new ArrayList<>();
+    while (received.size() < 10) {
+      received.addAll(
+          bench
+              .sqs
+              .receiveMessage(
+                  b ->
+                      b.queueUrl(url)
+                          .maxNumberOfMessages(10 - received.size())
+                          .waitTimeSeconds(1)
+                          .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
+              .messages());
+    }
+    return received;
+  }
+
+  private static List<QueueMessage> messages(List<Message> received) {
+    List<QueueMessage> messages = new ArrayList<>();
+    for (Message m : received) {
+      Map<MessageSystemAttributeName, String> a = m.attributes();
+      messages.add(
+          new QueueMessage(
+              m.messageId(),
+              m.body(),
+              a.get(MessageSystemAttributeName.MESSAGE_GROUP_ID),
+              a.get(MessageSystemAttributeName.SEQUENCE_NUMBER),
+              Integer.parseInt(a.get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))));
+    }
+    return messages;
+  }
+
+  private List<Result> report(String name, Measure ours, Measure theirs, PrintStream log) {
+    log.printf("  %-15s statekit: %s%n  %-15s naive:    %s%n", name, ours, name, theirs);
+    Result statekit = ours.result(name(), name);
+    statekit
+        .with("capacity_ratio", theirs.capacityPerMessage() / ours.capacityPerMessage())
+        .with("round_trip_ratio", (double) theirs.medianRoundTrips() / ours.medianRoundTrips());
+    return List.of(statekit, theirs.result(name(), name + "-naive"));
+  }
+
+  /** Sums over the measured rounds. */
+  private static final class Measure {
+    long messages;
+    long ddbRequests;
+    long sqsRequests;
+    double rcu;
+    double wcu;
+    final List<Integer> roundTrips = new ArrayList<>();
+
+    void add(CostMeter.Snapshot snapshot, int batchMessages) {
+      messages += batchMessages;
+      roundTrips.add(snapshot.roundTrips());
+      ddbRequests += snapshot.requestsTo("DynamoDb");
+      sqsRequests += snapshot.requestsTo("Sqs");
+      rcu += snapshot.readCapacityUnits();
+      wcu += snapshot.writeCapacityUnits();
+    }
+
+    /** The median batch's round trips: the design's, less the noise of a shared machine. */
+    int medianRoundTrips() {
+      List<Integer> sorted = new ArrayList<>(roundTrips);
+      sorted.sort(null);
+      return sorted.get(sorted.size() / 2);
+    }
+
+    int maxRoundTrips() {
+      return roundTrips.stream().mapToInt(Integer::intValue).max().orElse(0);
+    }
+
+    double capacityPerMessage() {
+      return (rcu + wcu) / messages;
+    }
+
+    Result result(String suite, String name) {
+      return Result.of(suite, name)
+          .with("ddb_requests_per_msg", (double) ddbRequests / messages)
+          .with("wcu_per_msg", wcu / messages)
+          .with("rcu_per_msg", rcu / messages)
+          .with("round_trips_per_batch", medianRoundTrips())
+          .with("sqs_requests_per_msg", (double) sqsRequests / messages)
+          .with("round_trips_max", maxRoundTrips());
+    }
+
+    @Override
+    public String toString() {
+      return String.format(
+          "%.3f DynamoDB requests, %.3f WCU, %.3f RCU, %.3f SQS requests per message;"
+              + " round trips per batch %s",
+          (double) ddbRequests / messages,
+          wcu / messages,
+          rcu / messages,
+          (double) sqsRequests / messages,
+          roundTrips);
+    }
+  }
+}

@@ -1,0 +1,226 @@
+package dev.statekit.aws;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * Retries AWS calls that failed for a reason that passes — throttling ({@code
+ * ProvisionedThroughputExceeded}, {@code ThrottlingException}, {@code RequestLimitExceeded}, ...),
+ * a server error (5xx), a transaction conflict, the network — with exponential backoff and full
+ * jitter. Other failures are thrown at once. Immutable and thread-safe:
+ *
+ * <pre>{@code
+ * RetryPolicy retry = RetryPolicy.builder().maxAttempts(6).baseDelay(Duration.ofMillis(20)).build();
+ * }</pre>
+ *
+ * <p>This sits above the SDK client's own retries, so a call that fails here has failed every
+ * attempt of both.
+ */
+public final class RetryPolicy {
+  private static final Set<String> PASSING_ERROR_CODES =
+      Set.of(
+          "ProvisionedThroughputExceededException",
+          "ThrottlingException",
+          "Throttling",
+          "ThrottledException",
+          "RequestLimitExceeded",
+          "RequestThrottled",
+          "RequestThrottledException",
+          "TooManyRequestsException",
+          "TransactionConflictException",
+          "TransactionInProgressException",
+          "LimitExceededException",
+          "KMSThrottlingException",
+          "InternalServerError",
+          "InternalFailure",
+          "ServiceUnavailable");
+  private static final Set<String> PASSING_CANCELLATION_CODES =
+      Set.of("TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded");
+
+  private static final RetryPolicy DEFAULTS = builder().build();
+  private static final RetryPolicy NONE = builder().maxAttempts(1).build();
+
+  private final int maxAttempts;
+  private final Duration baseDelay;
+  private final Duration maxDelay;
+
+  private RetryPolicy(Builder builder) {
+    this.maxAttempts = builder.maxAttempts;
+    this.baseDelay = builder.baseDelay;
+    this.maxDelay = builder.maxDelay;
+  }
+
+  /** 8 attempts, backoff from 25 ms doubling up to 2 s (about 6 s in all at worst). */
+  public static RetryPolicy defaults() {
+    return DEFAULTS;
+  }
+
+  /** One attempt: failures are thrown at once. */
+  public static RetryPolicy none() {
+    return NONE;
+  }
+
+  /** Starts a policy from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The number of attempts, the first included. */
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  /**
+   * Runs {@code call}, retrying it while it fails for a passing reason and attempts remain.
+   *
+   * @return what the call returned
+   * @throws RuntimeException the last failure: a failure that does not pass at once, or the last
+   *     passing one when every attempt failed
+   */
+  public <T> T call(Supplier<T> call) {
+    Objects.requireNonNull(call, "call");
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return call.get();
+      } catch (RuntimeException e) {
+        if (attempt >= maxAttempts || !isPassing(e)) {
+          throw e;
+        }
+        pause(attempt);
+      }
+    }
+  }
+
+  /** Runs {@code call} like {@link #call(Supplier)}. */
+  public void run(Runnable call) {
+    call(
+        () -> {
+          call.run();
+          return null;
+        });
+  }
+
+  /**
+   * Sleeps before attempt {@code attempt + 1}: a random time up to {@code baseDelay * 2^(attempt -
+   * 1)}, capped at {@code maxDelay}. Jitter keeps workers that were throttled together from
+   * retrying together.
+   */
+  public void pause(int attempt) {
+    long ceiling = baseDelay.toMillis() << Math.min(attempt - 1, 20);
+    long millis = ThreadLocalRandom.current().nextLong(Math.min(ceiling, maxDelay.toMillis()) + 1);
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while backing off before a retry", e);
+    }
+  }
+
+  /**
+   * Whether {@code failure} is of a kind that passes: throttling, a 5xx, a transaction conflict, or
+   * a client-side failure such as a broken connection.
+   */
+  public static boolean isPassing(Throwable failure) {
+    if (failure instanceof TransactionCanceledException) {
+      TransactionCanceledException cancelled = (TransactionCanceledException) failure;
+      boolean anyPassing = false;
+      for (CancellationReason reason : cancelled.cancellationReasons()) {
+        String code = reason.code();
+        if ("ConditionalCheckFailed".equals(code)) {
+          return false;
+        }
+        anyPassing |= code != null && PASSING_CANCELLATION_CODES.contains(code);
+      }
+      return anyPassing;
+    }
+    if (failure instanceof AwsServiceException) {
+      AwsServiceException service = (AwsServiceException) failure;
+      String code =
+          service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorCode();
+      return service.statusCode() >= 500
+          || service.isThrottlingException()
+          || (code != null && PASSING_ERROR_CODES.contains(code));
+    }
+    return failure instanceof SdkClientException;
+  }
+
+  @Override
+  public String toString() {
+    return "RetryPolicy[" + maxAttempts + " attempts, " + baseDelay + " up to " + maxDelay + "]";
+  }
+
+  /** Builds a {@link RetryPolicy}. */
+  public static final class Builder {
+    private int maxAttempts = 8;
+    private Duration baseDelay = Duration.ofMillis(25);
+    private Duration maxDelay = Duration.ofSeconds(2);
+
+    private Builder() {}
+
+    /**
+     * The number of attempts, the first included.
+     *
+     * @throws IllegalArgumentException if under 1 or over 100
+     */
+    public Builder maxAttempts(int maxAttempts) {
+      if (maxAttempts < 1 || maxAttempts > 100) {
+        throw new IllegalArgumentException(
+            "maxAttempts counts the first attempt: use 1 (no retry) to 100, got " + maxAttempts);
+      }
+      this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /**
+     * The backoff before the second attempt, doubled for each later one.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder baseDelay(Duration baseDelay) {
+      this.baseDelay = nonNegative(baseDelay, "baseDelay");
+      return this;
+    }
+
+    /**
+     * The longest backoff.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxDelay(Duration maxDelay) {
+      this.maxDelay = nonNegative(maxDelay, "maxDelay");
+      return this;
+    }
+
+    /**
+     * The policy.
+     *
+     * @throws IllegalStateException if the longest backoff is shorter than the first
+     */
+    public RetryPolicy build() {
+      if (maxDelay.compareTo(baseDelay) < 0) {
+        throw new IllegalStateException(
+            "maxDelay ("
+                + maxDelay
+                + ") must be at least baseDelay ("
+                + baseDelay
+                + "); raise maxDelay or lower baseDelay");
+      }
+      return new RetryPolicy(this);
+    }
+
+    private static Duration nonNegative(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative()) {
+        throw new IllegalArgumentException(name + " must be zero or more, got " + value);
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package dev.statekit.egress;
+
+import dev.statekit.aws.RetryPolicy;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * Writes each record as one DynamoDB item keyed by the record id, so a repeated delivery rewrites
+ * the same item: every record is in the table exactly once. Items hold {@code egress}, {@code
+ * source}, {@code type}, {@code value} (bytes), {@code text} (when the value is text), and {@code
+ * key} / {@code destination} when the record has them. Written with BatchWriteItem, 25 at a time;
+ * throttled items are written again with backoff.
+ */
+public final class DynamoDbTableSink implements EgressSink {
+  private static final int MAX_BATCH = 25;
+
+  private final DynamoDbClient dynamoDb;
+  private final String table;
+  private final String partitionKey;
+  private final String sortKey;
+  private final RetryPolicy retry;
+
+  private DynamoDbTableSink(
+      DynamoDbClient dynamoDb,
+      String table,
+      String partitionKey,
+      String sortKey,
+      RetryPolicy retry) {
+    this.dynamoDb = Objects.requireNonNull(dynamoDb, "dynamoDb");
+    this.table = Objects.requireNonNull(table, "table");
+    this.partitionKey = Objects.requireNonNull(partitionKey, "partitionKey");
+    this.sortKey = sortKey;
+    this.retry = Objects.requireNonNull(retry, "retry");
+  }
+
+  /** Writes to a table whose (only) key attribute {@code keyAttribute} takes the record id. */
+  public static DynamoDbTableSink keyedById(
+      DynamoDbClient dynamoDb, String table, String keyAttribute) {
+    return new DynamoDbTableSink(dynamoDb, table, keyAttribute, null, RetryPolicy.defaults());
+  }
+
+  /**
+   * Writes to a table shaped like the application table ({@code pk}, {@code sk}): {@code pk =
+   * egress#<egress>}, {@code sk = <record id>}, so one egress's records can be queried together.
+   */
+  public static DynamoDbTableSink onApplicationTable(DynamoDbClient dynamoDb, String table) {
+    return new DynamoDbTableSink(dynamoDb, table, "pk", "sk", RetryPolicy.defaults());
+  }
+
+  @Override
+  public void deliver(List<EgressRecord> records) {
+    // A batch may hold a key once: a record delivered twice in one call is written once.
+    Map<String, EgressRecord> unique = new LinkedHashMap<>();
+    records.forEach(record -> unique.put(record.id(), record));
+    List<EgressRecord> distinct = new ArrayList<>(unique.values());
+    for (int from = 0; from < distinct.size(); from += MAX_BATCH) {
+      write(distinct.subList(from, Math.min(distinct.size(), from + MAX_BATCH)));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DynamoDbTableSink[" + table + "]";
+  }
+
+  private void write(List<EgressRecord> records) {
+    List<WriteRequest> writes = new ArrayList<>();
+    for (EgressRecord record : records) {
+      writes.add(
+          WriteRequest.builder()
+              .putRequest(PutRequest.builder().item(item(record)).build())
+              .build());
+    }
+    Map<String, List<WriteRequest>> pending = Map.of(table, writes);
+    for (int attempt = 1; !pending.isEmpty(); attempt++) {
+      Map<String, List<WriteRequest>> request = pending;
+      BatchWriteItemResponse response;
+      try {
+        response = retry.call(() -> dynamoDb.batchWriteItem(b -> b.requestItems(request)));
+      } catch (SdkException e) {
+        throw new EgressException(
+            "DynamoDB did not take "
+                + records.size()
+                + " egress records for table "
+                + table
+                + ": "
+                + e.getMessage(),
+            e);
+      }
+      pending = new HashMap<>(response.unprocessedItems());
+      pending.values().removeIf(List::isEmpty);
+      if (!pending.isEmpty()) {
+        if (attempt >= retry.maxAttempts()) {
+          throw new EgressException(
+              "DynamoDB kept leaving egress records of table " + table + " unwritten", null);
+        }
+        retry.pause(attempt);
+      }
+    }
+  }
+
+  private Map<String, AttributeValue> item(EgressRecord record) {
+    Map<String, AttributeValue> item = new HashMap<>();
+    if (sortKey == null) {
+      item.put(partitionKey, AttributeValue.fromS(record.id()));
+    } else {
+      item.put(partitionKey, AttributeValue.fromS("egress#" + record.egress().asString()));
+      item.put(sortKey, AttributeValue.fromS(record.id()));
+    }
+    item.put("egress", AttributeValue.fromS(record.egress().asString()));
+    item.put("source", AttributeValue.fromS(record.source().toString()));
+    item.put("type", AttributeValue.fromS(record.valueTypeName()));
+    item.put("value", AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(record.value())));
+    record
+        .text()
+        .filter(t -> !t.isEmpty())
+        .ifPresent(t -> item.put("text", AttributeValue.fromS(t)));
+    record.key().ifPresent(key -> item.put("key", AttributeValue.fromS(key)));
+    record.destination().ifPresent(d -> item.put("destination", AttributeValue.fromS(d)));
+    return item;
+  }
+}

@@ -1,0 +1,24 @@
+package dev.statekit.egress;
+
+import java.util.List;
+
+/**
+ * Where egress records go: an SQS queue ({@link SqsEgressSink}), a Kinesis stream ({@link
+ * KinesisEgressSink}), a DynamoDB table ({@link DynamoDbTableSink}), the log ({@link LoggingSink}),
+ * a function address ({@link FunctionAddressSink}), or memory ({@link CollectingSink}). {@link
+ * EgressRoutes} maps each egress onto a sink.
+ *
+ * <p>The runtime delivers a record after the commit that produced it and again if it cannot tell
+ * whether a delivery finished (a crash in between), always with the same {@link EgressRecord#id()}.
+ * A sink that writes by id (a table, a FIFO queue's deduplication) keeps each record once; the
+ * others may show a record twice after a crash, and their readers can drop repeats by id.
+ */
+public interface EgressSink {
+  /**
+   * Delivers the records, in order.
+   *
+   * @throws EgressException if some were not delivered (after retries of passing failures); the
+   *     runtime delivers them again later
+   */
+  void deliver(List<EgressRecord> records);
+}

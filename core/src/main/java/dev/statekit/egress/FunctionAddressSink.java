@@ -1,0 +1,61 @@
+package dev.statekit.egress;
+
+import dev.statekit.function.Address;
+import dev.statekit.runtime.bus.BusException;
+import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.runtime.bus.MessageBus;
+import dev.statekit.runtime.bus.QueueIds;
+import dev.statekit.runtime.internal.EnvelopeCodec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Delivers egress records to a function: each record becomes a message to {@link #target()} with
+ * the record's value, so an egress can feed another function (an aggregator, an auditor) without
+ * the sender knowing.
+ *
+ * <p>Inside the runtime, records for this sink travel like the sending function's own messages:
+ * through its outbox, in order, applied exactly once. {@link #deliver} on its own sends them to the
+ * queue as ingress messages, deduplicated by record id within SQS's window.
+ */
+public final class FunctionAddressSink implements EgressSink {
+  private final Address target;
+  private final MessageBus queue;
+
+  /** Delivers to {@code target} through {@code queue}, the runtime's ingress queue. */
+  public FunctionAddressSink(Address target, MessageBus queue) {
+    this.target = Objects.requireNonNull(target, "target");
+    this.queue = Objects.requireNonNull(queue, "queue");
+  }
+
+  /** The function address records go to. */
+  public Address target() {
+    return target;
+  }
+
+  @Override
+  public void deliver(List<EgressRecord> records) {
+    for (int from = 0; from < records.size(); from += MessageBus.MAX_BATCH) {
+      List<BusMessage> batch = new ArrayList<>();
+      for (EgressRecord record :
+          records.subList(from, Math.min(records.size(), from + MessageBus.MAX_BATCH))) {
+        batch.add(
+            new BusMessage(
+                QueueIds.groupId(target),
+                QueueIds.fit(record.id()),
+                EnvelopeCodec.renderText(target, record.valueTypeName(), record.value(), null)));
+      }
+      try {
+        queue.send(batch);
+      } catch (BusException e) {
+        throw new EgressException("Records for " + target + " were not sent: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "FunctionAddressSink[" + target + "]";
+  }
+}

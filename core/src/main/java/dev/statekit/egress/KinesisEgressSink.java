@@ -1,0 +1,147 @@
+package dev.statekit.egress;
+
+import dev.statekit.aws.RetryPolicy;
+import dev.statekit.runtime.bus.QueueIds;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsResponse;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsResultEntry;
+
+/**
+ * Puts records into Kinesis streams with PutRecords (up to 500 a request): the stream a StateFun
+ * Kinesis record names, else the sink's default stream; the record's partition key, else its source
+ * address; its explicit hash key if it has one. Records Kinesis throttles are put again with
+ * backoff. Kinesis keeps repeats and the data carries no record id, so a record delivered again
+ * after a crash between commit and delivery shows twice; egresses whose readers must never see a
+ * repeat belong in a sink that writes by id ({@link DynamoDbTableSink}, a FIFO {@link
+ * SqsEgressSink}).
+ */
+public final class KinesisEgressSink implements EgressSink {
+  private static final int MAX_RECORDS = 500;
+  private static final int MAX_PARTITION_KEY = 256;
+
+  private final KinesisClient kinesis;
+  private final String defaultStream;
+  private final RetryPolicy retry;
+
+  /**
+   * Puts into the streams records name, else into {@code defaultStream} (a name or an ARN; {@code
+   * null} to require every record to name its stream).
+   */
+  public KinesisEgressSink(KinesisClient kinesis, String defaultStream) {
+    this(kinesis, defaultStream, RetryPolicy.defaults());
+  }
+
+  /** Like {@link #KinesisEgressSink(KinesisClient, String)}, retrying with {@code retry}. */
+  public KinesisEgressSink(KinesisClient kinesis, String defaultStream, RetryPolicy retry) {
+    this.kinesis = Objects.requireNonNull(kinesis, "kinesis");
+    this.defaultStream = defaultStream;
+    this.retry = Objects.requireNonNull(retry, "retry");
+  }
+
+  @Override
+  public void deliver(List<EgressRecord> records) {
+    Map<String, List<EgressRecord>> byStream = new LinkedHashMap<>();
+    for (EgressRecord record : records) {
+      String stream = record.destination().orElse(defaultStream);
+      if (stream == null || stream.isBlank()) {
+        throw new EgressException(
+            "Egress record "
+                + record.id()
+                + " names no Kinesis stream and the sink has none by default; build it with"
+                + " withStream(...) or give the sink a default stream",
+            null);
+      }
+      byStream.computeIfAbsent(stream, s -> new ArrayList<>()).add(record);
+    }
+    byStream.forEach(
+        (stream, streamRecords) -> {
+          for (int from = 0; from < streamRecords.size(); from += MAX_RECORDS) {
+            put(
+                stream,
+                streamRecords.subList(from, Math.min(streamRecords.size(), from + MAX_RECORDS)));
+          }
+        });
+  }
+
+  @Override
+  public String toString() {
+    return "KinesisEgressSink["
+        + (defaultStream == null ? "streams records name" : defaultStream)
+        + "]";
+  }
+
+  private void put(String stream, List<EgressRecord> records) {
+    List<PutRecordsRequestEntry> pending = new ArrayList<>();
+    for (EgressRecord record : records) {
+      PutRecordsRequestEntry.Builder entry =
+          PutRecordsRequestEntry.builder()
+              .data(SdkBytes.fromByteArrayUnsafe(record.value()))
+              .partitionKey(partitionKey(record));
+      record.explicitHashKey().filter(k -> !k.isEmpty()).ifPresent(entry::explicitHashKey);
+      pending.add(entry.build());
+    }
+    String lastError = "";
+    for (int attempt = 1; !pending.isEmpty(); attempt++) {
+      List<PutRecordsRequestEntry> request = pending;
+      PutRecordsResponse response;
+      try {
+        response =
+            retry.call(
+                () ->
+                    kinesis.putRecords(
+                        b -> {
+                          if (stream.startsWith("arn:")) {
+                            b.streamARN(stream);
+                          } else {
+                            b.streamName(stream);
+                          }
+                          b.records(request);
+                        }));
+      } catch (SdkException e) {
+        throw new EgressException(
+            "Kinesis did not take "
+                + request.size()
+                + " records for "
+                + stream
+                + ": "
+                + e.getMessage(),
+            e);
+      }
+      List<PutRecordsRequestEntry> failed = new ArrayList<>();
+      List<PutRecordsResultEntry> results = response.records();
+      for (int i = 0; i < results.size(); i++) {
+        if (results.get(i).errorCode() != null) {
+          failed.add(request.get(i));
+          lastError = results.get(i).errorCode() + ": " + results.get(i).errorMessage();
+        }
+      }
+      pending = failed;
+      if (!pending.isEmpty()) {
+        if (attempt >= retry.maxAttempts()) {
+          throw new EgressException(
+              "Kinesis kept refusing "
+                  + pending.size()
+                  + " records for "
+                  + stream
+                  + ": "
+                  + lastError,
+              null);
+        }
+        retry.pause(attempt);
+      }
+    }
+  }
+
+  private static String partitionKey(EgressRecord record) {
+    String key = record.key().filter(k -> !k.isEmpty()).orElse(record.source().toString());
+    return key.length() <= MAX_PARTITION_KEY ? key : QueueIds.sha256(key);
+  }
+}

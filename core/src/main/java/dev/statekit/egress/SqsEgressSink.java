@@ -1,0 +1,103 @@
+package dev.statekit.egress;
+
+import dev.statekit.aws.RetryPolicy;
+import dev.statekit.runtime.bus.BusException;
+import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.runtime.bus.MessageBus;
+import dev.statekit.runtime.bus.QueueIds;
+import dev.statekit.runtime.bus.SqsMessageBus;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Sends each record as one SQS message: the body is the value as text (base64 when it is not text,
+ * with the attribute {@code statekit.encoding=base64}); attributes name the record id, the egress,
+ * the value's type and the source address. On a FIFO queue the group is the record's key, else its
+ * source address (so each address's records stay in order), and the deduplication id is the record
+ * id, so a repeated delivery within SQS's five minutes is dropped.
+ */
+public final class SqsEgressSink implements EgressSink {
+  private static final int ATTRIBUTE_ALLOWANCE = 1024;
+
+  private final MessageBus queue;
+
+  /** Sends to the queue at {@code queueUrl}, retrying with {@link RetryPolicy#defaults()}. */
+  public SqsEgressSink(SqsClient sqs, String queueUrl) {
+    this(new SqsMessageBus(sqs, queueUrl, RetryPolicy.defaults()));
+  }
+
+  /** Sends through {@code queue}: any {@link MessageBus}, e.g. an in-memory one in tests. */
+  public SqsEgressSink(MessageBus queue) {
+    this.queue = Objects.requireNonNull(queue, "queue");
+  }
+
+  @Override
+  public void deliver(List<EgressRecord> records) {
+    List<BusMessage> batch = new ArrayList<>();
+    int batchBytes = 0;
+    for (EgressRecord record : records) {
+      BusMessage message = message(record);
+      int bytes = message.body().getBytes(StandardCharsets.UTF_8).length + ATTRIBUTE_ALLOWANCE;
+      if (bytes > queue.maxMessageBytes()) {
+        throw new EgressException(
+            "Egress record "
+                + record.id()
+                + " takes "
+                + bytes
+                + " bytes, more than the queue's "
+                + queue.maxMessageBytes()
+                + "; send large data elsewhere (e.g. S3) and a reference through the egress",
+            null);
+      }
+      if (batch.size() == MessageBus.MAX_BATCH || batchBytes + bytes > queue.maxMessageBytes()) {
+        send(batch);
+        batch = new ArrayList<>();
+        batchBytes = 0;
+      }
+      batch.add(message);
+      batchBytes += bytes;
+    }
+    if (!batch.isEmpty()) {
+      send(batch);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SqsEgressSink[" + queue + "]";
+  }
+
+  private void send(List<BusMessage> batch) {
+    try {
+      queue.send(batch);
+    } catch (BusException e) {
+      throw new EgressException(e.getMessage(), e);
+    }
+  }
+
+  private static BusMessage message(EgressRecord record) {
+    Map<String, String> attributes = new LinkedHashMap<>();
+    attributes.put("statekit.record-id", record.id());
+    attributes.put("statekit.egress", record.egress().asString());
+    attributes.put("statekit.type", record.valueTypeName());
+    attributes.put("statekit.source", record.source().toString());
+    String body = record.text().orElse(null);
+    if (record.value().length == 0) {
+      // SQS refuses an empty body.
+      body = "empty";
+      attributes.put("statekit.encoding", "empty");
+    } else if (body == null) {
+      body = Base64.getEncoder().encodeToString(record.value());
+      attributes.put("statekit.encoding", "base64");
+    }
+    record.destination().ifPresent(d -> attributes.put("statekit.destination", d));
+    String group = record.key().orElse(record.source().toString());
+    return new BusMessage(QueueIds.fit(group), QueueIds.fit(record.id()), body, attributes);
+  }
+}

@@ -1,0 +1,300 @@
+package dev.statekit.runtime;
+
+import dev.statekit.egress.EgressRoutes;
+import dev.statekit.function.StatefulFunctions;
+import dev.statekit.runtime.bus.MessageBus;
+import dev.statekit.runtime.internal.Entries;
+import dev.statekit.runtime.internal.RuntimeSettings;
+import dev.statekit.runtime.internal.TimerSweeper;
+import dev.statekit.runtime.store.FunctionStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * StateKit as the runtime of its own functions: state in a {@link FunctionStore} (DynamoDB),
+ * messages between functions over a {@link MessageBus} (an SQS FIFO queue, group = target address),
+ * delayed messages as durable timers, egress records to sinks. Each message's effects take effect
+ * exactly once, through crashes, repeats and concurrent workers. Built once, then thread-safe:
+ *
+ * <pre>{@code
+ * FunctionRuntime runtime = FunctionRuntime.builder(functions)
+ *     .store(new DynamoDbFunctionStore(dynamoDb, table))
+ *     .queue(new SqsMessageBus(sqs, ingressQueueUrl))
+ *     .deadLetters(new SqsMessageBus(sqs, deadLetterQueueUrl))
+ *     .egress(EgressRoutes.builder().route(GREETS, new SqsEgressSink(sqs, greetsUrl)).build())
+ *     .build();
+ * }</pre>
+ *
+ * Three entry points: {@link #invoke} for direct invokes, {@link #processQueueBatch} for the
+ * ingress queue's batches, {@link #sweepTimers} on a schedule. The Lambda handlers in {@code
+ * dev.statekit.handlers} are thin adapters over them.
+ */
+public final class FunctionRuntime {
+  private final Entries entries;
+  private final TimerSweeper sweeper;
+
+  private FunctionRuntime(RuntimeSettings settings) {
+    this.entries = new Entries(settings);
+    this.sweeper = new TimerSweeper(settings);
+  }
+
+  /** Starts a runtime for {@code functions}. */
+  public static Builder builder(StatefulFunctions functions) {
+    return new Builder(functions);
+  }
+
+  /**
+   * Applies direct invocations, in order per address, addresses in parallel.
+   *
+   * @return one result per invocation, in order
+   */
+  public List<DirectResult> invoke(List<DirectInvocation> invocations) {
+    return entries.invoke(invocations);
+  }
+
+  /** Applies one direct invocation. */
+  public DirectResult invoke(DirectInvocation invocation) {
+    return entries.invoke(List.of(invocation)).get(0);
+  }
+
+  /**
+   * Applies a JSON payload: one envelope {@code {"target": "ns/type/id", "typename": "...",
+   * "value": ..., "id": "..."}} (see {@link Ingress}), answered with {@code {"status": "applied"}}
+   * or {@code {"status": "duplicate"}}; or a JSON array of envelopes, answered with {@code
+   * {"results": [{"status": ..., "error": ...}, ...]}} in the same order ({@code applied}, {@code
+   * duplicate}, {@code failed} (retry it), {@code rejected} (don't)).
+   *
+   * @throws InvalidEnvelopeException if a single envelope is malformed (an array answers per
+   *     element instead)
+   * @throws InvocationFailedException if a single envelope failed or was rejected
+   */
+  public byte[] invokeJson(byte[] payload) {
+    return entries.invokeJson(payload);
+  }
+
+  /**
+   * Processes a batch from the ingress queue. Messages that failed come back in the result, with
+   * the later messages of their FIFO groups; a message that fails on its last attempt ({@link
+   * Builder#maxAttempts}) or can never succeed goes to the dead-letter queue with its error, and
+   * its address carries on.
+   */
+  public QueueBatchResult processQueueBatch(List<QueueMessage> messages) {
+    return entries.process(messages);
+  }
+
+  /** Sends the delayed messages that are due; run it on a schedule (every minute on Lambda). */
+  public SweepResult sweepTimers() {
+    return sweeper.sweep();
+  }
+
+  /** Builds a {@link FunctionRuntime}; every setting is checked when set. */
+  public static final class Builder {
+    private final StatefulFunctions functions;
+    private FunctionStore store;
+    private MessageBus queue;
+    private MessageBus deadLetters;
+    private EgressRoutes egress = EgressRoutes.none();
+    private Clock clock = Clock.systemUTC();
+    private int maxAttempts = 5;
+    private int maxConflictRetries = 10;
+    private Duration dedupRetention = Duration.ofDays(14);
+    private Duration idempotencyRetention = Duration.ofHours(1);
+    private int idempotencyCapacity = 200;
+    private Duration maxDelay = Duration.ofDays(3650);
+    private Duration timerResendAfter = Duration.ofMinutes(5);
+    private int sweepLimit = 250;
+    private FaultHook faultHook = FaultHook.NONE;
+    private int parallelism = 100;
+    private int deliveredCacheSize = 10_000;
+
+    private Builder(StatefulFunctions functions) {
+      this.functions = Objects.requireNonNull(functions, "functions");
+    }
+
+    /** Where state and timers live (required). */
+    public Builder store(FunctionStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+      return this;
+    }
+
+    /** The ingress queue, where messages between functions and fired timers go (required). */
+    public Builder queue(MessageBus queue) {
+      this.queue = Objects.requireNonNull(queue, "queue");
+      return this;
+    }
+
+    /** Where messages that can't be processed go, with their error (required for queue batches). */
+    public Builder deadLetters(MessageBus deadLetters) {
+      this.deadLetters = Objects.requireNonNull(deadLetters, "deadLetters");
+      return this;
+    }
+
+    /** Which sink each egress goes to (default: none, so any egress record is refused). */
+    public Builder egress(EgressRoutes egress) {
+      this.egress = Objects.requireNonNull(egress, "egress");
+      return this;
+    }
+
+    /** The clock for expiry and delays (default: the system's, UTC). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * How many times a queue message may fail before it goes to the dead-letter queue (default 5).
+     * Keep it below the queue's own redrive {@code maxReceiveCount}, so the runtime dead-letters
+     * first, with the error.
+     *
+     * @throws IllegalArgumentException if under 1
+     */
+    public Builder maxAttempts(int maxAttempts) {
+      this.maxAttempts = atLeast(1, maxAttempts, "maxAttempts");
+      return this;
+    }
+
+    /**
+     * How often an address's commit is redone after a concurrent commit won (default 10).
+     *
+     * @throws IllegalArgumentException if under 1
+     */
+    public Builder maxConflictRetries(int maxConflictRetries) {
+      this.maxConflictRetries = atLeast(1, maxConflictRetries, "maxConflictRetries");
+      return this;
+    }
+
+    /**
+     * How long an address remembers the last message applied per queue group and per sender
+     * (default 14 days, SQS's longest retention): a repeat arriving later is applied again.
+     *
+     * @throws IllegalArgumentException if under a minute
+     */
+    public Builder dedupRetention(Duration dedupRetention) {
+      this.dedupRetention = atLeast(Duration.ofMinutes(1), dedupRetention, "dedupRetention");
+      return this;
+    }
+
+    /**
+     * How long and how many idempotency keys of direct invocations an address remembers (default 1
+     * hour, the newest 256; each costs 16 bytes of its item).
+     *
+     * @throws IllegalArgumentException if the retention is under a second or the capacity under 1
+     */
+    public Builder idempotency(Duration retention, int capacity) {
+      this.idempotencyRetention = atLeast(Duration.ofSeconds(1), retention, "retention");
+      this.idempotencyCapacity = atLeast(1, capacity, "capacity");
+      return this;
+    }
+
+    /**
+     * The longest delay of a delayed message (default 3650 days).
+     *
+     * @throws IllegalArgumentException if under 365 days or past the year 2200
+     */
+    public Builder maxDelay(Duration maxDelay) {
+      Objects.requireNonNull(maxDelay, "maxDelay");
+      if (maxDelay.compareTo(Duration.ofDays(365)) < 0
+          || maxDelay.compareTo(Duration.ofDays(365L * 150)) > 0) {
+        throw new IllegalArgumentException(
+            "maxDelay must be between 365 days and 150 years, got " + maxDelay);
+      }
+      this.maxDelay = maxDelay;
+      return this;
+    }
+
+    /**
+     * After how long a sweep sends again a delayed message it sent whose target has not applied it
+     * yet (default 5 minutes, SQS's deduplication window).
+     *
+     * @throws IllegalArgumentException if under 10 seconds
+     */
+    public Builder timerResendAfter(Duration resendAfter) {
+      this.timerResendAfter = atLeast(Duration.ofSeconds(10), resendAfter, "timerResendAfter");
+      return this;
+    }
+
+    /**
+     * How many due timers one sweep reads per shard (default 250; 8 shards).
+     *
+     * @throws IllegalArgumentException if under 1
+     */
+    public Builder sweepLimit(int sweepLimit) {
+      this.sweepLimit = atLeast(1, sweepLimit, "sweepLimit");
+      return this;
+    }
+
+    /**
+     * How many requests the runtime makes at once (default 100, so a batch of 100 addresses commits
+     * in one round trip).
+     *
+     * @throws IllegalArgumentException if under 1
+     */
+    public Builder parallelism(int parallelism) {
+      this.parallelism = atLeast(1, parallelism, "parallelism");
+      return this;
+    }
+
+    /** A hook called between the steps of a batch, for fault-injection tests. */
+    public Builder faultHook(FaultHook faultHook) {
+      this.faultHook = Objects.requireNonNull(faultHook, "faultHook");
+      return this;
+    }
+
+    /**
+     * The runtime.
+     *
+     * @throws IllegalStateException if the store or the queue is missing
+     * @throws IllegalArgumentException if two function types make addresses ambiguous
+     */
+    public FunctionRuntime build() {
+      if (store == null) {
+        throw new IllegalStateException(
+            "The runtime needs a store: call store(new DynamoDbFunctionStore(dynamoDb, table)) or"
+                + " store(new InMemoryFunctionStore())");
+      }
+      if (queue == null) {
+        throw new IllegalStateException(
+            "The runtime needs the ingress queue for messages between functions: call"
+                + " queue(new SqsMessageBus(sqs, queueUrl))");
+      }
+      return new FunctionRuntime(
+          new RuntimeSettings(
+              functions,
+              store,
+              queue,
+              deadLetters,
+              egress,
+              clock,
+              maxAttempts,
+              maxConflictRetries,
+              dedupRetention,
+              idempotencyRetention,
+              idempotencyCapacity,
+              maxDelay,
+              timerResendAfter,
+              sweepLimit,
+              faultHook,
+              parallelism,
+              deliveredCacheSize));
+    }
+
+    private static int atLeast(int minimum, int value, String name) {
+      if (value < minimum) {
+        throw new IllegalArgumentException(
+            name + " must be at least " + minimum + ", got " + value);
+      }
+      return value;
+    }
+
+    private static Duration atLeast(Duration minimum, Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.compareTo(minimum) < 0) {
+        throw new IllegalArgumentException(
+            name + " must be at least " + minimum + ", got " + value);
+      }
+      return value;
+    }
+  }
+}

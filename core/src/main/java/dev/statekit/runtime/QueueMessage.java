@@ -1,0 +1,25 @@
+package dev.statekit.runtime;
+
+import java.util.Objects;
+
+/**
+ * One message of a queue batch, as Lambda's SQS event source hands it over.
+ *
+ * @param messageId the queue's id of the message (answered back for failed messages)
+ * @param body the body: an ingress envelope, or a message the runtime sent itself
+ * @param groupId the FIFO message group, {@code null} on a standard queue
+ * @param sequenceNumber the FIFO sequence number (decimal), {@code null} on a standard queue
+ * @param receiveCount how many times the queue has handed the message out, this time included
+ */
+public record QueueMessage(
+    String messageId, String body, String groupId, String sequenceNumber, int receiveCount) {
+  /** Checks the parts. */
+  public QueueMessage {
+    Objects.requireNonNull(messageId, "messageId");
+    Objects.requireNonNull(body, "body");
+    if (receiveCount < 1) {
+      throw new IllegalArgumentException(
+          "receiveCount counts the current delivery, so it is 1 or more; got " + receiveCount);
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package dev.statekit.runtime.bus;
+
+import dev.statekit.aws.RetryPolicy;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
+
+/**
+ * A {@link MessageBus} on an SQS queue: one SendMessageBatch per call. On a FIFO queue (its URL
+ * ends in {@code .fifo}) the group and deduplication ids are set; a standard queue gets neither.
+ * Entries that fail for a passing reason (throttling, a server error) are sent again with {@link
+ * RetryPolicy}'s backoff.
+ */
+public final class SqsMessageBus implements MessageBus {
+  /** SQS's limit for a message and for a whole batch: 256 KiB. */
+  public static final int SQS_MAX_BYTES = 256 * 1024;
+
+  private final SqsClient sqs;
+  private final String queueUrl;
+  private final boolean fifo;
+  private final RetryPolicy retry;
+
+  /** A bus on the queue at {@code queueUrl}, retrying with {@link RetryPolicy#defaults()}. */
+  public SqsMessageBus(SqsClient sqs, String queueUrl) {
+    this(sqs, queueUrl, RetryPolicy.defaults());
+  }
+
+  /** A bus on the queue at {@code queueUrl}, retrying passing failures with {@code retry}. */
+  public SqsMessageBus(SqsClient sqs, String queueUrl, RetryPolicy retry) {
+    this.sqs = Objects.requireNonNull(sqs, "sqs");
+    this.queueUrl = Objects.requireNonNull(queueUrl, "queueUrl");
+    this.retry = Objects.requireNonNull(retry, "retry");
+    if (!queueUrl.startsWith("http://") && !queueUrl.startsWith("https://")) {
+      throw new IllegalArgumentException(
+          "'" + queueUrl + "' is not a queue URL; pass the URL SQS gave the queue (https://...)");
+    }
+    this.fifo = queueUrl.endsWith(".fifo");
+  }
+
+  @Override
+  public void send(List<BusMessage> messages) {
+    if (messages.size() > MAX_BATCH) {
+      throw new IllegalArgumentException(
+          "SQS takes at most " + MAX_BATCH + " messages per batch, got " + messages.size());
+    }
+    Map<String, Integer> pending = new HashMap<>();
+    for (int i = 0; i < messages.size(); i++) {
+      pending.put(Integer.toString(i), i);
+    }
+    String lastError = "";
+    SdkException lastCause = null;
+    for (int attempt = 1; !pending.isEmpty(); attempt++) {
+      List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
+      // Entries keep the list's order, so messages of one group are enqueued in that order.
+      for (int i = 0; i < messages.size(); i++) {
+        if (pending.containsKey(Integer.toString(i))) {
+          entries.add(entry(Integer.toString(i), messages.get(i)));
+        }
+      }
+      Set<String> retryable = new HashSet<>();
+      Set<String> permanent = new HashSet<>();
+      try {
+        SendMessageBatchResponse response =
+            sqs.sendMessageBatch(b -> b.queueUrl(queueUrl).entries(entries));
+        response.successful().forEach(ok -> pending.remove(ok.id()));
+        for (BatchResultErrorEntry failed : response.failed()) {
+          (Boolean.TRUE.equals(failed.senderFault()) ? permanent : retryable).add(failed.id());
+          lastError = failed.code() + ": " + failed.message();
+        }
+      } catch (SdkException e) {
+        lastCause = e;
+        lastError = e.getMessage();
+        (RetryPolicy.isPassing(e) ? retryable : permanent).addAll(pending.keySet());
+      }
+      if (!permanent.isEmpty() || (!retryable.isEmpty() && attempt >= retry.maxAttempts())) {
+        Set<Integer> failed = new HashSet<>();
+        pending.values().forEach(failed::add);
+        throw new BusException(
+            "SQS did not take "
+                + failed.size()
+                + " of "
+                + messages.size()
+                + " messages for "
+                + queueUrl
+                + ": "
+                + lastError,
+            failed,
+            lastCause);
+      }
+      if (!pending.isEmpty()) {
+        retry.pause(attempt);
+      }
+    }
+  }
+
+  @Override
+  public int maxMessageBytes() {
+    return SQS_MAX_BYTES;
+  }
+
+  @Override
+  public String toString() {
+    return "SqsMessageBus[" + queueUrl + "]";
+  }
+
+  private SendMessageBatchRequestEntry entry(String id, BusMessage message) {
+    SendMessageBatchRequestEntry.Builder entry =
+        SendMessageBatchRequestEntry.builder().id(id).messageBody(message.body());
+    if (fifo) {
+      entry.messageGroupId(message.groupId()).messageDeduplicationId(message.deduplicationId());
+    }
+    if (!message.attributes().isEmpty()) {
+      Map<String, MessageAttributeValue> attributes = new HashMap<>();
+      message
+          .attributes()
+          .forEach(
+              (name, value) ->
+                  attributes.put(
+                      name,
+                      MessageAttributeValue.builder()
+                          .dataType("String")
+                          .stringValue(value)
+                          .build()));
+      entry.messageAttributes(attributes);
+    }
+    return entry.build();
+  }
+}

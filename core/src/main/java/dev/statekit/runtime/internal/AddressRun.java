@@ -1,0 +1,133 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.function.FunctionInvocationException;
+import dev.statekit.function.IncompatibleStateException;
+import dev.statekit.function.UnknownFunctionException;
+import dev.statekit.function.ValueSpec;
+import dev.statekit.function.internal.BatchRun;
+import dev.statekit.function.internal.InvocationEffects;
+import dev.statekit.function.internal.TypedValue;
+import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.StoredValue;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs an address's invocations once through the engine, in order, from its loaded state: repeats
+ * are skipped, a failing invocation stops the address (its later messages come again) unless it is
+ * on its last attempt (then it is dead-lettered and the address carries on), and invocations the
+ * runtime refused in an earlier run are dead-lettered without running.
+ */
+final class AddressRun {
+  private AddressRun() {}
+
+  /**
+   * One run.
+   *
+   * @param skip invocations to dead-letter without running, with why
+   * @param limit run at most this many invocations; the rest fail for now
+   */
+  static RunPlan run(
+      RuntimeSettings settings,
+      AddressState loaded,
+      List<Inbound> invocations,
+      Set<Inbound> duplicates,
+      Map<Inbound, RuntimeException> skip,
+      int limit,
+      long now) {
+    EffectCheck check =
+        new EffectCheck(
+            settings, loaded.address(), loaded.version() + 1, now, loaded.pendingTokens());
+    RunPlan plan = new RunPlan(check);
+    BatchRun batch;
+    try {
+      batch = settings.engine.open(loaded.address());
+      offerValues(settings, batch, loaded, now);
+    } catch (UnknownFunctionException | IncompatibleStateException e) {
+      invocations.forEach(
+          inbound ->
+              plan.settle(
+                  inbound,
+                  duplicates.contains(inbound) ? Outcome.DUPLICATE : Outcome.DEAD_LETTERED,
+                  e));
+      return plan;
+    } catch (FunctionInvocationException e) {
+      invocations.forEach(
+          inbound ->
+              plan.settle(
+                  inbound, duplicates.contains(inbound) ? Outcome.DUPLICATE : Outcome.FAILED, e));
+      return plan;
+    }
+    RuntimeException stop = null;
+    for (Inbound inbound : invocations) {
+      if (duplicates.contains(inbound)) {
+        plan.settle(inbound, Outcome.DUPLICATE, null);
+      } else if (stop != null) {
+        plan.settle(inbound, Outcome.FAILED, stop);
+      } else if (skip.containsKey(inbound)) {
+        plan.settle(inbound, Outcome.DEAD_LETTERED, skip.get(inbound));
+      } else if (plan.appliedInbounds.size() >= limit) {
+        stop =
+            new IllegalStateException(
+                "Not run in this batch: " + loaded.address() + " had as much as one commit holds");
+        plan.settle(inbound, Outcome.FAILED, stop);
+      } else {
+        stop = invoke(settings, batch, check, plan, inbound);
+        if (plan.rejected != null) {
+          return plan;
+        }
+      }
+    }
+    plan.mutations = batch.mutations();
+    return plan;
+  }
+
+  /** Runs one invocation; returns the error that stops the address, if it does. */
+  private static RuntimeException invoke(
+      RuntimeSettings settings, BatchRun batch, EffectCheck check, RunPlan plan, Inbound inbound) {
+    if (inbound.timer != null) {
+      check.firing(inbound);
+    }
+    InvocationEffects effects;
+    try {
+      effects = batch.invoke(inbound.caller, inbound.argument);
+    } catch (FunctionInvocationException e) {
+      if (inbound.delivery.fromQueue && inbound.delivery.attempts >= settings.maxAttempts) {
+        plan.settle(inbound, Outcome.DEAD_LETTERED, e);
+        return null;
+      }
+      if (inbound.timer != null) {
+        check.notFired(inbound);
+      }
+      plan.settle(inbound, Outcome.FAILED, e);
+      return new IllegalStateException(
+          "Not run: an earlier message to "
+              + inbound.target()
+              + " failed; it comes again after it");
+    }
+    EffectCheck.Verdict verdict = check.check(effects);
+    if (verdict != null) {
+      plan.rejected = inbound;
+      plan.rejection = verdict.error();
+      plan.tooMuchForOneCommit = verdict.tooMuchForOneCommit();
+      return null;
+    }
+    plan.applied(inbound, effects);
+    return null;
+  }
+
+  private static void offerValues(
+      RuntimeSettings settings, BatchRun batch, AddressState loaded, long now) {
+    for (ValueSpec<?> spec :
+        settings.functions.get(loaded.address().type()).orElseThrow().valueSpecs()) {
+      StoredValue stored = loaded.values().get(spec.name());
+      // Expired values are absent even while DynamoDB's TTL has not deleted them yet.
+      batch.offer(
+          spec.name(),
+          stored == null || stored.isExpiredAt(now)
+              ? null
+              : new TypedValue(stored.typeName(), stored.bytes()));
+    }
+  }
+}

@@ -1,0 +1,341 @@
+package dev.statekit.runtime.internal;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.statekit.function.Address;
+import dev.statekit.runtime.FaultHook;
+import dev.statekit.runtime.internal.data.Outbox;
+import dev.statekit.runtime.internal.data.RuntimeData;
+import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.Commit;
+import dev.statekit.runtime.store.CommitConflictException;
+import dev.statekit.runtime.store.StateTooLargeException;
+import dev.statekit.runtime.store.StoreException;
+import dev.statekit.runtime.store.TimerKey;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One address's share of a batch: drop repeats, run the rest, make sure the previous commit's
+ * outbox is out, commit once (conditionally on the version read), and on a conflict read again and
+ * redo. Settles each of the address's deliveries and returns the new outbox to deliver. Runs in two
+ * steps so that a batch's commits leave together, after all the running.
+ */
+final class AddressWork {
+  private final RuntimeSettings settings;
+  private final OutboxDelivery delivery;
+  private final Address address;
+  private final List<Delivery> deliveries;
+  private final List<Inbound> invocations = new ArrayList<>();
+  private final Map<String, String> firstSequenceByGroup;
+  private AddressState loaded;
+  private Set<TimerKey> existingTimers;
+  private Prepared prepared;
+
+  AddressWork(
+      RuntimeSettings settings,
+      OutboxDelivery delivery,
+      Address address,
+      List<Delivery> deliveries,
+      Map<String, String> firstSequenceByGroup,
+      AddressState loaded,
+      Set<TimerKey> existingTimers) {
+    this.settings = settings;
+    this.delivery = delivery;
+    this.address = address;
+    this.deliveries = deliveries;
+    this.firstSequenceByGroup = firstSequenceByGroup;
+    this.loaded = loaded;
+    this.existingTimers = existingTimers;
+    deliveries.forEach(d -> invocations.addAll(d.invocations));
+  }
+
+  /**
+   * Step one: drops repeats, runs the rest and prepares the commit (no request, unless the previous
+   * outbox must go out first). Commits of a batch then leave together, in step two.
+   */
+  Void prepare() {
+    try {
+      prepared = prepareOnce();
+    } catch (StoreException e) {
+      failed(e);
+    }
+    return null;
+  }
+
+  /** Step two: commits what step one prepared; after a conflict, reads again and redoes both. */
+  PendingOutbox commit() {
+    try {
+      for (int attempt = 1; prepared != null; attempt++) {
+        try {
+          return commitPrepared();
+        } catch (CommitConflictException conflict) {
+          if (attempt > settings.maxConflictRetries) {
+            settleAll(
+                "Kept conflicting with concurrent commits of "
+                    + address
+                    + " ("
+                    + conflict.getMessage()
+                    + "); it comes again");
+            return null;
+          }
+          settings.conflictBackoff.pause(attempt);
+          reload();
+          prepared = prepareOnce();
+        }
+      }
+    } catch (StoreException e) {
+      failed(e);
+    }
+    return null;
+  }
+
+  /** A run with the commit it needs ({@code null} if it needs none). */
+  private record Prepared(RunPlan plan, NextState next) {}
+
+  private Prepared prepareOnce() {
+    long now = settings.clock.millis();
+    RuntimeData data = runtimeData(loaded);
+    Set<Inbound> duplicates = duplicates(Marks.of(data));
+    Prepared planned = plan(data, duplicates, now);
+    RunPlan plan = planned.plan();
+    Outbox previous = loaded.outboxVersion() > 0 && data.hasOutbox() ? data.getOutbox() : null;
+    boolean previousPending = previous != null && !delivered(previous);
+    if (!plan.needsCommit()) {
+      if (previousPending && !duplicates.isEmpty()) {
+        // Repeats are answered as done: their effects must be out first.
+        if (!deliverPrevious(previous)) {
+          return null;
+        }
+        recordReceipt();
+      }
+      settle(plan);
+      return null;
+    }
+    if (previousPending && !deliverPrevious(previous)) {
+      return null;
+    }
+    return planned;
+  }
+
+  private PendingOutbox commitPrepared() {
+    NextState next = prepared.next();
+    try {
+      settings.store.commit(new Commit(next.state(), loaded.version(), next.timerChanges()));
+    } catch (StateTooLargeException e) {
+      settleAll(e.getMessage());
+      return null;
+    }
+    settings.hook.reached(FaultHook.Step.COMMITTED, address);
+    settle(prepared.plan());
+    return next.outbox() == null
+        ? null
+        : new PendingOutbox(address, next.state().version(), next.outbox());
+  }
+
+  private void failed(StoreException e) {
+    prepared = null;
+    settleAll("The state store failed for " + address + ": " + e.getMessage() + "; it comes again");
+  }
+
+  /**
+   * Runs the invocations until the runtime accepts every effect and the state fits: an invocation
+   * whose effects are refused, or that makes the state too large, is dead-lettered and the rest run
+   * again without it.
+   */
+  private Prepared plan(RuntimeData data, Set<Inbound> duplicates, long now) {
+    Map<Inbound, RuntimeException> skip = new IdentityHashMap<>();
+    int limit = Integer.MAX_VALUE;
+    while (true) {
+      RunPlan plan = AddressRun.run(settings, loaded, invocations, duplicates, skip, limit, now);
+      if (plan.rejected != null) {
+        if (plan.tooMuchForOneCommit && !plan.appliedInbounds.isEmpty()) {
+          limit = plan.appliedInbounds.size();
+        } else {
+          skip.put(plan.rejected, plan.rejection);
+        }
+        continue;
+      }
+      if (!plan.needsCommit()) {
+        return new Prepared(plan, null);
+      }
+      NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
+      long size = settings.store.sizeOf(next.state());
+      if (size <= settings.store.maxStateBytes()) {
+        return new Prepared(plan, next);
+      }
+      Inbound culprit = firstOversized(data, duplicates, skip, plan.appliedInbounds.size(), now);
+      if (culprit == null) {
+        // Too large even without this batch: the commit refuses it with the reason.
+        return new Prepared(plan, next);
+      }
+      skip.put(
+          culprit,
+          new StateTooLargeException(address.toString(), size, settings.store.maxStateBytes()));
+    }
+  }
+
+  /** The invocation whose effects first take the state past the limit, found by bisection. */
+  private Inbound firstOversized(
+      RuntimeData data,
+      Set<Inbound> duplicates,
+      Map<Inbound, RuntimeException> skip,
+      int applied,
+      long now) {
+    int fitting = 0;
+    int tooLarge = applied;
+    if (!fits(data, AddressRun.run(settings, loaded, invocations, duplicates, skip, 0, now), now)) {
+      return null;
+    }
+    while (tooLarge - fitting > 1) {
+      int middle = (fitting + tooLarge) >>> 1;
+      if (fits(
+          data,
+          AddressRun.run(settings, loaded, invocations, duplicates, skip, middle, now),
+          now)) {
+        fitting = middle;
+      } else {
+        tooLarge = middle;
+      }
+    }
+    return AddressRun.run(settings, loaded, invocations, duplicates, skip, tooLarge, now)
+        .appliedInbounds
+        .get(tooLarge - 1);
+  }
+
+  private boolean fits(RuntimeData data, RunPlan plan, long now) {
+    if (!plan.needsCommit()) {
+      return true;
+    }
+    NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
+    return settings.store.sizeOf(next.state()) <= settings.store.maxStateBytes();
+  }
+
+  /**
+   * The invocations applied before: by the marks read with the state, or earlier in this batch (a
+   * message re-sent after the queue's deduplication window can arrive beside its first copy).
+   */
+  private Set<Inbound> duplicates(Marks marks) {
+    Set<Inbound> duplicates = Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<TimerKey> timersInBatch = new HashSet<>();
+    long now = settings.clock.millis() / 1000;
+    for (Delivery d : deliveries) {
+      boolean repeated =
+          (d.hasQueueSequence() && marks.queueSeen(d.groupId, d.sequence))
+              || (d.idempotencyKey != null && marks.idSeen(d.idempotencyKey));
+      for (Inbound inbound : d.invocations) {
+        boolean bundled = inbound.bundleSender != null;
+        if (repeated
+            || (bundled
+                && marks.bundleSeen(
+                    inbound.bundleSender,
+                    inbound.bundleVersion,
+                    inbound.bundlePart,
+                    inbound.bundleIndex))
+            || (inbound.timer != null
+                && (!timersInBatch.add(inbound.timer) || !timerExists(inbound.timer)))) {
+          duplicates.add(inbound);
+        } else if (bundled) {
+          marks.recordBundle(
+              inbound.bundleSender,
+              inbound.bundleVersion,
+              inbound.bundlePart,
+              inbound.bundleIndex,
+              now);
+        }
+      }
+      if (d.idempotencyKey != null) {
+        marks.recordId(d.idempotencyKey, now);
+      }
+    }
+    return duplicates;
+  }
+
+  private boolean timerExists(TimerKey timer) {
+    // The batch read may be stale; a timer that seems gone is checked once more before its message
+    // is dropped as a repeat.
+    return existingTimers.contains(timer) || settings.store.timerExists(timer);
+  }
+
+  /**
+   * Whether the previous commit's outbox is known to be out: a receipt, this process delivered it,
+   * or the batch starts past it in the queue group whose message produced it (FIFO hands out a
+   * group's next message only after the earlier ones were deleted, which happens only after their
+   * outbox was delivered).
+   */
+  private boolean delivered(Outbox previous) {
+    if (loaded.outboxDelivered() || settings.delivered.delivered(address, loaded.outboxVersion())) {
+      return true;
+    }
+    String first = firstSequenceByGroup.get(previous.getProofGroupId());
+    return !previous.getProofGroupId().isEmpty()
+        && first != null
+        && Marks.compareSequences(first, previous.getProofSequence()) > 0;
+  }
+
+  private boolean deliverPrevious(Outbox previous) {
+    Map<Address, String> failed =
+        delivery.deliver(List.of(new PendingOutbox(address, loaded.outboxVersion(), previous)));
+    if (!failed.isEmpty()) {
+      settleAll(
+          "The messages of an earlier commit of "
+              + address
+              + " could not be delivered yet ("
+              + failed.get(address)
+              + "); it comes again");
+      return false;
+    }
+    settings.delivered.record(address, loaded.outboxVersion());
+    return true;
+  }
+
+  private void recordReceipt() {
+    try {
+      settings.store.recordDelivery(address, loaded.outboxVersion());
+    } catch (StoreException e) {
+      // Only saves a later reader a repeated delivery; the delivery itself went out.
+    }
+  }
+
+  private void reload() {
+    loaded = settings.store.reload(address);
+    Set<TimerKey> existing = new HashSet<>();
+    for (Inbound inbound : invocations) {
+      if (inbound.timer != null && settings.store.timerExists(inbound.timer)) {
+        existing.add(inbound.timer);
+      }
+    }
+    existingTimers = existing;
+  }
+
+  private void settle(RunPlan plan) {
+    for (Delivery d : deliveries) {
+      Outcome outcome = null;
+      String error = null;
+      for (Inbound inbound : d.invocations) {
+        outcome = Outcome.combine(outcome, plan.outcomes.get(inbound));
+        if (error == null) {
+          error = plan.errors.get(inbound);
+        }
+      }
+      d.settle(outcome, error);
+    }
+  }
+
+  private void settleAll(String error) {
+    deliveries.forEach(d -> d.settle(Outcome.FAILED, error));
+  }
+
+  private static RuntimeData runtimeData(AddressState state) {
+    try {
+      return RuntimeData.parseFrom(state.runtimeData());
+    } catch (InvalidProtocolBufferException e) {
+      throw new StoreException(
+          "The runtime data of " + state.address() + " is unreadable: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.function.Address;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The outboxes this process delivered, by address and outbox version, so a warm process that
+ * processes the same address again knows its outbox is out without a receipt. Bounded: the least
+ * recently used entries are dropped.
+ */
+final class DeliveredCache {
+  private final Map<Address, Long> delivered;
+
+  DeliveredCache(int capacity) {
+    this.delivered =
+        new LinkedHashMap<>(256, 0.75f, true) {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Address, Long> eldest) {
+            return size() > capacity;
+          }
+        };
+  }
+
+  synchronized boolean delivered(Address address, long outboxVersion) {
+    Long version = delivered.get(address);
+    return version != null && version == outboxVersion;
+  }
+
+  synchronized void record(Address address, long outboxVersion) {
+    delivered.put(address, outboxVersion);
+  }
+}

@@ -1,0 +1,219 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.egress.EgressRoutes;
+import dev.statekit.egress.FunctionAddressSink;
+import dev.statekit.function.Address;
+import dev.statekit.function.DelayedMessage;
+import dev.statekit.function.EgressMessage;
+import dev.statekit.function.Message;
+import dev.statekit.function.internal.DelayedAction;
+import dev.statekit.function.internal.InvocationEffects;
+import dev.statekit.function.internal.TypedValue;
+import dev.statekit.runtime.bus.QueueIds;
+import dev.statekit.runtime.store.Timer;
+import dev.statekit.runtime.store.TimerKey;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks each invocation's effects against what the runtime can do — delays within range, a token
+ * not still pending, an egress with a route, messages that fit a queue message, few enough timer
+ * changes for one commit — and keeps the address's tokens and timers as the batch changes them.
+ */
+final class EffectCheck {
+  private final RuntimeSettings settings;
+  private final Address self;
+  private final long version;
+  private final long now;
+  private final Map<String, TimerKey> tokens;
+  private final Map<TimerKey, Timer> scheduled = new LinkedHashMap<>();
+  private final List<TimerKey> cancelled = new ArrayList<>();
+  private int consumed;
+  private int timers;
+
+  EffectCheck(
+      RuntimeSettings settings,
+      Address self,
+      long version,
+      long now,
+      Map<String, TimerKey> tokens) {
+    this.settings = settings;
+    this.self = self;
+    this.version = version;
+    this.now = now;
+    this.tokens = new LinkedHashMap<>(tokens);
+  }
+
+  /** A check that failed: the error, and whether it is only "too much for one commit". */
+  record Verdict(RuntimeException error, boolean tooMuchForOneCommit) {}
+
+  /**
+   * Before a delayed message is run: its timer is consumed with the commit, and if this address
+   * owns it, its token is free again (a reminder may set itself again with the same token).
+   */
+  void firing(Inbound inbound) {
+    consumed +=
+        inbound.caller != null && !inbound.caller.equals(self) && inbound.timerToken != null
+            ? 2
+            : 1;
+    if (self.equals(inbound.caller)
+        && inbound.timerToken != null
+        && inbound.timer.equals(tokens.get(inbound.timerToken))) {
+      tokens.remove(inbound.timerToken);
+    }
+  }
+
+  /** The delayed message failed and will come again: its timer and token stay as they were. */
+  void notFired(Inbound inbound) {
+    consumed -=
+        inbound.caller != null && !inbound.caller.equals(self) && inbound.timerToken != null
+            ? 2
+            : 1;
+    if (self.equals(inbound.caller) && inbound.timerToken != null) {
+      tokens.putIfAbsent(inbound.timerToken, inbound.timer);
+    }
+  }
+
+  /** Checks one successful invocation's effects; {@code null} when they are all fine. */
+  Verdict check(InvocationEffects effects) {
+    for (Message message : effects.messages()) {
+      RuntimeException tooLarge =
+          fits(
+              message.targetAddress(),
+              message.valueTypeName().asString(),
+              message.rawValue().length);
+      if (tooLarge != null) {
+        return new Verdict(tooLarge, false);
+      }
+    }
+    for (EgressMessage egress : effects.egress()) {
+      try {
+        EgressRoutes.Routed routed =
+            settings.egress.resolve(
+                "check",
+                egress.targetEgress(),
+                self,
+                egress.valueTypeName().asString(),
+                egress.rawValue());
+        if (routed.sink() instanceof FunctionAddressSink) {
+          Address target = ((FunctionAddressSink) routed.sink()).target();
+          RuntimeException tooLarge =
+              fits(target, routed.record().valueTypeName(), routed.record().value().length);
+          if (tooLarge != null) {
+            return new Verdict(tooLarge, false);
+          }
+        }
+      } catch (IllegalArgumentException e) {
+        return new Verdict(e, false);
+      }
+    }
+    for (DelayedAction action : effects.delayed()) {
+      RuntimeException error =
+          action.isCancellation() ? cancel(action.cancelledToken()) : schedule(action.message());
+      if (error != null) {
+        return new Verdict(error, false);
+      }
+    }
+    if (timerChanges() > RuntimeSettings.MAX_TIMER_CHANGES) {
+      return new Verdict(
+          new IllegalStateException(
+              "One commit of "
+                  + self
+                  + " can hold at most "
+                  + RuntimeSettings.MAX_TIMER_CHANGES
+                  + " delayed messages, cancellations and fired timers; send fewer per message"),
+          true);
+    }
+    return null;
+  }
+
+  Map<String, TimerKey> tokens() {
+    return tokens;
+  }
+
+  List<Timer> scheduled() {
+    return new ArrayList<>(scheduled.values());
+  }
+
+  List<TimerKey> cancelled() {
+    return cancelled;
+  }
+
+  private RuntimeException cancel(String token) {
+    TimerKey key = tokens.remove(token);
+    if (key != null && scheduled.remove(key) == null) {
+      cancelled.add(key);
+    }
+    return null;
+  }
+
+  private RuntimeException schedule(DelayedMessage delayed) {
+    Message message = delayed.message();
+    String token = delayed.cancellationToken().orElse(null);
+    if (delayed.delay().compareTo(settings.maxDelay) > 0) {
+      return new IllegalArgumentException(
+          "A message can be delayed by at most " + settings.maxDelay + ", not " + delayed.delay());
+    }
+    long due = now + delayed.delay().toMillis();
+    if (token == null && delayed.delay().isZero()) {
+      // Due now and never cancelled: it goes out with the commit like any message.
+      return fits(
+          message.targetAddress(), message.valueTypeName().asString(), message.rawValue().length);
+    }
+    if (token != null && tokens.containsKey(token)) {
+      return new IllegalStateException(
+          "Cancellation token '"
+              + token
+              + "' of "
+              + self
+              + " is still pending (timer "
+              + tokens.get(token).asString()
+              + "); cancel it first or use another token");
+    }
+    String id = QueueIds.sha256(self + "|" + version + "|" + timers++).substring(0, 22);
+    TimerKey key =
+        new TimerKey(
+            Math.floorMod(QueueIds.fingerprint(id), RuntimeSettings.TIMER_SHARDS), due, id);
+    String body =
+        QueueBodies.timer(
+            key,
+            self,
+            token,
+            message.targetAddress(),
+            new TypedValue(message.valueTypeName().asString(), message.rawValue()));
+    if (body.length() > settings.maxBodyBytes()) {
+      return tooLarge(message.targetAddress(), body.length());
+    }
+    scheduled.put(key, new Timer(key, QueueIds.groupId(message.targetAddress()), body, 0));
+    if (token != null) {
+      tokens.put(token, key);
+    }
+    return null;
+  }
+
+  private int timerChanges() {
+    return scheduled.size() + cancelled.size() + consumed;
+  }
+
+  private RuntimeException fits(Address target, String typeName, int valueBytes) {
+    long estimate =
+        OutboxBuilder.bundleOverhead(self, target)
+            + OutboxBuilder.payloadSize(typeName, valueBytes);
+    return estimate > settings.maxBodyBytes() ? tooLarge(target, estimate) : null;
+  }
+
+  private RuntimeException tooLarge(Address target, long bytes) {
+    return new IllegalArgumentException(
+        "A message from "
+            + self
+            + " to "
+            + target
+            + " would take about "
+            + bytes
+            + " bytes, more than a queue message holds ("
+            + settings.maxBodyBytes()
+            + "); send large data elsewhere (e.g. S3) and a reference in the message");
+  }
+}

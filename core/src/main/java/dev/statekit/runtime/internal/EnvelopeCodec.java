@@ -1,0 +1,212 @@
+package dev.statekit.runtime.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.function.Address;
+import dev.statekit.function.TypeName;
+import dev.statekit.runtime.InvalidEnvelopeException;
+import dev.statekit.types.Types;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * The JSON envelope of an ingress message: {@code {"target": "ns/type/id", "typename": "...",
+ * "value": ..., "id": "..."}}. A value of a built-in type ({@code io.statefun.types/string}, {@code
+ * int}, {@code long}, {@code float}, {@code double}, {@code bool}) is the JSON string, number or
+ * boolean itself; any other value is either a JSON string holding the bytes in base64, or JSON
+ * (object, array, number, boolean) whose UTF-8 text is the bytes, as JSON types expect.
+ */
+public final class EnvelopeCodec {
+  static final ObjectMapper JSON = new ObjectMapper();
+  private static final Set<String> FIELDS = Set.of("target", "typename", "value", "id");
+  private static final int MAX_ID_LENGTH = 256;
+  private static final String EXAMPLE =
+      "{\"target\": \"example/greeter/ada\", \"typename\": \"io.statefun.types/string\","
+          + " \"value\": \"hi\", \"id\": \"optional-idempotency-key\"}";
+
+  private EnvelopeCodec() {}
+
+  /**
+   * One parsed envelope.
+   *
+   * @param target the target address
+   * @param typeName the value's type name
+   * @param value the value's bytes
+   * @param id the idempotency key, or {@code null}
+   */
+  public record Envelope(Address target, String typeName, byte[] value, String id) {}
+
+  /** Parses JSON text into a tree; {@link InvalidEnvelopeException} if it is not JSON. */
+  public static JsonNode tree(String text) {
+    try {
+      JsonNode node = JSON.readTree(text);
+      if (node == null || node.isMissingNode()) {
+        throw new InvalidEnvelopeException(
+            "The payload is empty; send an envelope like " + EXAMPLE);
+      }
+      return node;
+    } catch (JsonProcessingException e) {
+      throw new InvalidEnvelopeException(
+          "The payload is not JSON ("
+              + e.getOriginalMessage()
+              + "); send an envelope like "
+              + EXAMPLE,
+          e);
+    }
+  }
+
+  /** Reads one envelope. */
+  public static Envelope parse(JsonNode node, Targets targets) {
+    if (!node.isObject()) {
+      throw new InvalidEnvelopeException(
+          "An envelope is a JSON object, got " + node.getNodeType() + "; send one like " + EXAMPLE);
+    }
+    for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!FIELDS.contains(name)) {
+        throw new InvalidEnvelopeException(
+            "Unknown envelope field '"
+                + name
+                + "'; an envelope has only "
+                + FIELDS
+                + ", e.g. "
+                + EXAMPLE);
+      }
+    }
+    Address target = targets.parse(text(node, "target"));
+    String typeName = text(node, "typename");
+    try {
+      TypeName.parse(typeName);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidEnvelopeException("Envelope field 'typename': " + e.getMessage(), e);
+    }
+    JsonNode value = node.get("value");
+    if (value == null || value.isNull()) {
+      throw new InvalidEnvelopeException(
+          "The envelope has no 'value'; give the message's value, e.g. " + EXAMPLE);
+    }
+    String id = null;
+    JsonNode idNode = node.get("id");
+    if (idNode != null && !idNode.isNull()) {
+      if (!idNode.isTextual()
+          || idNode.asText().isEmpty()
+          || idNode.asText().length() > MAX_ID_LENGTH) {
+        throw new InvalidEnvelopeException(
+            "Envelope field 'id' must be a string of 1 to " + MAX_ID_LENGTH + " characters");
+      }
+      id = idNode.asText();
+    }
+    return new Envelope(target, typeName, valueBytes(typeName, value), id);
+  }
+
+  /** The envelope of a message, as {@link #parse} reads it. */
+  public static ObjectNode render(Address target, String typeName, byte[] value, String id) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("target", target.toString());
+    node.put("typename", typeName);
+    node.set("value", valueJson(typeName, value));
+    if (id != null) {
+      node.put("id", id);
+    }
+    return node;
+  }
+
+  /** {@link #render} as text. */
+  public static String renderText(Address target, String typeName, byte[] value, String id) {
+    return render(target, typeName, value, id).toString();
+  }
+
+  static byte[] valueBytes(String typeName, JsonNode value) {
+    try {
+      switch (typeName) {
+        case "io.statefun.types/string":
+          return Types.stringType().serialize(require(value.isTextual(), value, typeName).asText());
+        case "io.statefun.types/int":
+          require(value.isIntegralNumber() && value.canConvertToInt(), value, typeName);
+          return Types.integerType().serialize(value.intValue());
+        case "io.statefun.types/long":
+          require(value.isIntegralNumber() && value.canConvertToLong(), value, typeName);
+          return Types.longType().serialize(value.longValue());
+        case "io.statefun.types/float":
+          return Types.floatType()
+              .serialize(require(value.isNumber(), value, typeName).floatValue());
+        case "io.statefun.types/double":
+          return Types.doubleType()
+              .serialize(require(value.isNumber(), value, typeName).doubleValue());
+        case "io.statefun.types/bool":
+          return Types.booleanType()
+              .serialize(require(value.isBoolean(), value, typeName).booleanValue());
+        default:
+          if (value.isTextual()) {
+            return Base64.getDecoder().decode(value.asText());
+          }
+          return JSON.writeValueAsBytes(value);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new InvalidEnvelopeException(
+          "The value for type "
+              + typeName
+              + " is a string but not base64 ("
+              + e.getMessage()
+              + "): give the bytes in base64, or JSON for JSON types",
+          e);
+    } catch (JsonProcessingException e) {
+      throw new InvalidEnvelopeException("The value could not be written as JSON: " + e, e);
+    }
+  }
+
+  static JsonNode valueJson(String typeName, byte[] value) {
+    JsonNodeFactory nodes = JsonNodeFactory.instance;
+    try {
+      switch (typeName) {
+        case "io.statefun.types/string":
+          return nodes.textNode(Types.stringType().deserialize(value));
+        case "io.statefun.types/int":
+          return nodes.numberNode(Types.integerType().deserialize(value));
+        case "io.statefun.types/long":
+          return nodes.numberNode(Types.longType().deserialize(value));
+        case "io.statefun.types/float":
+          return nodes.numberNode(Types.floatType().deserialize(value));
+        case "io.statefun.types/double":
+          return nodes.numberNode(Types.doubleType().deserialize(value));
+        case "io.statefun.types/bool":
+          return nodes.booleanNode(Types.booleanType().deserialize(value));
+        default:
+          return nodes.textNode(Base64.getEncoder().encodeToString(value));
+      }
+    } catch (IllegalArgumentException notThatType) {
+      // Bytes that are no value of their built-in type still travel, as base64.
+      return nodes.textNode(Base64.getEncoder().encodeToString(value));
+    }
+  }
+
+  static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || !value.isTextual() || value.asText().isEmpty()) {
+      throw new InvalidEnvelopeException(
+          "Envelope field '" + field + "' must be a non-empty string, e.g. " + EXAMPLE);
+    }
+    return value.asText();
+  }
+
+  static String utf8(byte[] bytes) {
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private static JsonNode require(boolean ok, JsonNode value, String typeName) {
+    if (!ok) {
+      throw new InvalidEnvelopeException(
+          "The value "
+              + value
+              + " is not a "
+              + typeName
+              + "; a built-in type's value is the JSON string, number or boolean itself");
+    }
+    return value;
+  }
+}

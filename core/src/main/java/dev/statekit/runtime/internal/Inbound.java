@@ -1,0 +1,67 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.function.Address;
+import dev.statekit.function.internal.TypedValue;
+import dev.statekit.runtime.store.TimerKey;
+
+/**
+ * One invocation to run: a message for one address, with what identifies it for deduplication. A
+ * plain ingress message is identified by its delivery (queue sequence number or idempotency key); a
+ * message from another function by its sender's bundle and position; a delayed message by its
+ * timer, which exists until the message is applied.
+ */
+final class Inbound {
+  final Delivery delivery;
+  final Address caller;
+  final TypedValue argument;
+  final Address bundleSender;
+  final long bundleVersion;
+  final int bundlePart;
+  final int bundleIndex;
+  final TimerKey timer;
+  final String timerToken;
+
+  private Inbound(
+      Delivery delivery,
+      Address caller,
+      TypedValue argument,
+      Address bundleSender,
+      long bundleVersion,
+      int bundlePart,
+      int bundleIndex,
+      TimerKey timer,
+      String timerToken) {
+    this.delivery = delivery;
+    this.caller = caller;
+    this.argument = argument;
+    this.bundleSender = bundleSender;
+    this.bundleVersion = bundleVersion;
+    this.bundlePart = bundlePart;
+    this.bundleIndex = bundleIndex;
+    this.timer = timer;
+    this.timerToken = timerToken;
+  }
+
+  static Inbound ingress(Delivery delivery, TypedValue argument) {
+    return new Inbound(delivery, null, argument, null, 0, 0, 0, null, null);
+  }
+
+  static Inbound bundled(
+      Delivery delivery, Address sender, long version, int part, int index, TypedValue argument) {
+    return new Inbound(delivery, sender, argument, sender, version, part, index, null, null);
+  }
+
+  static Inbound fired(
+      Delivery delivery, Address owner, TimerKey timer, String token, TypedValue argument) {
+    return new Inbound(delivery, owner, argument, null, 0, 0, 0, timer, token);
+  }
+
+  Address target() {
+    return delivery.target;
+  }
+
+  @Override
+  public String toString() {
+    return argument + " to " + delivery.target + (caller == null ? "" : " from " + caller);
+  }
+}

@@ -1,0 +1,194 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.function.Address;
+import dev.statekit.function.Expiration;
+import dev.statekit.function.ValueSpec;
+import dev.statekit.function.internal.StateMutation;
+import dev.statekit.runtime.internal.data.Outbox;
+import dev.statekit.runtime.internal.data.RuntimeData;
+import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.StoredValue;
+import dev.statekit.runtime.store.TimerChange;
+import dev.statekit.runtime.store.TimerKey;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The state to commit after a run: values with their expiry, tokens, timer changes, the marks of
+ * what was applied, and the outbox of everything the run sends.
+ *
+ * @param state the new state (version + 1)
+ * @param timerChanges the timer changes that commit with it
+ * @param outbox the outbox in {@code state}, or {@code null} if nothing is to be delivered
+ */
+record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outbox) {
+
+  static NextState of(
+      RuntimeSettings settings,
+      AddressState loaded,
+      RuntimeData loadedData,
+      RunPlan plan,
+      List<Delivery> deliveries,
+      long now) {
+    Address self = loaded.address();
+    long version = loaded.version() + 1;
+    long nowSeconds = now / 1000;
+    Map<String, StoredValue> values = values(settings, loaded, plan, now);
+
+    List<TimerChange> changes = new ArrayList<>();
+    plan.check.scheduled().forEach(timer -> changes.add(new TimerChange.Schedule(timer)));
+    plan.check.cancelled().forEach(key -> changes.add(new TimerChange.Cancel(key)));
+    Marks marks = Marks.of(loadedData);
+    for (Map.Entry<Inbound, Outcome> entry : plan.outcomes.entrySet()) {
+      Inbound inbound = entry.getKey();
+      if (entry.getValue() != Outcome.APPLIED && entry.getValue() != Outcome.DEAD_LETTERED) {
+        continue;
+      }
+      if (inbound.timer != null) {
+        changes.add(new TimerChange.Consume(inbound.timer));
+        if (inbound.timerToken != null && !self.equals(inbound.caller)) {
+          changes.add(
+              new TimerChange.ReleaseToken(inbound.caller, inbound.timerToken, inbound.timer));
+        }
+      }
+      if (inbound.bundleSender != null) {
+        marks.recordBundle(
+            inbound.bundleSender,
+            inbound.bundleVersion,
+            inbound.bundlePart,
+            inbound.bundleIndex,
+            nowSeconds);
+      }
+    }
+
+    OutboxBuilder builder = new OutboxBuilder(settings, self);
+    plan.appliedEffects.forEach(builder::add);
+    Outbox.Builder outbox = builder.build();
+    for (Delivery delivery : deliveries) {
+      if (!done(plan, delivery)) {
+        continue;
+      }
+      if (delivery.hasQueueSequence()) {
+        marks.recordQueue(delivery.groupId, delivery.sequence, nowSeconds);
+        outbox.setProofGroupId(delivery.groupId).setProofSequence(delivery.sequence);
+      }
+      if (delivery.idempotencyKey != null
+          && plan.outcomes.get(delivery.invocations.get(0)) == Outcome.APPLIED) {
+        marks.recordId(delivery.idempotencyKey, nowSeconds);
+      }
+      for (Inbound inbound : delivery.invocations) {
+        if (delivery.fromQueue && plan.outcomes.get(inbound) == Outcome.DEAD_LETTERED) {
+          outbox.addDeadLetters(DeadLetters.of(delivery, inbound, plan.failures.get(inbound)));
+        }
+      }
+    }
+    boolean anyEffects =
+        outbox.getBundlesCount() + outbox.getEgressCount() + outbox.getDeadLettersCount() > 0;
+    RuntimeData.Builder data = RuntimeData.newBuilder();
+    marks.writeTo(
+        data,
+        nowSeconds,
+        settings.dedupRetention.toSeconds(),
+        settings.idempotencyRetention.toSeconds(),
+        settings.idempotencyCapacity);
+    if (anyEffects) {
+      data.setOutbox(outbox);
+    }
+    Map<String, TimerKey> tokens = plan.check.tokens();
+    AddressState state =
+        new AddressState(
+            self,
+            version,
+            values,
+            tokens,
+            data.build().toByteArray(),
+            anyEffects ? version : 0,
+            false,
+            expiry(settings, values, tokens, nowSeconds));
+    return new NextState(state, changes, anyEffects ? outbox.build() : null);
+  }
+
+  private static boolean done(RunPlan plan, Delivery delivery) {
+    for (Inbound inbound : delivery.invocations) {
+      if (plan.outcomes.get(inbound) == Outcome.FAILED) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Map<String, StoredValue> values(
+      RuntimeSettings settings, AddressState loaded, RunPlan plan, long now) {
+    Map<String, StoredValue> values = new LinkedHashMap<>();
+    loaded
+        .values()
+        .forEach(
+            (name, value) -> {
+              if (!value.isExpiredAt(now)) {
+                values.put(name, value);
+              }
+            });
+    Map<String, ValueSpec<?>> specs = new HashMap<>();
+    settings
+        .functions
+        .get(loaded.address().type())
+        .ifPresent(spec -> spec.valueSpecs().forEach(v -> specs.put(v.name(), v)));
+    Set<String> written = new HashSet<>();
+    for (StateMutation mutation : plan.mutations) {
+      written.add(mutation.stateName());
+      if (mutation.isDelete()) {
+        values.remove(mutation.stateName());
+      } else {
+        ValueSpec<?> spec = specs.get(mutation.stateName());
+        long expires = spec == null ? 0 : expiresAt(spec.expiration(), now);
+        values.put(
+            mutation.stateName(),
+            new StoredValue(mutation.value().typeName(), mutation.value().value(), expires));
+      }
+    }
+    if (!plan.appliedInbounds.isEmpty()) {
+      // Every invocation is offered every value, so each one that ran "called" them all.
+      for (ValueSpec<?> spec : specs.values()) {
+        StoredValue value = values.get(spec.name());
+        if (value != null
+            && !written.contains(spec.name())
+            && spec.expiration().mode() == Expiration.Mode.AFTER_CALL) {
+          values.put(
+              spec.name(),
+              new StoredValue(value.typeName(), value.bytes(), expiresAt(spec.expiration(), now)));
+        }
+      }
+    }
+    return values;
+  }
+
+  private static long expiresAt(Expiration expiration, long now) {
+    return expiration.mode() == Expiration.Mode.NONE ? 0 : now + expiration.duration().toMillis();
+  }
+
+  /**
+   * When DynamoDB may delete the whole item: once every value has expired and the marks of what was
+   * applied have outlived their retention; never while a value never expires or a timer is pending.
+   */
+  private static long expiry(
+      RuntimeSettings settings,
+      Map<String, StoredValue> values,
+      Map<String, TimerKey> tokens,
+      long nowSeconds) {
+    long latest = 0;
+    for (StoredValue value : values.values()) {
+      if (value.expiresAtMillis() == 0) {
+        return 0;
+      }
+      latest = Math.max(latest, value.expiresAtMillis() / 1000 + 1);
+    }
+    return tokens.isEmpty()
+        ? Math.max(latest, nowSeconds + settings.dedupRetention.toSeconds())
+        : 0;
+  }
+}

@@ -1,0 +1,51 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.function.internal.InvocationEffects;
+import dev.statekit.function.internal.StateMutation;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What one run of an address's invocations produced; the runtime may run them again after it. */
+final class RunPlan {
+  final EffectCheck check;
+  final Map<Inbound, Outcome> outcomes = new IdentityHashMap<>();
+  final Map<Inbound, String> errors = new IdentityHashMap<>();
+  final Map<Inbound, RuntimeException> failures = new IdentityHashMap<>();
+  final List<Inbound> appliedInbounds = new ArrayList<>();
+  final List<InvocationEffects> appliedEffects = new ArrayList<>();
+  List<StateMutation> mutations = List.of();
+
+  /** An invocation whose effects the runtime refuses; run again without it. */
+  Inbound rejected;
+
+  RuntimeException rejection;
+
+  /** The refusal is only "too much for one commit": run again with fewer invocations. */
+  boolean tooMuchForOneCommit;
+
+  RunPlan(EffectCheck check) {
+    this.check = check;
+  }
+
+  void settle(Inbound inbound, Outcome outcome, RuntimeException error) {
+    outcomes.put(inbound, outcome);
+    if (error != null) {
+      failures.put(inbound, error);
+      errors.put(inbound, error.getMessage() == null ? error.toString() : error.getMessage());
+    }
+  }
+
+  void applied(Inbound inbound, InvocationEffects effects) {
+    outcomes.put(inbound, Outcome.APPLIED);
+    appliedInbounds.add(inbound);
+    appliedEffects.add(effects);
+  }
+
+  /** Whether the run changed anything that must be committed. */
+  boolean needsCommit() {
+    return outcomes.values().stream()
+        .anyMatch(o -> o == Outcome.APPLIED || o == Outcome.DEAD_LETTERED);
+  }
+}

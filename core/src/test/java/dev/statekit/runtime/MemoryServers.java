@@ -1,0 +1,32 @@
+package dev.statekit.runtime;
+
+import dev.statekit.runtime.store.FunctionStore;
+import dev.statekit.runtime.store.InMemoryFunctionStore;
+import java.time.Duration;
+
+/** The in-memory adapters; queue visibility runs on the test's clock. */
+final class MemoryServers implements Servers {
+  static final Duration VISIBILITY = Duration.ofSeconds(30);
+
+  private final MutableClock clock;
+  private final FunctionStore store = new InMemoryFunctionStore();
+
+  MemoryServers(MutableClock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public FunctionStore store() {
+    return store;
+  }
+
+  @Override
+  public QueueSource newQueue(String name) {
+    return new MemoryQueueSource(clock, VISIBILITY);
+  }
+
+  @Override
+  public void waitForVisibility() {
+    clock.advance(VISIBILITY.plusSeconds(1));
+  }
+}

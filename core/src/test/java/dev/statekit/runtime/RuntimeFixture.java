@@ -1,0 +1,110 @@
+package dev.statekit.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.egress.CollectingSink;
+import dev.statekit.egress.EgressRoutes;
+import dev.statekit.function.Address;
+import dev.statekit.function.MessageBuilder;
+import dev.statekit.runtime.store.FunctionStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * What the runtime tests share: functions, sinks, a clock they move, and the servers — in memory or
+ * real — that each concrete test class picks.
+ */
+abstract class RuntimeFixture {
+  final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+  final CollectingSink counted = new CollectingSink();
+  final CollectingSink fired = new CollectingSink();
+  final CollectingSink seen = new CollectingSink();
+  private QueueSource queue;
+  private QueueSource deadLetters;
+  final String run = UUID.randomUUID().toString().substring(0, 8);
+
+  /** The servers: {@link MemoryServers} or {@link RealServerSet}. */
+  abstract Servers servers();
+
+  /** The ingress queue, made on first use (after the subclass has its servers). */
+  QueueSource queue() {
+    if (queue == null) {
+      queue = servers().newQueue("in");
+    }
+    return queue;
+  }
+
+  /** The dead-letter queue, made on first use. */
+  QueueSource deadLetters() {
+    if (deadLetters == null) {
+      deadLetters = servers().newQueue("dlq");
+    }
+    return deadLetters;
+  }
+
+  FunctionStore store() {
+    return servers().store();
+  }
+
+  /** Lets messages whose visibility timeout runs out come back. */
+  void waitForVisibility() {
+    servers().waitForVisibility();
+  }
+
+  FunctionRuntime runtime() {
+    return runtime(b -> {});
+  }
+
+  FunctionRuntime runtime(Consumer<FunctionRuntime.Builder> tweak) {
+    FunctionRuntime.Builder builder =
+        FunctionRuntime.builder(TestFunctions.registry())
+            .store(store())
+            .queue(queue().bus())
+            .deadLetters(deadLetters().bus())
+            .clock(clock)
+            .maxAttempts(2)
+            .egress(
+                EgressRoutes.builder()
+                    .route(TestFunctions.COUNTED, counted)
+                    .route(TestFunctions.FIRED, fired)
+                    .route(TestFunctions.SEEN, seen)
+                    .build());
+    tweak.accept(builder);
+    return builder.build();
+  }
+
+  Address address(dev.statekit.function.TypeName type, String id) {
+    return Address.of(type, id + "-" + run);
+  }
+
+  DirectInvocation count(String id, long n) {
+    return DirectInvocation.of(
+        MessageBuilder.forAddress(address(TestFunctions.COUNTER, id)).withValue(n).build());
+  }
+
+  DirectResult.Status status(DirectResult result) {
+    return result.status();
+  }
+
+  void drain(FunctionRuntime runtime) {
+    LambdaLikeWorker.drain(queue(), runtime, 2);
+  }
+
+  static void assertApplied(List<DirectResult> results) {
+    for (DirectResult result : results) {
+      assertTrue(result.succeeded(), "not applied: " + result);
+    }
+  }
+
+  static void assertStatus(DirectResult.Status expected, DirectResult result) {
+    assertEquals(expected, result.status(), () -> "result " + result);
+  }
+
+  static Duration seconds(long s) {
+    return Duration.ofSeconds(s);
+  }
+}
