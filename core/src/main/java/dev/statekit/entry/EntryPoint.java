@@ -7,12 +7,14 @@ import dev.statekit.entry.internal.Answers;
 import dev.statekit.entry.internal.EventReader;
 import dev.statekit.entry.internal.PrimingSamples;
 import dev.statekit.entry.internal.Routes;
+import dev.statekit.entry.internal.RuntimeRoutes;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.http.FunctionHttpServer;
 import dev.statekit.http.HttpEventAdapter;
 import dev.statekit.http.HttpRouter;
 import dev.statekit.protocol.PayloadKind;
 import dev.statekit.protocol.RequestReplyHandler;
+import dev.statekit.runtime.FunctionRuntime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -136,6 +138,11 @@ public final class EntryPoint {
     } catch (IOException e) {
       return null;
     }
+  }
+
+  /** The functions served to StateFun runtimes, if any (tools decode stored state with them). */
+  public java.util.Optional<StatefulFunctions> functions() {
+    return java.util.Optional.ofNullable(functions).map(RequestReplyHandler::functions);
   }
 
   /** What this entry point routes, one line each: for logs and error messages. */
@@ -350,6 +357,29 @@ public final class EntryPoint {
       }
       this.envelopes = Objects.requireNonNull(consumer, "consumer");
       return this;
+    }
+
+    /**
+     * Routes StateKit's self-hosted runtime: direct invokes with ingress envelopes, the batches of
+     * the ingress queue (every queue not registered by name: the runtime's is usually the
+     * application's only queue), and the timer sweep as the scheduled task {@code timers}.
+     */
+    public Builder runtime(FunctionRuntime runtime) {
+      Objects.requireNonNull(runtime, "runtime");
+      envelopes(runtime::invokeJson);
+      anyQueue(records -> RuntimeRoutes.queueBatch(runtime, records));
+      return scheduled("timers", event -> RuntimeRoutes.sweep(runtime));
+    }
+
+    /**
+     * Like {@link #runtime(FunctionRuntime)}, with the ingress queue named (its name, URL or ARN),
+     * for applications with other queues.
+     */
+    public Builder runtime(FunctionRuntime runtime, String ingressQueue) {
+      Objects.requireNonNull(runtime, "runtime");
+      envelopes(runtime::invokeJson);
+      queue(ingressQueue, records -> RuntimeRoutes.queueBatch(runtime, records));
+      return scheduled("timers", event -> RuntimeRoutes.sweep(runtime));
     }
 
     /**

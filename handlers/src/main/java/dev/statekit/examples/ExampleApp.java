@@ -1,5 +1,10 @@
 package dev.statekit.examples;
 
+import dev.statekit.aws.AwsConfig;
+import dev.statekit.egress.EgressRoutes;
+import dev.statekit.egress.EgressSink;
+import dev.statekit.egress.LoggingSink;
+import dev.statekit.egress.SqsEgressSink;
 import dev.statekit.entry.EntryPoint;
 import dev.statekit.examples.fraud.Card;
 import dev.statekit.examples.greeter.Audit;
@@ -7,15 +12,32 @@ import dev.statekit.examples.greeter.Greeter;
 import dev.statekit.examples.greeter.Reminder;
 import dev.statekit.examples.shop.Cart;
 import dev.statekit.examples.shop.Inventory;
+import dev.statekit.examples.shop.ShopMessages;
 import dev.statekit.function.StatefulFunctions;
+import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.Variables;
+import dev.statekit.runtime.FunctionRuntime;
+import dev.statekit.runtime.bus.SqsMessageBus;
+import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import java.time.Duration;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Every example behind one entry point: the greeter family, the shop (carts and inventory) and the
- * card-blocking function of the fraud check.
+ * card-blocking function of the fraud check, served to StateFun runtimes and run by StateKit's own
+ * runtime (state in the application table, messages over the ingress queue, delayed messages swept
+ * every minute). Greetings and orders go to their queues; the other egresses to the log.
  */
 public final class ExampleApp {
+  /** The greeter's egress queue. */
+  public static final String GREETS_QUEUE_URL = "GREETS_QUEUE_URL";
+
+  /** The shop's orders queue. */
+  public static final String ORDERS_QUEUE_URL = "ORDERS_QUEUE_URL";
+
+  /** The carts' hold time in seconds (optional, default 900). */
+  public static final String HOLD_SECONDS = "STATEKIT_HOLD_SECONDS";
+
   private ExampleApp() {}
 
   /** The example functions, carts holding reservations for {@code hold}. */
@@ -30,15 +52,49 @@ public final class ExampleApp {
         .build();
   }
 
-  /** The variable giving the carts' hold time in seconds (default 900). */
-  public static final String HOLD_SECONDS = "STATEKIT_HOLD_SECONDS";
-
-  /** The entry point of the examples, wired from {@code variables}. */
-  public static EntryPoint entryPoint(Variables variables) {
-    return EntryPoint.builder().functions(functions(hold(variables))).build();
+  /** Where the examples' egresses go: greetings and orders to their sinks, the rest to the log. */
+  public static EgressRoutes egress(EgressSink greets, EgressSink orders, EgressSink others) {
+    return EgressRoutes.builder()
+        .route(Greeter.GREETS, greets)
+        .route(ShopMessages.ORDERS, orders)
+        .otherwise(others)
+        .build();
   }
 
-  static Duration hold(Variables variables) {
+  /** The entry point of the examples, wired from {@code variables} as on Lambda. */
+  public static EntryPoint entryPoint(Variables variables) {
+    AwsConfig aws = variables.aws();
+    SqsClient sqs = aws.sqsClient();
+    StatefulFunctions functions = functions(hold(variables));
+    FunctionRuntime runtime =
+        FunctionRuntime.builder(functions)
+            .store(
+                new DynamoDbFunctionStore(
+                    aws.dynamoDbClient(),
+                    variables.required(
+                        RuntimeEnvironment.TABLE, "the application's DynamoDB table")))
+            .queue(
+                new SqsMessageBus(
+                    sqs,
+                    variables.required(RuntimeEnvironment.QUEUE_URL, "the ingress FIFO queue")))
+            .deadLetters(
+                new SqsMessageBus(
+                    sqs,
+                    variables.required(
+                        RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue")))
+            .egress(
+                egress(
+                    new SqsEgressSink(
+                        sqs, variables.required(GREETS_QUEUE_URL, "the greeter's egress queue")),
+                    new SqsEgressSink(
+                        sqs, variables.required(ORDERS_QUEUE_URL, "the shop's orders queue")),
+                    new LoggingSink()))
+            .build();
+    return EntryPoint.builder().functions(functions).runtime(runtime).build();
+  }
+
+  /** The carts' hold time from {@code variables}. */
+  public static Duration hold(Variables variables) {
     String seconds = variables.optional(HOLD_SECONDS).orElse(null);
     if (seconds == null) {
       return Cart.DEFAULT_HOLD;

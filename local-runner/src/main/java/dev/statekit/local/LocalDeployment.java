@@ -1,10 +1,14 @@
 package dev.statekit.local;
 
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.statekit.function.StatefulFunctions;
+import dev.statekit.handlers.RuntimeEnvironment;
+import dev.statekit.handlers.StateKitHandler;
 import dev.statekit.handlers.Variables;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.local.template.LocalResources;
 import dev.statekit.local.template.Template;
+import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
@@ -104,6 +108,36 @@ final class LocalDeployment {
                     .properties()
                     .has("FunctionUrlConfig"))
         .findFirst();
+  }
+
+  /**
+   * Reads stored state the way the function behind the URL declares it: its registry (from its
+   * {@code StateKitHandler}) over the table its environment names ({@code STATEKIT_TABLE}).
+   *
+   * @throws IllegalStateException if there is no such function or it keeps no state
+   */
+  StateView stateView() {
+    FunctionDef app =
+        urlFunction()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "No function of the template has a function URL: no StateKit entry point to read state with"));
+    if (!(function(app.logicalId()).handler() instanceof StateKitHandler handler)) {
+      throw new IllegalStateException(
+          app.logicalId() + " is not a StateKitHandler: its state can't be decoded here");
+    }
+    StatefulFunctions functions =
+        handler
+            .entryPoint()
+            .functions()
+            .orElseThrow(() -> new IllegalStateException(app.logicalId() + " serves no functions"));
+    String table = environment(app).get(RuntimeEnvironment.TABLE);
+    if (table == null) {
+      throw new IllegalStateException(
+          app.logicalId() + " has no " + RuntimeEnvironment.TABLE + ": it keeps no state");
+    }
+    return new StateView(functions, new DynamoDbFunctionStore(backend.dynamoDbClient(), table));
   }
 
   List<String> names() {

@@ -21,6 +21,10 @@ final class LocalFunction {
     this.handler = Objects.requireNonNull(handler, "handler");
   }
 
+  RequestStreamHandler handler() {
+    return handler;
+  }
+
   FunctionDef definition() {
     return definition;
   }

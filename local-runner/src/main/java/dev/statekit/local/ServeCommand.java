@@ -100,7 +100,7 @@ final class ServeCommand implements Callable<Integer> {
             port,
             name -> deployment.names().contains(name) ? deployment.function(name) : null,
             deployment.urlFunction().map(f -> f.logicalId()).orElse(null),
-            ControlApi.none());
+            controlApi(deployment));
     Activity activity = new Activity(out);
     EventSources sources =
         EventSources.start(
@@ -130,6 +130,15 @@ final class ServeCommand implements Callable<Integer> {
     out.println("Stop with Ctrl-C.");
     out.flush();
     return new Running(server, sources, record);
+  }
+
+  private static ControlApi controlApi(LocalDeployment deployment) {
+    try {
+      StateView view = deployment.stateView();
+      return new ControlApi(view::json);
+    } catch (IllegalStateException e) {
+      return ControlApi.none();
+    }
   }
 
   /** Fails at once on a taken port, before servers and resources are brought up. */

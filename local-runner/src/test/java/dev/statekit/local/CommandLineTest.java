@@ -48,7 +48,9 @@ class CommandLineTest {
   @Test
   void anUnknownFlagPrintsTheUsage() {
     assertEquals(2, run("serve", "--prot", "8000"));
-    assertTrue(err.toString().contains("Unknown option") && err.toString().contains("'--prot'"), err.toString());
+    assertTrue(
+        err.toString().contains("Unknown option") && err.toString().contains("'--prot'"),
+        err.toString());
     assertTrue(err.toString().contains("Usage: statekit-local serve"), err.toString());
   }
 
