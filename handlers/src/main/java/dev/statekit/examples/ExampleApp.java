@@ -1,6 +1,7 @@
 package dev.statekit.examples;
 
 import dev.statekit.aws.AwsConfig;
+import dev.statekit.egress.CollectingSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.egress.LoggingSink;
@@ -17,8 +18,11 @@ import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.Variables;
 import dev.statekit.runtime.FunctionRuntime;
+import dev.statekit.runtime.bus.InMemoryQueue;
 import dev.statekit.runtime.bus.SqsMessageBus;
 import dev.statekit.runtime.store.DynamoDbFunctionStore;
+import dev.statekit.runtime.store.InMemoryFunctionStore;
+import java.time.Clock;
 import java.time.Duration;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -92,6 +96,52 @@ public final class ExampleApp {
             .build();
     return EntryPoint.builder().functions(functions).runtime(runtime).build();
   }
+
+  /**
+   * The examples with nothing but the JDK: state and timers in memory, the ingress and dead-letter
+   * queues in memory, greetings and orders collected, the other egresses logged.
+   *
+   * @param clock the clock of expiry, delays and queue visibility
+   */
+  public static InMemory inMemory(Duration hold, Clock clock) {
+    StatefulFunctions functions = functions(hold);
+    InMemoryFunctionStore store = new InMemoryFunctionStore();
+    InMemoryQueue ingress = new InMemoryQueue(clock, Duration.ofSeconds(30));
+    InMemoryQueue deadLetters = new InMemoryQueue(clock, Duration.ofSeconds(30));
+    CollectingSink greets = new CollectingSink();
+    CollectingSink orders = new CollectingSink();
+    FunctionRuntime runtime =
+        FunctionRuntime.builder(functions)
+            .store(store)
+            .queue(ingress)
+            .deadLetters(deadLetters)
+            .egress(egress(greets, orders, new LoggingSink()))
+            .clock(clock)
+            .build();
+    EntryPoint entryPoint = EntryPoint.builder().functions(functions).runtime(runtime).build();
+    return new InMemory(functions, store, ingress, deadLetters, greets, orders, entryPoint);
+  }
+
+  /**
+   * The examples wired in memory.
+   *
+   * @param functions the registry
+   * @param store state and timers
+   * @param ingress the ingress queue: poll it and hand its messages to the entry point as SQS
+   *     events, as Lambda's event source mapping would
+   * @param deadLetters messages that kept failing
+   * @param greets the greeter's egress
+   * @param orders the shop's orders
+   * @param entryPoint the one entry point over all of it
+   */
+  public record InMemory(
+      StatefulFunctions functions,
+      InMemoryFunctionStore store,
+      InMemoryQueue ingress,
+      InMemoryQueue deadLetters,
+      CollectingSink greets,
+      CollectingSink orders,
+      EntryPoint entryPoint) {}
 
   /** The carts' hold time from {@code variables}. */
   public static Duration hold(Variables variables) {

@@ -1,11 +1,13 @@
 package dev.statekit.local;
 
+import dev.statekit.examples.shop.Cart;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.template.Template;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -88,53 +90,38 @@ final class ServeCommand implements Callable<Integer> {
     Backend backend = options.backend();
     Template template = options.template();
     out.println("StateKit local runner: " + template.source() + " on " + backend.describe());
-    if (!backend.hasServers()) {
-      throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(),
-          "serve --in-memory is not available yet: use the embedded servers (the default), --localstack or --aws");
-    }
-    LocalDeployment deployment = LocalDeployment.create(template, backend, options.prefix, out);
+    LocalApp app = LocalApp.open(backend, template, options.prefix, Cart.DEFAULT_HOLD, out);
     LocalLambdaServer server =
-        LocalLambdaServer.start(
-            host,
-            port,
-            name -> deployment.names().contains(name) ? deployment.function(name) : null,
-            deployment.urlFunction().map(f -> f.logicalId()).orElse(null),
-            controlApi(deployment));
+        LocalLambdaServer.start(host, port, app::function, app.urlFunction(), controlApi(app));
     Activity activity = new Activity(out);
-    EventSources sources =
-        EventSources.start(
-            deployment,
+    EgressLog.showOn(activity);
+    List<String> sources =
+        app.startEventSources(
             activity,
             tickSeconds == null ? null : Duration.ofSeconds(tickSeconds),
             retryAfterSeconds);
     RunningServe record =
         new RunningServe(ProcessHandle.current().pid(), server.url(), backend, options.prefix);
     record.write();
-    deployment
-        .urlFunction()
-        .ifPresent(
-            f ->
-                out.println(
-                    "Function URL of "
-                        + f.logicalId()
-                        + " (the StateFun endpoint): "
-                        + server.url()));
+    if (app.urlFunction() != null) {
+      out.println(
+          "Function URL of " + app.urlFunction() + " (the StateFun endpoint): " + server.url());
+    }
     out.println(
         "Lambda invoke API: "
             + server.url()
             + "2015-03-31/functions/{"
-            + String.join("|", deployment.names())
+            + String.join("|", app.functionNames())
             + "}/invocations");
-    sources.describe().forEach(line -> out.println("  " + line));
+    sources.forEach(line -> out.println("  " + line));
     out.println("Stop with Ctrl-C.");
     out.flush();
-    return new Running(server, sources, record);
+    return new Running(server, app, record);
   }
 
-  private static ControlApi controlApi(LocalDeployment deployment) {
+  private static ControlApi controlApi(LocalApp app) {
     try {
-      StateView view = deployment.stateView();
+      StateView view = app.stateView();
       return new ControlApi(view::json);
     } catch (IllegalStateException e) {
       return ControlApi.none();
@@ -154,11 +141,11 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** What a serve holds; closing it stops everything. */
-  record Running(LocalLambdaServer server, EventSources sources, RunningServe record)
+  record Running(LocalLambdaServer server, LocalApp app, RunningServe record)
       implements AutoCloseable {
     @Override
     public void close() {
-      sources.close();
+      app.close();
       server.close();
       record.delete();
     }

@@ -17,6 +17,7 @@ public final class ScheduleTicker implements Runnable {
   private final Invoker function;
   private final Activity activity;
   private volatile boolean running = true;
+  private String lastAnswer;
 
   /** Fires every {@code period}. */
   public ScheduleTicker(
@@ -79,7 +80,12 @@ public final class ScheduleTicker implements Runnable {
         continue;
       }
       next += period.toMillis();
-      activity.log(name, "tick -> " + fire());
+      String answer = fire();
+      // A tick that changed nothing says nothing new: log only answers that differ.
+      if (!answer.equals(lastAnswer)) {
+        activity.log(name, "tick -> " + answer);
+        lastAnswer = answer;
+      }
     }
   }
 }
