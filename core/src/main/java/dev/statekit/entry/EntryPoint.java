@@ -145,6 +145,18 @@ public final class EntryPoint {
     return java.util.Optional.ofNullable(functions).map(RequestReplyHandler::functions);
   }
 
+  /** Whether anything is registered for payloads of {@code shape}. */
+  public boolean accepts(PayloadShape shape) {
+    return switch (shape) {
+      case TO_FUNCTION, HTTP_EVENT -> functions != null;
+      case ENVELOPE, ENVELOPE_BATCH -> envelopes != null;
+      case SQS -> !queues.isEmpty();
+      case KINESIS -> !kinesis.isEmpty();
+      case DYNAMODB_STREAM -> !dynamoDb.isEmpty();
+      case SCHEDULED -> !tasks.isEmpty();
+    };
+  }
+
   /** What this entry point routes, one line each: for logs and error messages. */
   public List<String> routes() {
     List<String> routes = new ArrayList<>();

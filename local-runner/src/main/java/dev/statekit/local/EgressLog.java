@@ -15,6 +15,16 @@ final class EgressLog {
 
   private EgressLog() {}
 
+  private static final java.util.regex.Pattern LINE =
+      java.util.regex.Pattern.compile(
+          "egress (\\S+) \\S+ from \\S+: (.*)", java.util.regex.Pattern.DOTALL);
+
+  /** {@code egress <egress> <id> from <address>: <value>} becomes {@code <egress>: <value>}. */
+  static String readable(String message) {
+    java.util.regex.Matcher m = LINE.matcher(message);
+    return m.matches() ? m.group(1) + ": " + m.group(2) : message;
+  }
+
   static void showOn(Activity activity) {
     for (Handler old : EGRESS.getHandlers()) {
       EGRESS.removeHandler(old);
@@ -25,8 +35,7 @@ final class EgressLog {
         new Handler() {
           @Override
           public void publish(LogRecord record) {
-            String message = record.getMessage();
-            activity.log("egress", message.startsWith("egress ") ? message.substring(7) : message);
+            activity.log("egress", readable(record.getMessage()));
           }
 
           @Override

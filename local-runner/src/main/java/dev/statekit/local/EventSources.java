@@ -36,6 +36,14 @@ final class EventSources implements AutoCloseable {
       for (EventSource event : function.events()) {
         String label = function.logicalId() + "." + event.name();
         LocalFunction target = deployment.function(function.logicalId());
+        if (!target.takes(event.type())) {
+          sources.described.add(
+              label
+                  + ": not emulated: the handler's entry point has no route for "
+                  + event.type()
+                  + " events");
+          continue;
+        }
         switch (event.type()) {
           case "SQS" -> {
             LocalResource queue = deployment.resources().get(event.sourceLogicalId());

@@ -1,5 +1,7 @@
 package dev.statekit.local;
 
+import dev.statekit.examples.ExampleApp;
+import dev.statekit.examples.shop.Cart;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.template.Template;
@@ -7,6 +9,7 @@ import dev.statekit.stream.Source;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The application running on this machine, whatever the backend: its functions, its event sources,
@@ -18,13 +21,16 @@ interface LocalApp extends AutoCloseable {
    * Brings the template up on {@code backend}: its resources created and its handlers constructed,
    * or, in memory, the examples' in-memory wiring.
    *
-   * @param hold the carts' hold time in memory (on servers the template's environment says)
+   * @param hold the carts' hold time, or null for the template's (in memory: the default)
    */
   static LocalApp open(
       Backend backend, Template template, String prefix, Duration hold, PrintWriter log) {
-    return backend.hasServers()
-        ? new ServersApp(LocalDeployment.create(template, backend, prefix, log))
-        : new InMemoryApp(template, hold);
+    if (!backend.hasServers()) {
+      return new InMemoryApp(template, hold == null ? Cart.DEFAULT_HOLD : hold);
+    }
+    Map<String, String> overrides =
+        hold == null ? Map.of() : Map.of(ExampleApp.HOLD_SECONDS, Long.toString(hold.toSeconds()));
+    return new ServersApp(LocalDeployment.create(template, backend, prefix, log, overrides));
   }
 
   /** The backend, for the console. */

@@ -29,10 +29,14 @@ final class LocalDeployment {
   private final LocalResources resources;
   private final Map<String, LocalFunction> functions = new LinkedHashMap<>();
 
-  private LocalDeployment(Template template, Backend backend, LocalResources resources) {
+  private final Map<String, String> overrides;
+
+  private LocalDeployment(
+      Template template, Backend backend, LocalResources resources, Map<String, String> overrides) {
     this.template = template;
     this.backend = backend;
     this.resources = resources;
+    this.overrides = Map.copyOf(overrides);
   }
 
   /**
@@ -40,6 +44,16 @@ final class LocalDeployment {
    */
   static LocalDeployment create(
       Template template, Backend backend, String prefix, PrintWriter log) {
+    return create(template, backend, prefix, log, Map.of());
+  }
+
+  /** Like {@link #create(Template, Backend, String, PrintWriter)}, some variables set otherwise. */
+  static LocalDeployment create(
+      Template template,
+      Backend backend,
+      String prefix,
+      PrintWriter log,
+      Map<String, String> overrides) {
     if (!backend.hasServers()) {
       throw new IllegalStateException("In memory there are no resources to create");
     }
@@ -52,7 +66,7 @@ final class LocalDeployment {
             backend.kinesisClient(),
             backend.mode() == Backend.Mode.AWS,
             log);
-    return new LocalDeployment(template, backend, resources);
+    return new LocalDeployment(template, backend, resources, overrides);
   }
 
   Template template() {
@@ -76,6 +90,7 @@ final class LocalDeployment {
     function
         .environment()
         .forEach((name, value) -> environment.put(name, resources.resolve(value, region)));
+    overrides.forEach((name, value) -> environment.computeIfPresent(name, (n, old) -> value));
     return environment;
   }
 

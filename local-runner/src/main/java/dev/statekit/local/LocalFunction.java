@@ -1,6 +1,8 @@
 package dev.statekit.local;
 
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.statekit.entry.PayloadShape;
+import dev.statekit.handlers.StateKitHandler;
 import dev.statekit.local.template.FunctionDef;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -15,6 +17,8 @@ import java.util.Objects;
 final class LocalFunction {
   private final FunctionDef definition;
   private final RequestStreamHandler handler;
+  private final java.util.concurrent.atomic.AtomicLong invocations =
+      new java.util.concurrent.atomic.AtomicLong();
 
   LocalFunction(FunctionDef definition, RequestStreamHandler handler) {
     this.definition = Objects.requireNonNull(definition, "definition");
@@ -23,6 +27,30 @@ final class LocalFunction {
 
   RequestStreamHandler handler() {
     return handler;
+  }
+
+  /**
+   * Whether the handler takes events of this template event type: a StateKit entry point says; any
+   * other handler is assumed to.
+   */
+  boolean takes(String eventType) {
+    if (!(handler instanceof StateKitHandler stateKit)) {
+      return true;
+    }
+    PayloadShape shape =
+        switch (eventType) {
+          case "SQS" -> PayloadShape.SQS;
+          case "Kinesis" -> PayloadShape.KINESIS;
+          case "DynamoDB" -> PayloadShape.DYNAMODB_STREAM;
+          case "Schedule" -> PayloadShape.SCHEDULED;
+          default -> null;
+        };
+    return shape == null || stateKit.entryPoint().accepts(shape);
+  }
+
+  /** How many times it was invoked. */
+  long invocations() {
+    return invocations.get();
   }
 
   FunctionDef definition() {
@@ -39,6 +67,7 @@ final class LocalFunction {
    * @throws FunctionError if the handler threw: what Lambda reports as a function error
    */
   byte[] invoke(byte[] payload) {
+    invocations.incrementAndGet();
     ByteArrayOutputStream answer = new ByteArrayOutputStream();
     try {
       handler.handleRequest(new ByteArrayInputStream(payload), answer, null);

@@ -1,6 +1,5 @@
 package dev.statekit.local;
 
-import dev.statekit.examples.shop.Cart;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.template.Template;
 import java.io.IOException;
@@ -90,7 +89,7 @@ final class ServeCommand implements Callable<Integer> {
     Backend backend = options.backend();
     Template template = options.template();
     out.println("StateKit local runner: " + template.source() + " on " + backend.describe());
-    LocalApp app = LocalApp.open(backend, template, options.prefix, Cart.DEFAULT_HOLD, out);
+    LocalApp app = LocalApp.open(backend, template, options.prefix, null, out);
     LocalLambdaServer server =
         LocalLambdaServer.start(host, port, app::function, app.urlFunction(), controlApi(app));
     Activity activity = new Activity(out);

@@ -7,6 +7,7 @@ import dev.statekit.runtime.QueueBatchResult;
 import dev.statekit.runtime.QueueMessage;
 import dev.statekit.runtime.SweepResult;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -44,6 +45,10 @@ public final class RuntimeRoutes {
       sent += result.sent();
       failed += result.failed();
     } while (result.more() && result.sent() > 0 && ++sweeps < MAX_SWEEPS);
-    return Map.of("sent", sent, "failed", failed, "more", result.more());
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("sent", sent);
+    summary.put("failed", failed);
+    summary.put("more", result.more());
+    return summary;
   }
 }
