@@ -14,6 +14,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,7 +41,7 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--hold-seconds",
-      defaultValue = "3",
+      defaultValue = "5",
       description = "How long carts hold reservations in the demo (default: ${DEFAULT-VALUE}).")
   int holdSeconds;
 
@@ -135,7 +136,9 @@ final class DemoCommand implements Callable<Integer> {
     out.println(
         "[6/6] The fraud check: transactions keyed by card, sliding windows of 10 minutes every minute");
     List<byte[]> transactions =
-        DemoData.transactions(Instant.now().minus(Duration.ofHours(1)).toEpochMilli());
+        DemoData.transactions(
+            // Whole hours, so the windows (and the window results shown) are the same every run.
+            Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1)).toEpochMilli());
     var source = app.transactions(transactions);
     out.println(
         "      "

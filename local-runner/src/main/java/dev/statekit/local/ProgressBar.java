@@ -20,7 +20,7 @@ final class ProgressBar {
   /** Shows {@code done} of the total; redraws only when the bar or the percentage moves. */
   synchronized void update(long done) {
     int percent = (int) Math.min(100, done * 100 / total);
-    if (percent == lastDrawn && done < total) {
+    if (percent == lastDrawn) {
       return;
     }
     lastDrawn = percent;
@@ -43,7 +43,6 @@ final class ProgressBar {
 
   /** Ends the line. */
   synchronized void finish(long done) {
-    lastDrawn = -1;
     update(done);
     out.println();
     out.flush();

@@ -51,7 +51,7 @@ class CommandLineTest {
     assertTrue(
         err.toString().contains("Unknown option") && err.toString().contains("'--prot'"),
         err.toString());
-    assertTrue(err.toString().contains("Usage: statekit-local serve"), err.toString());
+    assertTrue(err.toString().contains("Possible solutions: --prefix"), err.toString());
   }
 
   @Test
