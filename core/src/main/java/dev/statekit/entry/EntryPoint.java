@@ -63,6 +63,7 @@ public final class EntryPoint {
   private final Routes<BatchConsumer<KinesisRecord>> kinesis;
   private final Routes<BatchConsumer<ChangeRecord>> dynamoDb;
   private final Map<String, ScheduledTask> tasks;
+  private final List<Runnable> primers;
 
   private EntryPoint(Builder b) {
     this.functions = b.functions;
@@ -75,6 +76,7 @@ public final class EntryPoint {
     this.kinesis = b.kinesis;
     this.dynamoDb = b.dynamoDb;
     this.tasks = Collections.unmodifiableMap(new LinkedHashMap<>(b.tasks));
+    this.primers = List.copyOf(b.primers);
   }
 
   /** Starts an entry point; register at least one route. */
@@ -176,8 +178,9 @@ public final class EntryPoint {
 
   /**
    * Loads and initialises what each payload shape needs, by reading one small sample of each
-   * without routing it anywhere: no function runs, nothing is sent. Call it before a SnapStart
-   * snapshot, so the first invocation after a restore finds the classes ready.
+   * without routing it anywhere (no function runs, nothing is sent), then runs the registered
+   * {@linkplain Builder#primer primers}. Call it before a SnapStart snapshot, so the first
+   * invocation after a restore finds the classes ready.
    */
   public void prime() {
     for (String sample : PrimingSamples.JSON) {
@@ -197,6 +200,15 @@ public final class EntryPoint {
     }
     Answers.batchItemFailures(List.of("primed"));
     Answers.tasks(Map.of("primed", Map.of("n", 0)));
+    for (Runnable primer : primers) {
+      try {
+        primer.run();
+      } catch (RuntimeException e) {
+        // Priming only loads code: a primer that fails has still loaded what it reached.
+        System.getLogger(EntryPoint.class.getName())
+            .log(System.Logger.Level.DEBUG, "A primer failed: " + e, e);
+      }
+    }
   }
 
   private <R> byte[] batches(
@@ -331,8 +343,20 @@ public final class EntryPoint {
     private final Routes<BatchConsumer<ChangeRecord>> dynamoDb =
         new Routes<>("DynamoDB stream of table");
     private final Map<String, ScheduledTask> tasks = new LinkedHashMap<>();
+    private final List<Runnable> primers = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Adds work {@link #prime()} runs after its own: typically a copy of the application wired to
+     * {@code dev.statekit.aws.Priming}'s offline clients, invoked once, so a SnapStart snapshot
+     * holds the code a real invocation runs. A primer must not reach the network or real state; its
+     * failures are logged and ignored.
+     */
+    public Builder primer(Runnable primer) {
+      primers.add(Objects.requireNonNull(primer, "primer"));
+      return this;
+    }
 
     /** Serves {@code registry} to StateFun runtimes: ToFunction payloads and HTTP events. */
     public Builder functions(StatefulFunctions registry) {

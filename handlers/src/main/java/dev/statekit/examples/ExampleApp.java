@@ -1,6 +1,7 @@
 package dev.statekit.examples;
 
 import dev.statekit.aws.AwsConfig;
+import dev.statekit.aws.Priming;
 import dev.statekit.egress.CollectingSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.EgressSink;
@@ -24,6 +25,7 @@ import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
 import java.time.Clock;
 import java.time.Duration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -70,32 +72,77 @@ public final class ExampleApp {
     AwsConfig aws = variables.aws();
     SqsClient sqs = aws.sqsClient();
     StatefulFunctions functions = functions(hold(variables));
+    String table = variables.required(RuntimeEnvironment.TABLE, "the application's DynamoDB table");
+    String queue = variables.required(RuntimeEnvironment.QUEUE_URL, "the ingress FIFO queue");
+    String deadLetters =
+        variables.required(RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue");
+    EgressRoutes egress =
+        egress(
+            new SqsEgressSink(
+                sqs, variables.required(GREETS_QUEUE_URL, "the greeter's egress queue")),
+            new SqsEgressSink(sqs, variables.required(ORDERS_QUEUE_URL, "the shop's orders queue")),
+            new LoggingSink());
     FunctionRuntime runtime =
-        FunctionRuntime.builder(functions)
-            .store(
-                new DynamoDbFunctionStore(
-                    aws.dynamoDbClient(),
-                    variables.required(
-                        RuntimeEnvironment.TABLE, "the application's DynamoDB table")))
-            .queue(
-                new SqsMessageBus(
-                    sqs,
-                    variables.required(RuntimeEnvironment.QUEUE_URL, "the ingress FIFO queue")))
-            .deadLetters(
-                new SqsMessageBus(
-                    sqs,
-                    variables.required(
-                        RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue")))
-            .egress(
-                egress(
-                    new SqsEgressSink(
-                        sqs, variables.required(GREETS_QUEUE_URL, "the greeter's egress queue")),
-                    new SqsEgressSink(
-                        sqs, variables.required(ORDERS_QUEUE_URL, "the shop's orders queue")),
-                    new LoggingSink()))
-            .build();
-    return EntryPoint.builder().functions(functions).runtime(runtime).build();
+        runtime(functions, aws.dynamoDbClient(), sqs, table, queue, deadLetters, egress);
+    return EntryPoint.builder()
+        .functions(functions)
+        .runtime(runtime)
+        .primer(() -> prime(functions, table, queue, deadLetters))
+        .build();
   }
+
+  private static FunctionRuntime runtime(
+      StatefulFunctions functions,
+      DynamoDbClient dynamoDb,
+      SqsClient sqs,
+      String table,
+      String queue,
+      String deadLetters,
+      EgressRoutes egress) {
+    return FunctionRuntime.builder(functions)
+        .store(new DynamoDbFunctionStore(dynamoDb, table))
+        .queue(new SqsMessageBus(sqs, queue))
+        .deadLetters(new SqsMessageBus(sqs, deadLetters))
+        .egress(egress)
+        .build();
+  }
+
+  /**
+   * Runs a direct invoke, a queue batch and a sweep through a copy of the application wired to
+   * offline clients ({@link Priming}): before a SnapStart snapshot, this loads the code of a real
+   * invocation (the runtime, the SDK's request path) without a connection or a real write.
+   */
+  private static void prime(
+      StatefulFunctions functions, String table, String queue, String deadLetters) {
+    FunctionRuntime offline =
+        runtime(
+            functions,
+            Priming.dynamoDbClient(),
+            Priming.sqsClient(),
+            table,
+            queue,
+            deadLetters,
+            EgressRoutes.builder().otherwise(records -> {}).build());
+    EntryPoint copy = EntryPoint.builder().functions(functions).runtime(offline).build();
+    for (String payload : PRIMING) {
+      try {
+        copy.invoke(payload.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      } catch (RuntimeException e) {
+        // The offline answers are empty: a path that needs more has still loaded its code.
+      }
+    }
+  }
+
+  private static final String[] PRIMING = {
+    "{\"target\":\"example/greeter/priming\",\"typename\":\"io.statefun.types/string\",\"value\":\"hi\"}",
+    "{\"Records\":[{\"messageId\":\"priming\",\"body\":\"{\\\"target\\\":\\\"example/greeter/priming\\\","
+        + "\\\"typename\\\":\\\"io.statefun.types/string\\\",\\\"value\\\":\\\"hi\\\"}\","
+        + "\"attributes\":{\"MessageGroupId\":\"example/greeter/priming\",\"SequenceNumber\":\"1\","
+        + "\"ApproximateReceiveCount\":\"1\"},\"eventSource\":\"aws:sqs\","
+        + "\"eventSourceARN\":\"arn:aws:sqs:us-east-1:000000000000:priming.fifo\"}]}",
+    "{\"id\":\"priming\",\"detail-type\":\"Scheduled Event\",\"source\":\"aws.events\","
+        + "\"time\":\"2024-01-01T00:00:00Z\",\"resources\":[],\"detail\":{}}"
+  };
 
   /**
    * The examples with nothing but the JDK: state and timers in memory, the ingress and dead-letter

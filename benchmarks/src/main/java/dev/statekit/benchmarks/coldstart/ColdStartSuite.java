@@ -61,7 +61,9 @@ public final class ColdStartSuite implements Suite {
     Path peerJar = peerJar(work);
     List<String> ours = List.of(classes.toString(), handlersJar.toString());
     List<String> theirs = List.of(classes.toString(), peerJar.toString());
-    Map<String, String> env = Map.of("AWS_REGION", "us-east-1");
+    log.println(
+        "  starting the embedded DynamoDB, SQS and Kinesis servers the handlers' children use");
+    AppResources resources = new AppResources();
 
     List<Result> results = new ArrayList<>();
     for (Kind kind : Kind.ALL) {
@@ -78,7 +80,7 @@ public final class ColdStartSuite implements Suite {
                 ours,
                 Child.class.getName(),
                 List.of(kind.handler(), payload.toString(), "cold"),
-                env);
+                resources.fresh());
         cold[i] = run.firstInvokeMs();
         construct[i] = run.constructMs();
         invoke[i] = run.invokeMs();
@@ -87,7 +89,7 @@ public final class ColdStartSuite implements Suite {
                     ours,
                     Child.class.getName(),
                     List.of(kind.handler(), payload.toString(), "prime"),
-                    env)
+                    resources.fresh())
                 .invokeMs();
         if (kind.withPeer()) {
           peer[i] =
@@ -119,6 +121,7 @@ public final class ColdStartSuite implements Suite {
       }
       results.add(result);
     }
+    resources.close();
     return results;
   }
 
@@ -134,6 +137,10 @@ public final class ColdStartSuite implements Suite {
             new Kind("to-function", APP, "/events/statefun-function-url.json", true),
             new Kind("to-function-greeter", GREETER, "/events/statefun-function-url.json", true),
             new Kind("http-event", APP, "/events/statefun-function-url.json", false),
+            new Kind("envelope", APP, "/events/envelope-add-item.json", false),
+            new Kind("sqs", APP, "/events/sqs-ingress.json", false),
+            new Kind("scheduled", APP, "/events/schedule-tick.json", false),
+            new Kind("kinesis", "counting", "/events/kinesis-transactions.json", false),
             new Kind("dynamodb-stream", "counting", "/coldstart/dynamodb-stream.json", false));
 
     byte[] payload() throws IOException {
