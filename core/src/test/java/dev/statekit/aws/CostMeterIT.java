@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.statekit.testservers.LocalServers;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestTable;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -60,12 +61,27 @@ class CostMeterIT {
   }
 
   @Test
-  void callsInFlightTogetherAreOneRoundTrip() {
-    List<CompletableFuture<Void>> parallel =
-        List.of("p1", "p2", "p3", "p4").stream()
-            .map(id -> CompletableFuture.runAsync(() -> slowPut(id)))
-            .toList();
-    parallel.forEach(CompletableFuture::join);
+  void callsInFlightTogetherAreOneRoundTrip() throws InterruptedException {
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> threads = new ArrayList<>();
+    for (String id : List.of("p1", "p2", "p3", "p4")) {
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                slowPut(id);
+              });
+      thread.start();
+      threads.add(thread);
+    }
+    start.countDown();
+    for (Thread thread : threads) {
+      thread.join();
+    }
     int together = meter.snapshot().roundTrips();
     meter.reset();
 
