@@ -41,6 +41,25 @@ abstract class DirectInvokeContract extends RuntimeFixture {
   }
 
   @Test
+  void anAddressDeletedByTtlStartsAfreshAndItsMessagesAreNotTakenForRepeats() {
+    FunctionRuntime runtime = runtime();
+    Address reborn = address(TestFunctions.COUNTER, "reborn");
+    Address total = Address.of(TestFunctions.TOTAL, "all");
+    long before = sum(total, TestFunctions.SUM);
+    assertApplied(runtime.invoke(List.of(count("reborn", 1), count("reborn", 2))));
+    drain(runtime);
+    runtime.invoke(count("reborn", 4));
+    drain(runtime);
+
+    servers().expire(reborn);
+    runtime.invoke(count("reborn", 8));
+    drain(runtime);
+
+    assertEquals(1, store().reload(reborn).version(), "versions start again");
+    assertEquals(15, sum(total, TestFunctions.SUM) - before, "the new bundles were applied");
+  }
+
+  @Test
   void anIdempotencyKeyAppliesARepeatOnce() {
     FunctionRuntime runtime = runtime();
     Address a = address(TestFunctions.COUNTER, "idem");

@@ -101,7 +101,9 @@ final class AddressWork {
     long now = settings.clock.millis();
     RuntimeData data = runtimeData(loaded);
     Set<Inbound> duplicates = duplicates(Marks.of(data));
-    Prepared planned = plan(data, duplicates, now);
+    long incarnation = data.getIncarnation() != 0 ? data.getIncarnation() : newIncarnation();
+    AddressRun runs = new AddressRun(settings, loaded, invocations, duplicates, incarnation, now);
+    Prepared planned = plan(runs, data, now);
     RunPlan plan = planned.plan();
     Outbox previous = loaded.outboxVersion() > 0 && data.hasOutbox() ? data.getOutbox() : null;
     boolean previousPending = previous != null && !delivered(previous);
@@ -147,11 +149,11 @@ final class AddressWork {
    * whose effects are refused, or that makes the state too large, is dead-lettered and the rest run
    * again without it.
    */
-  private Prepared plan(RuntimeData data, Set<Inbound> duplicates, long now) {
+  private Prepared plan(AddressRun runs, RuntimeData data, long now) {
     Map<Inbound, RuntimeException> skip = new IdentityHashMap<>();
     int limit = Integer.MAX_VALUE;
     while (true) {
-      RunPlan plan = AddressRun.run(settings, loaded, invocations, duplicates, skip, limit, now);
+      RunPlan plan = runs.run(skip, limit);
       if (plan.rejected != null) {
         if (plan.tooMuchForOneCommit && !plan.appliedInbounds.isEmpty()) {
           limit = plan.appliedInbounds.size();
@@ -168,7 +170,7 @@ final class AddressWork {
       if (size <= settings.store.maxStateBytes()) {
         return new Prepared(plan, next);
       }
-      Inbound culprit = firstOversized(data, duplicates, skip, plan.appliedInbounds.size(), now);
+      Inbound culprit = firstOversized(runs, data, skip, plan.appliedInbounds.size(), now);
       if (culprit == null) {
         // Too large even without this batch: the commit refuses it with the reason.
         return new Prepared(plan, next);
@@ -181,30 +183,25 @@ final class AddressWork {
 
   /** The invocation whose effects first take the state past the limit, found by bisection. */
   private Inbound firstOversized(
+      AddressRun runs,
       RuntimeData data,
-      Set<Inbound> duplicates,
       Map<Inbound, RuntimeException> skip,
       int applied,
       long now) {
     int fitting = 0;
     int tooLarge = applied;
-    if (!fits(data, AddressRun.run(settings, loaded, invocations, duplicates, skip, 0, now), now)) {
+    if (!fits(data, runs.run(skip, 0), now)) {
       return null;
     }
     while (tooLarge - fitting > 1) {
       int middle = (fitting + tooLarge) >>> 1;
-      if (fits(
-          data,
-          AddressRun.run(settings, loaded, invocations, duplicates, skip, middle, now),
-          now)) {
+      if (fits(data, runs.run(skip, middle), now)) {
         fitting = middle;
       } else {
         tooLarge = middle;
       }
     }
-    return AddressRun.run(settings, loaded, invocations, duplicates, skip, tooLarge, now)
-        .appliedInbounds
-        .get(tooLarge - 1);
+    return runs.run(skip, tooLarge).appliedInbounds.get(tooLarge - 1);
   }
 
   private boolean fits(RuntimeData data, RunPlan plan, long now) {
@@ -232,7 +229,7 @@ final class AddressWork {
         if (repeated
             || (bundled
                 && marks.bundleSeen(
-                    inbound.bundleSender,
+                    inbound.senderKey(),
                     inbound.bundleVersion,
                     inbound.bundlePart,
                     inbound.bundleIndex))
@@ -241,7 +238,7 @@ final class AddressWork {
           duplicates.add(inbound);
         } else if (bundled) {
           marks.recordBundle(
-              inbound.bundleSender,
+              inbound.senderKey(),
               inbound.bundleVersion,
               inbound.bundlePart,
               inbound.bundleIndex,
@@ -268,7 +265,9 @@ final class AddressWork {
    * outbox was delivered).
    */
   private boolean delivered(Outbox previous) {
-    if (loaded.outboxDelivered() || settings.delivered.delivered(address, loaded.outboxVersion())) {
+    if (loaded.outboxDelivered()
+        || settings.delivered.delivered(
+            address, previous.getIncarnation(), loaded.outboxVersion())) {
       return true;
     }
     String first = firstSequenceByGroup.get(previous.getProofGroupId());
@@ -289,8 +288,17 @@ final class AddressWork {
               + "); it comes again");
       return false;
     }
-    settings.delivered.record(address, loaded.outboxVersion());
+    settings.delivered.record(address, previous.getIncarnation(), loaded.outboxVersion());
     return true;
+  }
+
+  /** A random incarnation for an address's first commit; never 0, which means none. */
+  private static long newIncarnation() {
+    long incarnation;
+    do {
+      incarnation = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+    } while (incarnation == 0);
+    return incarnation;
   }
 
   private void recordReceipt() {

@@ -25,6 +25,7 @@ import java.util.Map;
 final class EffectCheck {
   private final RuntimeSettings settings;
   private final Address self;
+  private final long incarnation;
   private final long version;
   private final long now;
   private final Map<String, TimerKey> tokens;
@@ -36,11 +37,13 @@ final class EffectCheck {
   EffectCheck(
       RuntimeSettings settings,
       Address self,
+      long incarnation,
       long version,
       long now,
       Map<String, TimerKey> tokens) {
     this.settings = settings;
     this.self = self;
+    this.incarnation = incarnation;
     this.version = version;
     this.now = now;
     this.tokens = new LinkedHashMap<>(tokens);
@@ -172,7 +175,8 @@ final class EffectCheck {
               + tokens.get(token).asString()
               + "); cancel it first or use another token");
     }
-    String id = QueueIds.sha256(self + "|" + version + "|" + timers++).substring(0, 22);
+    String id =
+        QueueIds.sha256(self + "|" + incarnation + "|" + version + "|" + timers++).substring(0, 22);
     TimerKey key =
         new TimerKey(
             Math.floorMod(QueueIds.fingerprint(id), RuntimeSettings.TIMER_SHARDS), due, id);

@@ -10,7 +10,7 @@ import dev.statekit.runtime.internal.data.RuntimeData;
 import org.junit.jupiter.api.Test;
 
 class MarksTest {
-  private static final Address SENDER = Address.of(TypeName.of("t", "s"), "1");
+  private static final String SENDER = Address.of(TypeName.of("t", "s"), "1") + "#5eed";
 
   @Test
   void queueSequenceNumbersCompareAsNumbersOfUpTo128Bits() {
