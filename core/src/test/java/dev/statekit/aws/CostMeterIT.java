@@ -2,7 +2,7 @@ package dev.statekit.aws;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.statekit.testservers.LocalServers;
+import dev.statekit.testservers.AwsClients;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestTable;
 import java.util.ArrayList;
@@ -13,7 +13,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
@@ -28,14 +27,7 @@ class CostMeterIT {
   @BeforeEach
   void metered(TestTable table) {
     this.table = table.name();
-    dynamoDb =
-        DynamoDbClient.builder()
-            .endpointOverride(LocalServers.dynamoDb())
-            .region(LocalServers.region())
-            .credentialsProvider(LocalServers.credentials())
-            .httpClient(UrlConnectionHttpClient.create())
-            .overrideConfiguration(c -> c.addExecutionInterceptor(meter))
-            .build();
+    dynamoDb = AwsClients.dynamoDb(meter);
   }
 
   @Test

@@ -57,26 +57,27 @@ final class EffectCheck {
    * owns it, its token is free again (a reminder may set itself again with the same token).
    */
   void firing(Inbound inbound) {
-    consumed +=
-        inbound.caller != null && !inbound.caller.equals(self) && inbound.timerToken != null
-            ? 2
-            : 1;
-    if (self.equals(inbound.caller)
-        && inbound.timerToken != null
-        && inbound.timer.equals(tokens.get(inbound.timerToken))) {
+    consumed += timerChangesOf(inbound);
+    if (ownToken(inbound) && inbound.timer.equals(tokens.get(inbound.timerToken))) {
       tokens.remove(inbound.timerToken);
     }
   }
 
   /** The delayed message failed and will come again: its timer and token stay as they were. */
   void notFired(Inbound inbound) {
-    consumed -=
-        inbound.caller != null && !inbound.caller.equals(self) && inbound.timerToken != null
-            ? 2
-            : 1;
-    if (self.equals(inbound.caller) && inbound.timerToken != null) {
+    consumed -= timerChangesOf(inbound);
+    if (ownToken(inbound)) {
       tokens.putIfAbsent(inbound.timerToken, inbound.timer);
     }
+  }
+
+  private boolean ownToken(Inbound inbound) {
+    return inbound.timerToken != null && self.equals(inbound.caller);
+  }
+
+  /** The timer's removal, and the release of its owner's token if another address owns it. */
+  private int timerChangesOf(Inbound inbound) {
+    return inbound.timerToken != null && !self.equals(inbound.caller) ? 2 : 1;
   }
 
   /** Checks one successful invocation's effects; {@code null} when they are all fine. */
