@@ -12,9 +12,7 @@ import dev.statekit.runtime.store.StateTooLargeException;
 import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.TimerKey;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -94,16 +92,13 @@ final class AddressWork {
     return null;
   }
 
-  /** A run with the commit it needs ({@code null} if it needs none). */
-  private record Prepared(RunPlan plan, NextState next) {}
-
   private Prepared prepareOnce() {
     long now = settings.clock.millis();
     RuntimeData data = runtimeData(loaded);
-    Set<Inbound> duplicates = duplicates(Marks.of(data));
+    Set<Inbound> duplicates = Repeats.of(settings, deliveries, Marks.of(data), existingTimers);
     long incarnation = data.getIncarnation() != 0 ? data.getIncarnation() : newIncarnation();
     AddressRun runs = new AddressRun(settings, loaded, invocations, duplicates, incarnation, now);
-    Prepared planned = plan(runs, data, now);
+    Prepared planned = new Planner(settings, loaded, data, deliveries, runs, now).plan();
     RunPlan plan = planned.plan();
     Outbox previous = loaded.outboxVersion() > 0 && data.hasOutbox() ? data.getOutbox() : null;
     boolean previousPending = previous != null && !delivered(previous);
@@ -142,120 +137,6 @@ final class AddressWork {
   private void failed(StoreException e) {
     prepared = null;
     settleAll("The state store failed for " + address + ": " + e.getMessage() + "; it comes again");
-  }
-
-  /**
-   * Runs the invocations until the runtime accepts every effect and the state fits: an invocation
-   * whose effects are refused, or that makes the state too large, is dead-lettered and the rest run
-   * again without it.
-   */
-  private Prepared plan(AddressRun runs, RuntimeData data, long now) {
-    Map<Inbound, RuntimeException> skip = new IdentityHashMap<>();
-    int limit = Integer.MAX_VALUE;
-    while (true) {
-      RunPlan plan = runs.run(skip, limit);
-      if (plan.rejected != null) {
-        if (plan.tooMuchForOneCommit && !plan.appliedInbounds.isEmpty()) {
-          limit = plan.appliedInbounds.size();
-        } else {
-          skip.put(plan.rejected, plan.rejection);
-        }
-        continue;
-      }
-      if (!plan.needsCommit()) {
-        return new Prepared(plan, null);
-      }
-      NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
-      long size = settings.store.sizeOf(next.state());
-      if (size <= settings.store.maxStateBytes()) {
-        return new Prepared(plan, next);
-      }
-      Inbound culprit = firstOversized(runs, data, skip, plan.appliedInbounds.size(), now);
-      if (culprit == null) {
-        // Too large even without this batch: the commit refuses it with the reason.
-        return new Prepared(plan, next);
-      }
-      skip.put(
-          culprit,
-          new StateTooLargeException(address.toString(), size, settings.store.maxStateBytes()));
-    }
-  }
-
-  /** The invocation whose effects first take the state past the limit, found by bisection. */
-  private Inbound firstOversized(
-      AddressRun runs,
-      RuntimeData data,
-      Map<Inbound, RuntimeException> skip,
-      int applied,
-      long now) {
-    int fitting = 0;
-    int tooLarge = applied;
-    if (!fits(data, runs.run(skip, 0), now)) {
-      return null;
-    }
-    while (tooLarge - fitting > 1) {
-      int middle = (fitting + tooLarge) >>> 1;
-      if (fits(data, runs.run(skip, middle), now)) {
-        fitting = middle;
-      } else {
-        tooLarge = middle;
-      }
-    }
-    return runs.run(skip, tooLarge).appliedInbounds.get(tooLarge - 1);
-  }
-
-  private boolean fits(RuntimeData data, RunPlan plan, long now) {
-    if (!plan.needsCommit()) {
-      return true;
-    }
-    NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
-    return settings.store.sizeOf(next.state()) <= settings.store.maxStateBytes();
-  }
-
-  /**
-   * The invocations applied before: by the marks read with the state, or earlier in this batch (a
-   * message re-sent after the queue's deduplication window can arrive beside its first copy).
-   */
-  private Set<Inbound> duplicates(Marks marks) {
-    Set<Inbound> duplicates = Collections.newSetFromMap(new IdentityHashMap<>());
-    Set<TimerKey> timersInBatch = new HashSet<>();
-    long now = settings.clock.millis() / 1000;
-    for (Delivery d : deliveries) {
-      boolean repeated =
-          (d.hasQueueSequence() && marks.queueSeen(d.groupId, d.sequence))
-              || (d.idempotencyKey != null && marks.idSeen(d.idempotencyKey));
-      for (Inbound inbound : d.invocations) {
-        boolean bundled = inbound.bundleSender != null;
-        if (repeated
-            || (bundled
-                && marks.bundleSeen(
-                    inbound.senderKey(),
-                    inbound.bundleVersion,
-                    inbound.bundlePart,
-                    inbound.bundleIndex))
-            || (inbound.timer != null
-                && (!timersInBatch.add(inbound.timer) || !timerExists(inbound.timer)))) {
-          duplicates.add(inbound);
-        } else if (bundled) {
-          marks.recordBundle(
-              inbound.senderKey(),
-              inbound.bundleVersion,
-              inbound.bundlePart,
-              inbound.bundleIndex,
-              now);
-        }
-      }
-      if (d.idempotencyKey != null) {
-        marks.recordId(d.idempotencyKey, now);
-      }
-    }
-    return duplicates;
-  }
-
-  private boolean timerExists(TimerKey timer) {
-    // The batch read may be stale; a timer that seems gone is checked once more before its message
-    // is dropped as a repeat.
-    return existingTimers.contains(timer) || settings.store.timerExists(timer);
   }
 
   /**
