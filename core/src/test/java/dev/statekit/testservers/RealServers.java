@@ -2,7 +2,7 @@ package dev.statekit.testservers;
 
 import java.util.Locale;
 import java.util.UUID;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -23,15 +23,22 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * variable that points the tests elsewhere. Only the Docker-only LocalStack profile skips, and says
  * so, where no Docker engine runs.
  */
-public final class RealServers implements BeforeAllCallback, ParameterResolver {
+public final class RealServers implements BeforeEachCallback, ParameterResolver {
   private static final Namespace NAMESPACE = Namespace.create(RealServers.class);
+  private static volatile boolean toldDockerIsMissing;
 
+  // Per test, not per class: Surefire reports a class aborted in beforeAll as an error, while
+  // each aborted test shows as skipped with its reason.
   @Override
-  public void beforeAll(ExtensionContext context) {
+  public void beforeEach(ExtensionContext context) {
     if (LocalServers.useLocalStack()) {
       try {
         LocalServers.dynamoDb();
       } catch (DockerUnavailableException e) {
+        if (!toldDockerIsMissing) {
+          toldDockerIsMissing = true;
+          System.out.println("[statekit] " + e.getMessage());
+        }
         throw new TestAbortedException(e.getMessage());
       }
     }

@@ -1,0 +1,2 @@
+/** The {@code operators} suite: the operator core beside Flink's local execution. */
+package dev.statekit.benchmarks.operators;

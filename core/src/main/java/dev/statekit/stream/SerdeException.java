@@ -1,0 +1,16 @@
+package dev.statekit.stream;
+
+/** A value could not be encoded or decoded; the message names the type and the reason. */
+public final class SerdeException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /** An error with its cause. */
+  public SerdeException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  /** An error without a cause. */
+  public SerdeException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,118 @@
+package dev.statekit.stream.internal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statekit.stream.Serde;
+import dev.statekit.stream.SerdeException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The default serde: a one-byte tag, then the value. Common types are written natively; others as
+ * JSON after their class name, so decoding needs no type given.
+ */
+public enum AutoSerde implements Serde<Object> {
+  /** The only instance. */
+  INSTANCE;
+
+  private static final ObjectMapper MAPPER = new ObjectMapper().findAndRegisterModules();
+  private static final byte NULL = 0;
+  private static final byte STRING = 1;
+  private static final byte LONG = 2;
+  private static final byte INT = 3;
+  private static final byte DOUBLE = 4;
+  private static final byte BOOLEAN = 5;
+  private static final byte BYTES = 6;
+  private static final byte JSON = 7;
+
+  @Override
+  public byte[] encode(Object value) {
+    if (value == null) {
+      return new byte[] {NULL};
+    }
+    if (value instanceof String s) {
+      return tagged(STRING, s.getBytes(StandardCharsets.UTF_8));
+    }
+    if (value instanceof Long l) {
+      return ByteBuffer.allocate(9).put(LONG).putLong(l).array();
+    }
+    if (value instanceof Integer i) {
+      return ByteBuffer.allocate(5).put(INT).putInt(i).array();
+    }
+    if (value instanceof Double d) {
+      return ByteBuffer.allocate(9).put(DOUBLE).putDouble(d).array();
+    }
+    if (value instanceof Boolean b) {
+      return new byte[] {BOOLEAN, (byte) (b ? 1 : 0)};
+    }
+    if (value instanceof byte[] bytes) {
+      return tagged(BYTES, bytes);
+    }
+    try {
+      byte[] name = value.getClass().getName().getBytes(StandardCharsets.UTF_8);
+      byte[] json = MAPPER.writeValueAsBytes(value);
+      return ByteBuffer.allocate(1 + 2 + name.length + json.length)
+          .put(JSON)
+          .putShort((short) name.length)
+          .put(name)
+          .put(json)
+          .array();
+    } catch (IOException e) {
+      throw new SerdeException(
+          "Cannot write "
+              + value.getClass().getName()
+              + " as JSON ("
+              + e.getMessage()
+              + "); give this state or key an explicit serde from Serdes",
+          e);
+    }
+  }
+
+  @Override
+  public Object decode(byte[] bytes) {
+    if (bytes.length == 0) {
+      throw new SerdeException("Empty bytes are not a value written by Serdes.auto()");
+    }
+    ByteBuffer in = ByteBuffer.wrap(bytes, 1, bytes.length - 1);
+    switch (bytes[0]) {
+      case NULL:
+        return null;
+      case STRING:
+        return new String(bytes, 1, bytes.length - 1, StandardCharsets.UTF_8);
+      case LONG:
+        return in.getLong();
+      case INT:
+        return in.getInt();
+      case DOUBLE:
+        return in.getDouble();
+      case BOOLEAN:
+        return bytes[1] != 0;
+      case BYTES:
+        return Arrays.copyOfRange(bytes, 1, bytes.length);
+      case JSON:
+        return json(bytes, in);
+      default:
+        throw new SerdeException("Unknown tag " + bytes[0] + ": not written by Serdes.auto()");
+    }
+  }
+
+  private static Object json(byte[] bytes, ByteBuffer in) {
+    int nameLength = in.getShort();
+    String name = new String(bytes, 3, nameLength, StandardCharsets.UTF_8);
+    try {
+      Class<?> type = Class.forName(name, false, Thread.currentThread().getContextClassLoader());
+      int start = 3 + nameLength;
+      return MAPPER.readValue(bytes, start, bytes.length - start, type);
+    } catch (ClassNotFoundException | IOException e) {
+      throw new SerdeException("Cannot read a " + name + " written by Serdes.auto(): " + e, e);
+    }
+  }
+
+  private static byte[] tagged(byte tag, byte[] body) {
+    byte[] out = new byte[body.length + 1];
+    out[0] = tag;
+    System.arraycopy(body, 0, out, 1, body.length);
+    return out;
+  }
+}

@@ -1,0 +1,113 @@
+package dev.statekit.stream.internal;
+
+import dev.statekit.stream.state.CheckpointLineage;
+import dev.statekit.stream.state.CheckpointManifest;
+import dev.statekit.stream.state.CheckpointStore;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Collects the acknowledgements of one checkpoint from every task (the source task with its
+ * positions and watermark, each worker with its parts), then writes the parts and marks the
+ * checkpoint complete: the last task to acknowledge does the writing. Tasks wait for checkpoint
+ * {@code n-1} to resolve before flushing state for {@code n}, so each stored item needs only two
+ * versions.
+ */
+final class CheckpointCoordinator {
+  private final String pipeline;
+  private final CheckpointStore store;
+  private final int tasks;
+  private final PipelineRun run;
+  private CheckpointLineage lineage;
+
+  private final Map<Long, Pending> pending = new HashMap<>();
+  private volatile long completed;
+  private int completedCount;
+
+  CheckpointCoordinator(
+      String pipeline,
+      CheckpointStore store,
+      int tasks,
+      CheckpointLineage lineage,
+      PipelineRun run) {
+    this.pipeline = pipeline;
+    this.store = store;
+    this.tasks = tasks;
+    this.lineage = lineage;
+    this.run = run;
+    this.completed = lineage.latestComplete();
+  }
+
+  /** Reserves the next checkpoint's id; called by the source task before its barrier. */
+  long begin() {
+    return store.begin(pipeline);
+  }
+
+  /** The source task passed the barrier. */
+  void ackSource(
+      long id, Map<String, String> positions, long watermark, Map<String, byte[]> parts) {
+    synchronized (this) {
+      Pending p = pending.computeIfAbsent(id, k -> new Pending());
+      p.positions = positions;
+      p.watermark = watermark;
+    }
+    ack(id, parts);
+  }
+
+  private static final class Pending {
+    final Map<String, byte[]> parts = new HashMap<>();
+    Map<String, String> positions = Map.of();
+    long watermark = Long.MIN_VALUE;
+    int acks;
+  }
+
+  /** A task passed the barrier of checkpoint {@code id}, with its parts. */
+  void ack(long id, Map<String, byte[]> taskParts) {
+    CheckpointManifest manifest;
+    Map<String, byte[]> toWrite;
+    synchronized (this) {
+      Pending p = pending.computeIfAbsent(id, k -> new Pending());
+      p.parts.putAll(taskParts);
+      if (++p.acks < tasks) {
+        return;
+      }
+      pending.remove(id);
+      lineage = lineage.completedUpTo(id);
+      manifest = new CheckpointManifest(id, p.positions, p.watermark, p.parts.keySet(), lineage);
+      toWrite = p.parts;
+    }
+    for (var part : toWrite.entrySet()) {
+      store.writePart(pipeline, id, part.getKey(), part.getValue());
+    }
+    store.complete(pipeline, manifest);
+    synchronized (this) {
+      completed = id;
+      completedCount++;
+      notifyAll();
+    }
+  }
+
+  /** The latest complete checkpoint. */
+  long completed() {
+    return completed;
+  }
+
+  synchronized int completedCount() {
+    return completedCount;
+  }
+
+  /** Waits until checkpoint {@code id} is complete, or the run fails. */
+  void awaitComplete(long id) throws InterruptedException {
+    synchronized (this) {
+      while (completed < id) {
+        run.throwIfFailed();
+        wait(50);
+      }
+    }
+  }
+
+  /** Wakes waiters when the run fails. */
+  synchronized void wake() {
+    notifyAll();
+  }
+}

@@ -1,0 +1,94 @@
+package dev.statekit.stream.internal;
+
+import dev.statekit.stream.Record;
+import java.util.concurrent.BlockingQueue;
+import java.util.function.Function;
+
+/**
+ * The end of a stage that feeds a keyed stage: sets each record's key, routes it by the key's
+ * partition and hands records over in chunks. Markers are broadcast to every partition after the
+ * records before them. Putting into a full queue blocks: that is the backpressure.
+ */
+final class KeyedExchange implements Output {
+  private final Function<Object, Object> selector;
+  private final Routing routing;
+  private final BlockingQueue<Chunk>[] queues;
+  private final Chunk[] pending;
+  private final int channel;
+  private final int chunkSize;
+
+  KeyedExchange(
+      Function<Object, Object> selector,
+      Routing routing,
+      BlockingQueue<Chunk>[] queues,
+      int channel,
+      int chunkSize) {
+    this.selector = selector;
+    this.routing = routing;
+    this.queues = queues;
+    this.channel = channel;
+    this.chunkSize = chunkSize;
+    this.pending = new Chunk[queues.length];
+  }
+
+  @Override
+  public void emit(Record<?> record) throws InterruptedException {
+    Object key = selector.apply(record.value());
+    if (key == null) {
+      throw new IllegalArgumentException(
+          "The keyBy selector returned null for " + record + ": every record needs a key");
+    }
+    add(routing.partition(key), record, key);
+  }
+
+  private void add(int target, Object element, Object key) throws InterruptedException {
+    Chunk chunk = pending[target];
+    if (chunk == null) {
+      chunk = new Chunk(channel, chunkSize);
+      pending[target] = chunk;
+    }
+    chunk.keys[chunk.size] = key;
+    chunk.elements[chunk.size++] = element;
+    if (chunk.isFull()) {
+      pending[target] = null;
+      queues[target].put(chunk);
+    }
+  }
+
+  private void broadcast(Object mark) throws InterruptedException {
+    for (int target = 0; target < queues.length; target++) {
+      add(target, mark, null);
+      flush(target);
+    }
+  }
+
+  /** Hands over partly filled chunks, before the task waits for input. */
+  void flush() throws InterruptedException {
+    for (int target = 0; target < queues.length; target++) {
+      flush(target);
+    }
+  }
+
+  private void flush(int target) throws InterruptedException {
+    Chunk chunk = pending[target];
+    if (chunk != null) {
+      pending[target] = null;
+      queues[target].put(chunk);
+    }
+  }
+
+  @Override
+  public void watermark(long watermark) throws InterruptedException {
+    broadcast(new Mark.Watermark(watermark));
+  }
+
+  @Override
+  public void barrier(long checkpointId) throws InterruptedException {
+    broadcast(new Mark.Barrier(checkpointId));
+  }
+
+  @Override
+  public void end() throws InterruptedException {
+    broadcast(Mark.END);
+  }
+}

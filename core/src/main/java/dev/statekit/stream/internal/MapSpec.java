@@ -1,0 +1,25 @@
+package dev.statekit.stream.internal;
+
+import dev.statekit.stream.OperatorDescription;
+import dev.statekit.stream.Record;
+import java.util.Map;
+import java.util.function.Function;
+
+/** map: one value in, one value out. */
+public record MapSpec(Function<Object, Object> function, String label, String type)
+    implements OperatorSpec {
+  @Override
+  public OperatorDescription describe() {
+    return new OperatorDescription(type, label, Map.of());
+  }
+
+  @Override
+  public Operator create() {
+    return new Operator() {
+      @Override
+      public void emit(Record<?> record) throws Exception {
+        next.emit(record.withValue(function.apply(record.value())));
+      }
+    };
+  }
+}

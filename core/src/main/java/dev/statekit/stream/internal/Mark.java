@@ -1,0 +1,15 @@
+package dev.statekit.stream.internal;
+
+/** Markers that travel in chunks between records. */
+final class Mark {
+  private Mark() {}
+
+  /** The watermark of the channel it arrives on. */
+  record Watermark(long value) {}
+
+  /** A checkpoint barrier. */
+  record Barrier(long checkpointId) {}
+
+  /** The channel's input has ended. */
+  static final Object END = new Object();
+}

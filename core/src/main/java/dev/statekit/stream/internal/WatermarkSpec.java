@@ -1,0 +1,104 @@
+package dev.statekit.stream.internal;
+
+import dev.statekit.stream.OperatorDescription;
+import dev.statekit.stream.Record;
+import dev.statekit.stream.WatermarkStrategy;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+
+/**
+ * withWatermarks: assigns timestamps and emits bounded-out-of-orderness watermarks after each poll
+ * of the source (so restored runs emit them at the same records), and moves the watermark on with
+ * the wall clock while the input is idle.
+ */
+public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements OperatorSpec {
+  @Override
+  public OperatorDescription describe() {
+    Map<String, String> config = new HashMap<>();
+    config.put("out_of_orderness_ms", Long.toString(strategy.outOfOrdernessMs()));
+    if (strategy.idleTimeoutMs() > 0) {
+      config.put("idle_timeout_ms", Long.toString(strategy.idleTimeoutMs()));
+    }
+    return new OperatorDescription("watermarks", "watermarks", config);
+  }
+
+  @Override
+  public Generator create() {
+    return new Generator(strategy);
+  }
+
+  /** The running operator; the source task calls its poll and idle hooks. */
+  static final class Generator extends Operator {
+    private final long bound;
+    private final ToLongFunction<Object> timestamps;
+    private final long idleTimeout;
+    private long maxTimestamp = Long.MIN_VALUE;
+    private long emitted = Long.MIN_VALUE;
+
+    Generator(WatermarkStrategy<Object> strategy) {
+      this.bound = strategy.outOfOrdernessMs();
+      this.timestamps = strategy.timestamps();
+      this.idleTimeout = strategy.idleTimeoutMs();
+    }
+
+    @Override
+    public void emit(Record<?> record) throws Exception {
+      Record<?> timed = record;
+      if (timestamps != null) {
+        timed = record.withTimestamp(timestamps.applyAsLong(record.value()));
+      } else if (!record.hasTimestamp()) {
+        throw new IllegalArgumentException(
+            "Record "
+                + record
+                + " has no event timestamp: give the source timestamps or use"
+                + " WatermarkStrategy.withTimestamps(extractor)");
+      }
+      if (timed.timestamp() > maxTimestamp) {
+        maxTimestamp = timed.timestamp();
+      }
+      next.emit(timed);
+    }
+
+    /** After each poll: emits the watermark if it moved. */
+    void afterPoll() throws Exception {
+      if (maxTimestamp != Long.MIN_VALUE) {
+        advanceTo(maxTimestamp - bound - 1);
+      }
+    }
+
+    /** While no record came for {@code idleMs}: event time follows the wall clock. */
+    void idle(long idleMs) throws Exception {
+      if (idleTimeout > 0 && idleMs >= idleTimeout && maxTimestamp != Long.MIN_VALUE) {
+        advanceTo(maxTimestamp - bound - 1 + idleMs);
+      }
+    }
+
+    /** At the end of input: every window fires. */
+    void endOfInput() throws Exception {
+      advanceTo(Long.MAX_VALUE);
+    }
+
+    private void advanceTo(long watermark) throws Exception {
+      if (watermark > emitted) {
+        emitted = watermark;
+        next.watermark(watermark);
+      }
+    }
+
+    long currentWatermark() {
+      return emitted;
+    }
+
+    byte[] snapshot() {
+      return ByteBuffer.allocate(16).putLong(maxTimestamp).putLong(emitted).array();
+    }
+
+    void restore(byte[] data) {
+      ByteBuffer in = ByteBuffer.wrap(data);
+      maxTimestamp = in.getLong();
+      emitted = in.getLong();
+    }
+  }
+}

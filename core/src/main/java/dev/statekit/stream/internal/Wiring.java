@@ -1,0 +1,107 @@
+package dev.statekit.stream.internal;
+
+import dev.statekit.stream.Record;
+import dev.statekit.stream.RunOptions;
+import dev.statekit.stream.state.CheckpointLineage;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+
+/** Builds the chains of operators and the exchanges between stages for a run. */
+final class Wiring {
+  private final Plan plan;
+  private final RunOptions options;
+  private final CheckpointLineage lineage;
+  private final Map<String, byte[]> parts;
+  private final long watermark;
+
+  Wiring(
+      Plan plan,
+      RunOptions options,
+      CheckpointLineage lineage,
+      Map<String, byte[]> parts,
+      long watermark) {
+    this.plan = plan;
+    this.options = options;
+    this.lineage = lineage;
+    this.parts = parts;
+    this.watermark = watermark;
+  }
+
+  /** The exchange into stage {@code stage} from worker {@code channel}, or null after the last. */
+  KeyedExchange exchange(int stage, int channel, List<BlockingQueue<Chunk>[]> queues) {
+    if (stage >= plan.stages().size()) {
+      return null;
+    }
+    Plan.Stage target = plan.stages().get(stage);
+    KeyBySpec keyBy = target.keyBy();
+    return new KeyedExchange(
+        keyBy.selector(), routing(target), queues.get(stage), channel, options.chunkSize());
+  }
+
+  private static Routing routing(Plan.Stage stage) {
+    return stage.keyBy() == null
+        ? null
+        : new Routing(stage.parallelism(), stage.keyBy().keySerde());
+  }
+
+  /** Creates and opens the chain of one worker of stage {@code s}, ending in {@code tail}. */
+  Operator chain(int s, int worker, TaskState state, Output tail) throws Exception {
+    Plan.Stage stage = plan.stages().get(s);
+    List<OperatorSpec> specs = stage.operators();
+    Operator head = null;
+    Operator previous = null;
+    for (int i = 0; i < specs.size(); i++) {
+      Operator operator = specs.get(i).create();
+      if (previous == null) {
+        head = operator;
+      } else {
+        previous.setNext(operator);
+      }
+      previous = operator;
+      state.operators.add(operator);
+    }
+    if (head == null) {
+      head = new Forward();
+      previous = head;
+    }
+    previous.setNext(tail);
+    Routing routing = routing(stage);
+    for (int i = 0; i < specs.size(); i++) {
+      String id = Planner.operatorId(s, i, specs.get(i));
+      state
+          .operators
+          .get(i)
+          .open(
+              new OperatorContext(
+                  options.name(),
+                  id,
+                  worker,
+                  routing,
+                  options.stateBackend(),
+                  lineage,
+                  parts,
+                  watermark,
+                  state));
+    }
+    return head;
+  }
+
+  /** The watermark generator of the source stage's chain, or null. */
+  static WatermarkSpec.Generator generator(TaskState state) {
+    for (Operator operator : state.operators) {
+      if (operator instanceof WatermarkSpec.Generator generator) {
+        return generator;
+      }
+    }
+    return null;
+  }
+
+  /** Passes everything on: the chain of a stage without operators of its own. */
+  private static final class Forward extends Operator {
+    @Override
+    public void emit(Record<?> record) throws Exception {
+      next.emit(record);
+    }
+  }
+}

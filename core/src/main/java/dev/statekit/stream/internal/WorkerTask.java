@@ -1,0 +1,161 @@
+package dev.statekit.stream.internal;
+
+import dev.statekit.stream.Record;
+import java.util.ArrayDeque;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one worker of a keyed stage: takes chunks from its queue and pushes their elements down its
+ * chain. With several upstream channels it aligns markers: its watermark is the least of the
+ * channels', and a barrier passes only once every channel delivered it (a channel that delivered it
+ * is held back meanwhile), so the snapshot falls between the same records everywhere.
+ */
+final class WorkerTask implements Runnable {
+  private final BlockingQueue<Chunk> queue;
+  private final int channels;
+  private final Operator head;
+  private final KeyedExchange exchange;
+  private final TaskState state;
+  private final CheckpointCoordinator coordinator;
+
+  private final long[] watermarks;
+  private final boolean[] ended;
+  private final boolean[] blocked;
+  private final ArrayDeque<Chunk>[] parked;
+  private int endedCount;
+  private int barriersSeen;
+  private long watermark = Long.MIN_VALUE;
+  private long lastCheckpoint;
+
+  @SuppressWarnings("unchecked")
+  WorkerTask(
+      BlockingQueue<Chunk> queue,
+      int channels,
+      Operator head,
+      KeyedExchange exchange,
+      TaskState state,
+      CheckpointCoordinator coordinator,
+      long restoredWatermark) {
+    this.queue = queue;
+    this.channels = channels;
+    this.head = head;
+    this.exchange = exchange;
+    this.state = state;
+    this.coordinator = coordinator;
+    this.watermarks = new long[channels];
+    java.util.Arrays.fill(watermarks, restoredWatermark);
+    this.watermark = restoredWatermark;
+    this.ended = new boolean[channels];
+    this.blocked = new boolean[channels];
+    this.parked = new ArrayDeque[channels];
+    for (int i = 0; i < channels; i++) {
+      parked[i] = new ArrayDeque<>();
+    }
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (endedCount < channels) {
+        Chunk chunk = next();
+        if (chunk != null) {
+          process(chunk);
+        }
+      }
+      head.end();
+      if (exchange != null) {
+        exchange.flush();
+      }
+      coordinator.awaitComplete(lastCheckpoint);
+      state.notifyComplete(lastCheckpoint);
+    } catch (Exception e) {
+      throw Sneaky.propagate(e);
+    }
+  }
+
+  private Chunk next() throws Exception {
+    for (int c = 0; c < channels; c++) {
+      if (!blocked[c] && !parked[c].isEmpty()) {
+        return parked[c].poll();
+      }
+    }
+    Chunk chunk = queue.poll();
+    if (chunk == null) {
+      // About to wait: hand over partial chunks so downstream isn't starved, apply completions.
+      if (exchange != null) {
+        exchange.flush();
+      }
+      state.notifyComplete(coordinator.completed());
+      chunk = queue.poll(50, TimeUnit.MILLISECONDS);
+      if (chunk == null) {
+        return null;
+      }
+    }
+    if (blocked[chunk.channel]) {
+      parked[chunk.channel].add(chunk);
+      return null;
+    }
+    return chunk;
+  }
+
+  private void process(Chunk chunk) throws Exception {
+    Object[] elements = chunk.elements;
+    Object[] keys = chunk.keys;
+    head.prefetch(keys, chunk.position, chunk.size);
+    for (int i = chunk.position; i < chunk.size; i++) {
+      Object element = elements[i];
+      if (element instanceof Record<?> record) {
+        head.emitKeyed(keys[i], record);
+      } else if (element instanceof Mark.Watermark w) {
+        watermarks[chunk.channel] = w.value();
+        advanceWatermark();
+      } else if (element instanceof Mark.Barrier b) {
+        if (!barrier(chunk.channel, b.checkpointId())) {
+          chunk.position = i + 1;
+          parked[chunk.channel].addFirst(chunk);
+          return;
+        }
+      } else {
+        ended[chunk.channel] = true;
+        endedCount++;
+        watermarks[chunk.channel] = Long.MAX_VALUE;
+        if (endedCount < channels) {
+          advanceWatermark();
+        }
+      }
+    }
+  }
+
+  private void advanceWatermark() throws Exception {
+    long least = Long.MAX_VALUE;
+    for (long w : watermarks) {
+      least = Math.min(least, w);
+    }
+    if (least > watermark) {
+      watermark = least;
+      head.watermark(least);
+    }
+  }
+
+  /** Returns false if the channel must wait for the others' barriers. */
+  private boolean barrier(int channel, long checkpointId) throws Exception {
+    if (channels > 1) {
+      barriersSeen++;
+      if (barriersSeen < channels - endedCount) {
+        blocked[channel] = true;
+        return false;
+      }
+      barriersSeen = 0;
+      java.util.Arrays.fill(blocked, false);
+    }
+    if (lastCheckpoint > 0) {
+      coordinator.awaitComplete(lastCheckpoint);
+    }
+    state.notifyComplete(coordinator.completed());
+    head.barrier(checkpointId);
+    coordinator.ack(checkpointId, state.snapshot(checkpointId));
+    lastCheckpoint = checkpointId;
+    return true;
+  }
+}

@@ -1,0 +1,35 @@
+package dev.statekit.stream.internal.state;
+
+import dev.statekit.stream.Serde;
+import dev.statekit.stream.state.CheckpointLineage;
+import dev.statekit.stream.state.KeyedStateStore;
+import dev.statekit.stream.state.StateBackend;
+import dev.statekit.stream.state.StateTable;
+
+/** Working state in memory, written behind into a {@link StateTable} at checkpoints. */
+public final class CachingStateBackend implements StateBackend {
+  private final StateTable table;
+  private final int maxCachedKeys;
+
+  /** A backend over {@code table} keeping about {@code maxCachedKeys} keys per store. */
+  public CachingStateBackend(StateTable table, int maxCachedKeys) {
+    this.table = table;
+    this.maxCachedKeys = maxCachedKeys;
+  }
+
+  @Override
+  public KeyedStateStore open(
+      String pipeline,
+      String operator,
+      Serde<Object> keySerde,
+      Serde<Object> namespaceSerde,
+      CheckpointLineage lineage) {
+    return new KeyedStateCache(
+        table, pipeline + "#" + operator, keySerde, namespaceSerde, lineage, maxCachedKeys);
+  }
+
+  @Override
+  public String toString() {
+    return table.getClass().getSimpleName();
+  }
+}

@@ -1,0 +1,42 @@
+package dev.statekit.stream.state;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** A {@link StateTable} in this process's memory: the durable side of the in-memory backend. */
+public final class InMemoryStateTable implements StateTable {
+  private final Map<String, Map<String, StoredState>> scopes = new ConcurrentHashMap<>();
+
+  @Override
+  public Map<String, StoredState> read(String scope, Collection<String> keys) {
+    Map<String, StoredState> items = scopes.getOrDefault(scope, Map.of());
+    Map<String, StoredState> found = new HashMap<>();
+    for (String key : keys) {
+      StoredState item = items.get(key);
+      if (item != null) {
+        found.put(key, item);
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public void write(String scope, List<StateWrite> writes) {
+    Map<String, StoredState> items = scopes.computeIfAbsent(scope, s -> new ConcurrentHashMap<>());
+    for (StateWrite write : writes) {
+      if (write.state() == null) {
+        items.remove(write.key());
+      } else {
+        items.put(write.key(), write.state());
+      }
+    }
+  }
+
+  /** How many items one scope holds (for tests and metrics). */
+  public int size(String scope) {
+    return scopes.getOrDefault(scope, Map.of()).size();
+  }
+}

@@ -1,0 +1,129 @@
+package dev.statekit.stream.state.dynamodb;
+
+import dev.statekit.aws.ApplicationTable;
+import dev.statekit.stream.state.StateBackend;
+import dev.statekit.stream.state.StateStoreException;
+import dev.statekit.stream.state.StateTable;
+import dev.statekit.stream.state.StoredState;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * Pipeline state in the application's DynamoDB table: one item per operator and key, {@code pk =
+ * pipe#<pipeline>#<operator>#<key>}, {@code sk = state}, holding the state written at the last two
+ * checkpoints ({@code v}/{@code val} and {@code pv}/{@code pval}; a missing value is a key whose
+ * state was cleared). Reads are strongly consistent, so a key evicted from the cache reads back its
+ * own latest write.
+ */
+public final class DynamoDbStateTable implements StateTable {
+  /** The sort key of state items. */
+  public static final String SORT_KEY = "state";
+
+  /** DynamoDB's item size limit, less room for keys and attribute names. */
+  static final int MAX_VALUE_BYTES = 390 * 1024;
+
+  private final Batches batches;
+
+  /** State in {@code tableName}, shaped as {@link ApplicationTable} describes. */
+  public DynamoDbStateTable(DynamoDbClient dynamoDb, String tableName) {
+    this.batches = new Batches(dynamoDb, tableName);
+  }
+
+  /**
+   * A state backend over this table, caching up to {@code maxCachedKeys} keys per operator and
+   * worker.
+   */
+  public static StateBackend backend(DynamoDbClient dynamoDb, String tableName, int maxCachedKeys) {
+    return StateBackend.over(new DynamoDbStateTable(dynamoDb, tableName), maxCachedKeys);
+  }
+
+  static String partitionKey(String scope, String key) {
+    return "pipe#" + scope + "#" + key;
+  }
+
+  @Override
+  public Map<String, StoredState> read(String scope, Collection<String> keys) {
+    List<Map<String, AttributeValue>> request = new ArrayList<>();
+    for (String key : new LinkedHashSet<>(keys)) {
+      request.add(itemKey(partitionKey(scope, key)));
+    }
+    String prefix = partitionKey(scope, "");
+    Map<String, StoredState> found = new HashMap<>();
+    for (Map<String, AttributeValue> item : batches.get(request)) {
+      String key = item.get(ApplicationTable.PARTITION_KEY).s().substring(prefix.length());
+      found.put(
+          key,
+          new StoredState(
+              number(item.get("v")),
+              bytes(item.get("val")),
+              number(item.get("pv")),
+              bytes(item.get("pval"))));
+    }
+    return found;
+  }
+
+  @Override
+  public void write(String scope, List<StateWrite> writes) {
+    List<WriteRequest> requests = new ArrayList<>(writes.size());
+    for (StateWrite write : writes) {
+      Map<String, AttributeValue> key = itemKey(partitionKey(scope, write.key()));
+      if (write.state() == null) {
+        requests.add(WriteRequest.builder().deleteRequest(d -> d.key(key)).build());
+        continue;
+      }
+      StoredState state = write.state();
+      int size = length(state.value()) + length(state.previousValue());
+      if (size > MAX_VALUE_BYTES) {
+        throw new StateStoreException(
+            "The state of key '"
+                + write.key()
+                + "' in "
+                + scope
+                + " is "
+                + size
+                + " bytes with its previous version, over DynamoDB's 400 KB item limit:"
+                + " keep less state per key (for example aggregate instead of buffering a window)",
+            false);
+      }
+      Map<String, AttributeValue> item = new HashMap<>(key);
+      item.put("v", AttributeValue.fromN(Long.toString(state.version())));
+      item.put("pv", AttributeValue.fromN(Long.toString(state.previousVersion())));
+      if (state.value() != null) {
+        item.put("val", AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(state.value())));
+      }
+      if (state.previousValue() != null) {
+        item.put("pval", AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(state.previousValue())));
+      }
+      requests.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
+    }
+    batches.write(requests);
+  }
+
+  private static Map<String, AttributeValue> itemKey(String pk) {
+    return Map.of(
+        ApplicationTable.PARTITION_KEY,
+        AttributeValue.fromS(pk),
+        ApplicationTable.SORT_KEY,
+        AttributeValue.fromS(SORT_KEY));
+  }
+
+  private static long number(AttributeValue value) {
+    return value == null ? 0 : Long.parseLong(value.n());
+  }
+
+  private static byte[] bytes(AttributeValue value) {
+    return value == null ? null : value.b().asByteArrayUnsafe();
+  }
+
+  private static int length(byte[] bytes) {
+    return bytes == null ? 0 : bytes.length;
+  }
+}

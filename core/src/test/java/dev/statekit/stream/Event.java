@@ -1,0 +1,4 @@
+package dev.statekit.stream;
+
+/** A test value: a key, an event time and a number. */
+record Event(String key, long time, long value) {}

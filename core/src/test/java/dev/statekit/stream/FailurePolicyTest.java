@@ -1,0 +1,88 @@
+package dev.statekit.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+/** A process function that throws on multiples of 7, under each failure policy. */
+class FailurePolicyTest {
+  private static final List<Long> INPUT = LongStream.range(1, 50).boxed().toList();
+
+  private static final ProcessFunction<Long, Long> FLAKY =
+      (record, out) -> {
+        out.collect(record.value() * 100); // collected before the failure: must not leak out
+        if (record.value() % 7 == 0) {
+          throw new IllegalStateException("no multiples of 7: " + record.value());
+        }
+        out.collect(record.value());
+      };
+
+  private static List<Long> survivors() {
+    return INPUT.stream()
+        .filter(v -> v % 7 != 0)
+        .flatMap(v -> List.of(v * 100, v).stream())
+        .toList();
+  }
+
+  @Test
+  void dropSkipsFailedRecordsAndCountsThem() throws Exception {
+    CollectingSink<Long> sink = Sinks.collecting();
+    PipelineResult result =
+        Pipeline.from(Sources.fromList(INPUT))
+            .process("flaky", FLAKY, FailurePolicy.drop())
+            .to(sink)
+            .run(RunOptions.named("drop").build());
+    assertEquals(survivors(), sink.values());
+    assertEquals(7, result.droppedRecords());
+  }
+
+  @Test
+  void deadLetterSinkReceivesEachFailedRecordWithItsError() throws Exception {
+    CollectingSink<Long> sink = Sinks.collecting();
+    CollectingSink<DeadLetter<Long>> dead = Sinks.collecting();
+    PipelineResult result =
+        Pipeline.from(Sources.fromList(INPUT))
+            .keyBy(v -> v % 3, 2)
+            .reduce((a, b) -> b)
+            .process("flaky", FLAKY, FailurePolicy.deadLetter(dead))
+            .to(sink)
+            .run(RunOptions.named("dead").build());
+    assertEquals(survivors().stream().sorted().toList(), sink.values().stream().sorted().toList());
+    assertEquals(7, result.deadLetters());
+    List<DeadLetter<Long>> letters =
+        dead.values().stream()
+            .sorted((a, b) -> Long.compare(a.record().value(), b.record().value()))
+            .toList();
+    assertEquals(
+        List.of(7L, 14L, 21L, 28L, 35L, 42L, 49L),
+        letters.stream().map(l -> l.record().value()).toList());
+    for (DeadLetter<Long> letter : letters) {
+      assertInstanceOf(IllegalStateException.class, letter.error());
+      assertEquals("no multiples of 7: " + letter.record().value(), letter.error().getMessage());
+      assertEquals("flaky", letter.operator());
+      assertEquals(letter.record().value() % 3, letter.record().key(), "the record keeps its key");
+    }
+  }
+
+  @Test
+  void failStopsThePipelineWithTheRecordAndTheError() {
+    CollectingSink<Long> sink = Sinks.collecting();
+    PipelineFailedException e =
+        assertThrows(
+            PipelineFailedException.class,
+            () ->
+                Pipeline.from(Sources.fromList(INPUT))
+                    .process("flaky", FLAKY, FailurePolicy.fail())
+                    .to(sink)
+                    .run(RunOptions.named("fail").build()));
+    assertTrue(
+        e.getMessage().contains("'flaky' failed on Record{key=null, value=7"), e.getMessage());
+    assertInstanceOf(IllegalStateException.class, e.getCause().getCause());
+    assertEquals(List.of(), sink.values(), "nothing was committed: no checkpoint completed");
+  }
+}

@@ -1,0 +1,81 @@
+package dev.statekit.stream.state;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** What every checkpoint store promises; run against the in-memory and the DynamoDB store. */
+abstract class CheckpointStoreContract {
+  private final String pipeline = "p" + UUID.randomUUID().toString().substring(0, 8);
+
+  abstract CheckpointStore store();
+
+  private static CheckpointManifest manifest(long id, Set<String> parts) {
+    return new CheckpointManifest(
+        id,
+        Map.of("shard-1", "49" + id),
+        1000 * id,
+        parts,
+        new CheckpointLineage(id, List.of(new long[] {0, 0})));
+  }
+
+  @Test
+  void idsAreReservedInOrderAndNeverReused() {
+    CheckpointStore store = store();
+    assertEquals(0, store.lastReserved(pipeline));
+    assertEquals(1, store.begin(pipeline));
+    assertEquals(2, store.begin(pipeline));
+    assertEquals(2, store.lastReserved(pipeline));
+    assertEquals(1, store.begin("other-" + pipeline), "each pipeline counts alone");
+  }
+
+  @Test
+  void aCheckpointIsVisibleOnlyOnceComplete() {
+    CheckpointStore store = store();
+    assertTrue(store.latest(pipeline).isEmpty());
+    long id = store.begin(pipeline);
+    byte[] big = new byte[900 * 1024]; // over one DynamoDB item: stored in chunks
+    new Random(1).nextBytes(big);
+    store.writePart(pipeline, id, "1.0-window/0", big);
+    store.writePart(pipeline, id, "source", new byte[] {1, 2, 3});
+    assertTrue(store.latest(pipeline).isEmpty(), "parts alone are not a checkpoint");
+    store.complete(pipeline, manifest(id, Set.of("1.0-window/0", "source")));
+
+    var latest = store.latest(pipeline).orElseThrow();
+    assertEquals(id, latest.manifest().id());
+    assertEquals(Map.of("shard-1", "49" + id), latest.manifest().positions());
+    assertEquals(1000 * id, latest.manifest().watermark());
+    assertEquals(1, latest.manifest().lineage().abandoned().size());
+    assertArrayEquals(big, latest.parts().get("1.0-window/0"));
+    assertArrayEquals(new byte[] {1, 2, 3}, latest.parts().get("source"));
+  }
+
+  @Test
+  void aLaterCheckpointReplacesTheEarlierAndAnOlderOneIsRefused() {
+    CheckpointStore store = store();
+    long first = store.begin(pipeline);
+    long second = store.begin(pipeline);
+    store.writePart(pipeline, second, "source", new byte[] {2});
+    store.complete(pipeline, manifest(second, Set.of("source")));
+    store.writePart(pipeline, first, "source", new byte[] {1});
+    StateStoreException e =
+        assertThrows(
+            StateStoreException.class,
+            () -> store.complete(pipeline, manifest(first, Set.of("source"))));
+    assertTrue(e.getMessage().contains("older"), e.getMessage());
+    long third = store.begin(pipeline);
+    store.writePart(pipeline, third, "source", new byte[] {3});
+    store.complete(pipeline, manifest(third, Set.of("source")));
+    var latest = store.latest(pipeline).orElseThrow();
+    assertEquals(third, latest.manifest().id());
+    assertArrayEquals(new byte[] {3}, latest.parts().get("source"));
+  }
+}

@@ -1,0 +1,31 @@
+package dev.statekit.stream.state;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Counts the items read and written through a table. */
+final class CountingStateTable implements StateTable {
+  final StateTable inner;
+  final AtomicInteger readCalls = new AtomicInteger();
+  final AtomicInteger itemsRead = new AtomicInteger();
+  final AtomicInteger itemsWritten = new AtomicInteger();
+
+  CountingStateTable(StateTable inner) {
+    this.inner = inner;
+  }
+
+  @Override
+  public Map<String, StoredState> read(String scope, Collection<String> keys) {
+    readCalls.incrementAndGet();
+    itemsRead.addAndGet(keys.size());
+    return inner.read(scope, keys);
+  }
+
+  @Override
+  public void write(String scope, List<StateWrite> writes) {
+    itemsWritten.addAndGet(writes.size());
+    inner.write(scope, writes);
+  }
+}
