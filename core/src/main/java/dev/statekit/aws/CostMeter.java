@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -203,48 +204,36 @@ public final class CostMeter implements ExecutionInterceptor {
   }
 
   private static SdkRequest withConsumedCapacity(SdkRequest request) {
-    ReturnConsumedCapacity total = ReturnConsumedCapacity.TOTAL;
-    if (request instanceof PutItemRequest
-        && ((PutItemRequest) request).returnConsumedCapacity() == null) {
-      return ((PutItemRequest) request).toBuilder().returnConsumedCapacity(total).build();
+    if (request.getValueForField("ReturnConsumedCapacity", Object.class).isPresent()) {
+      return request;
     }
-    if (request instanceof UpdateItemRequest
-        && ((UpdateItemRequest) request).returnConsumedCapacity() == null) {
-      return ((UpdateItemRequest) request).toBuilder().returnConsumedCapacity(total).build();
-    }
-    if (request instanceof DeleteItemRequest
-        && ((DeleteItemRequest) request).returnConsumedCapacity() == null) {
-      return ((DeleteItemRequest) request).toBuilder().returnConsumedCapacity(total).build();
-    }
-    if (request instanceof GetItemRequest
-        && ((GetItemRequest) request).returnConsumedCapacity() == null) {
-      return ((GetItemRequest) request).toBuilder().returnConsumedCapacity(total).build();
-    }
-    if (request instanceof BatchGetItemRequest
-        && ((BatchGetItemRequest) request).returnConsumedCapacity() == null) {
-      return ((BatchGetItemRequest) request).toBuilder().returnConsumedCapacity(total).build();
-    }
-    if (request instanceof BatchWriteItemRequest
-        && ((BatchWriteItemRequest) request).returnConsumedCapacity() == null) {
-      return ((BatchWriteItemRequest) request).toBuilder().returnConsumedCapacity(total).build();
-    }
-    if (request instanceof TransactWriteItemsRequest
-        && ((TransactWriteItemsRequest) request).returnConsumedCapacity() == null) {
-      return ((TransactWriteItemsRequest) request)
-          .toBuilder().returnConsumedCapacity(total).build();
-    }
-    if (request instanceof TransactGetItemsRequest
-        && ((TransactGetItemsRequest) request).returnConsumedCapacity() == null) {
-      return ((TransactGetItemsRequest) request).toBuilder().returnConsumedCapacity(total).build();
-    }
-    if (request instanceof QueryRequest
-        && ((QueryRequest) request).returnConsumedCapacity() == null) {
-      return ((QueryRequest) request).toBuilder().returnConsumedCapacity(total).build();
-    }
-    if (request instanceof ScanRequest
-        && ((ScanRequest) request).returnConsumedCapacity() == null) {
-      return ((ScanRequest) request).toBuilder().returnConsumedCapacity(total).build();
-    }
-    return request;
+    UnaryOperator<SdkRequest> asking = ASK_FOR_CAPACITY.get(request.getClass());
+    return asking == null ? request : asking.apply(request);
   }
+
+  private static final ReturnConsumedCapacity TOTAL = ReturnConsumedCapacity.TOTAL;
+
+  /** Every DynamoDB request that can report capacity, asked to. */
+  private static final Map<Class<?>, UnaryOperator<SdkRequest>> ASK_FOR_CAPACITY =
+      Map.of(
+          PutItemRequest.class,
+          r -> ((PutItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
+          UpdateItemRequest.class,
+          r -> ((UpdateItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
+          DeleteItemRequest.class,
+          r -> ((DeleteItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
+          GetItemRequest.class,
+          r -> ((GetItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
+          BatchGetItemRequest.class,
+          r -> ((BatchGetItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
+          BatchWriteItemRequest.class,
+          r -> ((BatchWriteItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
+          TransactWriteItemsRequest.class,
+          r -> ((TransactWriteItemsRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
+          TransactGetItemsRequest.class,
+          r -> ((TransactGetItemsRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
+          QueryRequest.class,
+          r -> ((QueryRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
+          ScanRequest.class,
+          r -> ((ScanRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build());
 }

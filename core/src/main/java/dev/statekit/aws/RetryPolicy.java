@@ -8,7 +8,11 @@ import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.InternalServerErrorException;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 
 /**
  * Retries AWS calls that failed for a reason that passes — throttling ({@code
@@ -139,6 +143,12 @@ public final class RetryPolicy {
         anyPassing |= code != null && PASSING_CANCELLATION_CODES.contains(code);
       }
       return anyPassing;
+    }
+    if (failure instanceof ProvisionedThroughputExceededException
+        || failure instanceof RequestLimitExceededException
+        || failure instanceof TransactionConflictException
+        || failure instanceof InternalServerErrorException) {
+      return true;
     }
     if (failure instanceof AwsServiceException) {
       AwsServiceException service = (AwsServiceException) failure;

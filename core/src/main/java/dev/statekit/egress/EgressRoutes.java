@@ -79,12 +79,6 @@ public final class EgressRoutes {
     return route.resolve(id, egress, source, valueTypeName, value);
   }
 
-  /** The sink {@code egress} goes to whatever the record, if its route has just one. */
-  public EgressSink sinkOf(TypeName egress) {
-    Route route = routes.get(egress);
-    return route == null ? otherwise : route.single;
-  }
-
   /**
    * A resolved record.
    *

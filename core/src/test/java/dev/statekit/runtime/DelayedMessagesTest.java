@@ -1,10 +1,3 @@
 package dev.statekit.runtime;
 
-class DelayedMessagesTest extends DelayedMessagesContract {
-  private final Servers servers = new MemoryServers(clock);
-
-  @Override
-  Servers servers() {
-    return servers;
-  }
-}
+class DelayedMessagesTest extends DelayedMessagesContract {}

@@ -1,10 +1,3 @@
 package dev.statekit.runtime;
 
-class DirectInvokeTest extends DirectInvokeContract {
-  private final Servers servers = new MemoryServers(clock);
-
-  @Override
-  Servers servers() {
-    return servers;
-  }
-}
+class DirectInvokeTest extends DirectInvokeContract {}

@@ -1,10 +1,3 @@
 package dev.statekit.runtime;
 
-class ExpiryTest extends ExpiryContract {
-  private final Servers servers = new MemoryServers(clock);
-
-  @Override
-  Servers servers() {
-    return servers;
-  }
-}
+class ExpiryTest extends ExpiryContract {}

@@ -7,13 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 class FaultToleranceTest extends FaultToleranceContract {
-  private final Servers servers = new MemoryServers(clock);
   private final CollectingSink sink = new CollectingSink();
-
-  @Override
-  Servers servers() {
-    return servers;
-  }
 
   @Override
   EgressSink egressSink() {

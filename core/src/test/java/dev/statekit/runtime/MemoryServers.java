@@ -9,7 +9,7 @@ final class MemoryServers implements Servers {
   static final Duration VISIBILITY = Duration.ofSeconds(30);
 
   private final MutableClock clock;
-  private final FunctionStore store = new InMemoryFunctionStore();
+  private final InMemoryFunctionStore store = new InMemoryFunctionStore();
 
   MemoryServers(MutableClock clock) {
     this.clock = clock;
@@ -23,6 +23,11 @@ final class MemoryServers implements Servers {
   @Override
   public QueueSource newQueue(String name) {
     return new MemoryQueueSource(clock, VISIBILITY);
+  }
+
+  @Override
+  public void expire(dev.statekit.function.Address address) {
+    store.expire(address);
   }
 
   @Override

@@ -1,10 +1,3 @@
 package dev.statekit.runtime;
 
-class QueueBatchTest extends QueueBatchContract {
-  private final Servers servers = new MemoryServers(clock);
-
-  @Override
-  Servers servers() {
-    return servers;
-  }
-}
+class QueueBatchTest extends QueueBatchContract {}

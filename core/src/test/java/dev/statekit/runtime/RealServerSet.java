@@ -5,6 +5,7 @@ import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.runtime.store.FunctionStore;
 import java.util.UUID;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -43,6 +44,17 @@ final class RealServerSet implements Servers {
   @Override
   public QueueSource newQueue(String name) {
     return new SqsQueueSource(sqs, name, VISIBILITY_SECONDS);
+  }
+
+  @Override
+  public void expire(dev.statekit.function.Address address) {
+    dynamoDb.deleteItem(
+        b ->
+            b.tableName(table)
+                .key(
+                    java.util.Map.of(
+                        "pk", AttributeValue.fromS("fn#" + address),
+                        "sk", AttributeValue.fromS("state"))));
   }
 
   @Override

@@ -27,8 +27,20 @@ abstract class RuntimeFixture {
   private QueueSource deadLetters;
   final String run = UUID.randomUUID().toString().substring(0, 8);
 
-  /** The servers: {@link MemoryServers} or {@link RealServerSet}. */
-  abstract Servers servers();
+  private Servers servers;
+
+  /** The servers: in memory unless {@link #useServers} chose others. */
+  Servers servers() {
+    if (servers == null) {
+      servers = new MemoryServers(clock);
+    }
+    return servers;
+  }
+
+  /** Runs the test against {@code servers} instead of the in-memory adapters. */
+  public void useServers(Servers servers) {
+    this.servers = servers;
+  }
 
   /** The ingress queue, made on first use (after the subclass has its servers). */
   QueueSource queue() {

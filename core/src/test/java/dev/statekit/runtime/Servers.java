@@ -9,6 +9,9 @@ interface Servers {
   /** A fresh FIFO queue. */
   QueueSource newQueue(String name);
 
+  /** Deletes an address's item, as DynamoDB's TTL does once its time has come. */
+  void expire(dev.statekit.function.Address address);
+
   /** Lets received messages that were not deleted come back. */
   void waitForVisibility();
 }

@@ -2,10 +2,9 @@ package dev.statekit.benchmarks.runtime;
 
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.aws.CostMeter;
-import dev.statekit.testservers.LocalServers;
+import dev.statekit.testservers.AwsClients;
 import java.util.Map;
 import java.util.UUID;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -29,24 +28,8 @@ final class CostBench {
     // As template.yaml sets for the runtime's functions: keep a connection per parallel request
     // alive between batches instead of the JDK's 5 (must be set before the first connection).
     System.setProperty("http.maxConnections", "100");
-    dynamoDb =
-        DynamoDbClient.builder()
-            .endpointOverride(LocalServers.dynamoDb())
-            .region(LocalServers.region())
-            .credentialsProvider(LocalServers.credentials())
-            .httpClient(UrlConnectionHttpClient.create())
-            .overrideConfiguration(
-                c -> c.addExecutionInterceptor(meter).addExecutionInterceptor(network))
-            .build();
-    sqs =
-        SqsClient.builder()
-            .endpointOverride(LocalServers.sqs())
-            .region(LocalServers.region())
-            .credentialsProvider(LocalServers.credentials())
-            .httpClient(UrlConnectionHttpClient.create())
-            .overrideConfiguration(
-                c -> c.addExecutionInterceptor(meter).addExecutionInterceptor(network))
-            .build();
+    dynamoDb = AwsClients.dynamoDb(meter, network);
+    sqs = AwsClients.sqs(meter, network);
     ApplicationTable.createIfAbsent(dynamoDb, table);
   }
 

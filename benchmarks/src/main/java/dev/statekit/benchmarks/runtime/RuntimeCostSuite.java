@@ -245,10 +245,6 @@ public final class RuntimeCostSuite implements Suite {
       return sorted.get(sorted.size() / 2);
     }
 
-    int maxRoundTrips() {
-      return roundTrips.stream().mapToInt(Integer::intValue).max().orElse(0);
-    }
-
     double capacityPerMessage() {
       return (rcu + wcu) / messages;
     }
@@ -259,8 +255,7 @@ public final class RuntimeCostSuite implements Suite {
           .with("wcu_per_msg", wcu / messages)
           .with("rcu_per_msg", rcu / messages)
           .with("round_trips_per_batch", medianRoundTrips())
-          .with("sqs_requests_per_msg", (double) sqsRequests / messages)
-          .with("round_trips_max", maxRoundTrips());
+          .with("sqs_requests_per_msg", (double) sqsRequests / messages);
     }
 
     @Override

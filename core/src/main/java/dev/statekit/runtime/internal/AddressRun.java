@@ -20,7 +20,32 @@ import java.util.Set;
  * runtime refused in an earlier run are dead-lettered without running.
  */
 final class AddressRun {
-  private AddressRun() {}
+  private final RuntimeSettings settings;
+  private final AddressState loaded;
+  private final List<Inbound> invocations;
+  private final Set<Inbound> duplicates;
+  private final long incarnation;
+  private final long now;
+
+  /**
+   * Runs of {@code invocations} from {@code loaded}, skipping {@code duplicates}.
+   *
+   * @param incarnation the address's incarnation (timer ids and outbox ids carry it)
+   */
+  AddressRun(
+      RuntimeSettings settings,
+      AddressState loaded,
+      List<Inbound> invocations,
+      Set<Inbound> duplicates,
+      long incarnation,
+      long now) {
+    this.settings = settings;
+    this.loaded = loaded;
+    this.invocations = invocations;
+    this.duplicates = duplicates;
+    this.incarnation = incarnation;
+    this.now = now;
+  }
 
   /**
    * One run.
@@ -28,22 +53,20 @@ final class AddressRun {
    * @param skip invocations to dead-letter without running, with why
    * @param limit run at most this many invocations; the rest fail for now
    */
-  static RunPlan run(
-      RuntimeSettings settings,
-      AddressState loaded,
-      List<Inbound> invocations,
-      Set<Inbound> duplicates,
-      Map<Inbound, RuntimeException> skip,
-      int limit,
-      long now) {
+  RunPlan run(Map<Inbound, RuntimeException> skip, int limit) {
     EffectCheck check =
         new EffectCheck(
-            settings, loaded.address(), loaded.version() + 1, now, loaded.pendingTokens());
-    RunPlan plan = new RunPlan(check);
+            settings,
+            loaded.address(),
+            incarnation,
+            loaded.version() + 1,
+            now,
+            loaded.pendingTokens());
+    RunPlan plan = new RunPlan(check, incarnation);
     BatchRun batch;
     try {
       batch = settings.engine.open(loaded.address());
-      offerValues(settings, batch, loaded, now);
+      offerValues(batch);
     } catch (UnknownFunctionException | IncompatibleStateException e) {
       invocations.forEach(
           inbound ->
@@ -73,7 +96,7 @@ final class AddressRun {
                 "Not run in this batch: " + loaded.address() + " had as much as one commit holds");
         plan.settle(inbound, Outcome.FAILED, stop);
       } else {
-        stop = invoke(settings, batch, check, plan, inbound);
+        stop = invoke(batch, check, plan, inbound);
         if (plan.rejected != null) {
           return plan;
         }
@@ -84,8 +107,8 @@ final class AddressRun {
   }
 
   /** Runs one invocation; returns the error that stops the address, if it does. */
-  private static RuntimeException invoke(
-      RuntimeSettings settings, BatchRun batch, EffectCheck check, RunPlan plan, Inbound inbound) {
+  private RuntimeException invoke(
+      BatchRun batch, EffectCheck check, RunPlan plan, Inbound inbound) {
     if (inbound.timer != null) {
       check.firing(inbound);
     }
@@ -117,8 +140,7 @@ final class AddressRun {
     return null;
   }
 
-  private static void offerValues(
-      RuntimeSettings settings, BatchRun batch, AddressState loaded, long now) {
+  private void offerValues(BatchRun batch) {
     for (ValueSpec<?> spec :
         settings.functions.get(loaded.address().type()).orElseThrow().valueSpecs()) {
       StoredValue stored = loaded.values().get(spec.name());

@@ -12,9 +12,7 @@ import dev.statekit.runtime.store.StateTooLargeException;
 import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.TimerKey;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -94,14 +92,13 @@ final class AddressWork {
     return null;
   }
 
-  /** A run with the commit it needs ({@code null} if it needs none). */
-  private record Prepared(RunPlan plan, NextState next) {}
-
   private Prepared prepareOnce() {
     long now = settings.clock.millis();
     RuntimeData data = runtimeData(loaded);
-    Set<Inbound> duplicates = duplicates(Marks.of(data));
-    Prepared planned = plan(data, duplicates, now);
+    Set<Inbound> duplicates = Repeats.of(settings, deliveries, Marks.of(data), existingTimers);
+    long incarnation = data.getIncarnation() != 0 ? data.getIncarnation() : newIncarnation();
+    AddressRun runs = new AddressRun(settings, loaded, invocations, duplicates, incarnation, now);
+    Prepared planned = new Planner(settings, loaded, data, deliveries, runs, now).plan();
     RunPlan plan = planned.plan();
     Outbox previous = loaded.outboxVersion() > 0 && data.hasOutbox() ? data.getOutbox() : null;
     boolean previousPending = previous != null && !delivered(previous);
@@ -143,132 +140,15 @@ final class AddressWork {
   }
 
   /**
-   * Runs the invocations until the runtime accepts every effect and the state fits: an invocation
-   * whose effects are refused, or that makes the state too large, is dead-lettered and the rest run
-   * again without it.
-   */
-  private Prepared plan(RuntimeData data, Set<Inbound> duplicates, long now) {
-    Map<Inbound, RuntimeException> skip = new IdentityHashMap<>();
-    int limit = Integer.MAX_VALUE;
-    while (true) {
-      RunPlan plan = AddressRun.run(settings, loaded, invocations, duplicates, skip, limit, now);
-      if (plan.rejected != null) {
-        if (plan.tooMuchForOneCommit && !plan.appliedInbounds.isEmpty()) {
-          limit = plan.appliedInbounds.size();
-        } else {
-          skip.put(plan.rejected, plan.rejection);
-        }
-        continue;
-      }
-      if (!plan.needsCommit()) {
-        return new Prepared(plan, null);
-      }
-      NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
-      long size = settings.store.sizeOf(next.state());
-      if (size <= settings.store.maxStateBytes()) {
-        return new Prepared(plan, next);
-      }
-      Inbound culprit = firstOversized(data, duplicates, skip, plan.appliedInbounds.size(), now);
-      if (culprit == null) {
-        // Too large even without this batch: the commit refuses it with the reason.
-        return new Prepared(plan, next);
-      }
-      skip.put(
-          culprit,
-          new StateTooLargeException(address.toString(), size, settings.store.maxStateBytes()));
-    }
-  }
-
-  /** The invocation whose effects first take the state past the limit, found by bisection. */
-  private Inbound firstOversized(
-      RuntimeData data,
-      Set<Inbound> duplicates,
-      Map<Inbound, RuntimeException> skip,
-      int applied,
-      long now) {
-    int fitting = 0;
-    int tooLarge = applied;
-    if (!fits(data, AddressRun.run(settings, loaded, invocations, duplicates, skip, 0, now), now)) {
-      return null;
-    }
-    while (tooLarge - fitting > 1) {
-      int middle = (fitting + tooLarge) >>> 1;
-      if (fits(
-          data,
-          AddressRun.run(settings, loaded, invocations, duplicates, skip, middle, now),
-          now)) {
-        fitting = middle;
-      } else {
-        tooLarge = middle;
-      }
-    }
-    return AddressRun.run(settings, loaded, invocations, duplicates, skip, tooLarge, now)
-        .appliedInbounds
-        .get(tooLarge - 1);
-  }
-
-  private boolean fits(RuntimeData data, RunPlan plan, long now) {
-    if (!plan.needsCommit()) {
-      return true;
-    }
-    NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
-    return settings.store.sizeOf(next.state()) <= settings.store.maxStateBytes();
-  }
-
-  /**
-   * The invocations applied before: by the marks read with the state, or earlier in this batch (a
-   * message re-sent after the queue's deduplication window can arrive beside its first copy).
-   */
-  private Set<Inbound> duplicates(Marks marks) {
-    Set<Inbound> duplicates = Collections.newSetFromMap(new IdentityHashMap<>());
-    Set<TimerKey> timersInBatch = new HashSet<>();
-    long now = settings.clock.millis() / 1000;
-    for (Delivery d : deliveries) {
-      boolean repeated =
-          (d.hasQueueSequence() && marks.queueSeen(d.groupId, d.sequence))
-              || (d.idempotencyKey != null && marks.idSeen(d.idempotencyKey));
-      for (Inbound inbound : d.invocations) {
-        boolean bundled = inbound.bundleSender != null;
-        if (repeated
-            || (bundled
-                && marks.bundleSeen(
-                    inbound.bundleSender,
-                    inbound.bundleVersion,
-                    inbound.bundlePart,
-                    inbound.bundleIndex))
-            || (inbound.timer != null
-                && (!timersInBatch.add(inbound.timer) || !timerExists(inbound.timer)))) {
-          duplicates.add(inbound);
-        } else if (bundled) {
-          marks.recordBundle(
-              inbound.bundleSender,
-              inbound.bundleVersion,
-              inbound.bundlePart,
-              inbound.bundleIndex,
-              now);
-        }
-      }
-      if (d.idempotencyKey != null) {
-        marks.recordId(d.idempotencyKey, now);
-      }
-    }
-    return duplicates;
-  }
-
-  private boolean timerExists(TimerKey timer) {
-    // The batch read may be stale; a timer that seems gone is checked once more before its message
-    // is dropped as a repeat.
-    return existingTimers.contains(timer) || settings.store.timerExists(timer);
-  }
-
-  /**
    * Whether the previous commit's outbox is known to be out: a receipt, this process delivered it,
    * or the batch starts past it in the queue group whose message produced it (FIFO hands out a
    * group's next message only after the earlier ones were deleted, which happens only after their
    * outbox was delivered).
    */
   private boolean delivered(Outbox previous) {
-    if (loaded.outboxDelivered() || settings.delivered.delivered(address, loaded.outboxVersion())) {
+    if (loaded.outboxDelivered()
+        || settings.delivered.delivered(
+            address, previous.getIncarnation(), loaded.outboxVersion())) {
       return true;
     }
     String first = firstSequenceByGroup.get(previous.getProofGroupId());
@@ -289,8 +169,17 @@ final class AddressWork {
               + "); it comes again");
       return false;
     }
-    settings.delivered.record(address, loaded.outboxVersion());
+    settings.delivered.record(address, previous.getIncarnation(), loaded.outboxVersion());
     return true;
+  }
+
+  /** A random incarnation for an address's first commit; never 0, which means none. */
+  private static long newIncarnation() {
+    long incarnation;
+    do {
+      incarnation = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+    } while (incarnation == 0);
+    return incarnation;
   }
 
   private void recordReceipt() {

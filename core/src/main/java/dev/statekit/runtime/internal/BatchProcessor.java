@@ -105,7 +105,8 @@ public final class BatchProcessor {
         }
         continue;
       }
-      settings.delivered.record(outbox.address(), outbox.version());
+      settings.delivered.record(
+          outbox.address(), outbox.outbox().getIncarnation(), outbox.version());
       if (outbox.outbox().getProofGroupId().isEmpty()) {
         // No later queue message will prove this outbox delivered: leave a receipt.
         receipts.add(() -> receipt(outbox));

@@ -25,6 +25,7 @@ import java.util.Map;
 final class EffectCheck {
   private final RuntimeSettings settings;
   private final Address self;
+  private final long incarnation;
   private final long version;
   private final long now;
   private final Map<String, TimerKey> tokens;
@@ -36,11 +37,13 @@ final class EffectCheck {
   EffectCheck(
       RuntimeSettings settings,
       Address self,
+      long incarnation,
       long version,
       long now,
       Map<String, TimerKey> tokens) {
     this.settings = settings;
     this.self = self;
+    this.incarnation = incarnation;
     this.version = version;
     this.now = now;
     this.tokens = new LinkedHashMap<>(tokens);
@@ -54,26 +57,27 @@ final class EffectCheck {
    * owns it, its token is free again (a reminder may set itself again with the same token).
    */
   void firing(Inbound inbound) {
-    consumed +=
-        inbound.caller != null && !inbound.caller.equals(self) && inbound.timerToken != null
-            ? 2
-            : 1;
-    if (self.equals(inbound.caller)
-        && inbound.timerToken != null
-        && inbound.timer.equals(tokens.get(inbound.timerToken))) {
+    consumed += timerChangesOf(inbound);
+    if (ownToken(inbound) && inbound.timer.equals(tokens.get(inbound.timerToken))) {
       tokens.remove(inbound.timerToken);
     }
   }
 
   /** The delayed message failed and will come again: its timer and token stay as they were. */
   void notFired(Inbound inbound) {
-    consumed -=
-        inbound.caller != null && !inbound.caller.equals(self) && inbound.timerToken != null
-            ? 2
-            : 1;
-    if (self.equals(inbound.caller) && inbound.timerToken != null) {
+    consumed -= timerChangesOf(inbound);
+    if (ownToken(inbound)) {
       tokens.putIfAbsent(inbound.timerToken, inbound.timer);
     }
+  }
+
+  private boolean ownToken(Inbound inbound) {
+    return inbound.timerToken != null && self.equals(inbound.caller);
+  }
+
+  /** The timer's removal, and the release of its owner's token if another address owns it. */
+  private int timerChangesOf(Inbound inbound) {
+    return inbound.timerToken != null && !self.equals(inbound.caller) ? 2 : 1;
   }
 
   /** Checks one successful invocation's effects; {@code null} when they are all fine. */
@@ -172,7 +176,8 @@ final class EffectCheck {
               + tokens.get(token).asString()
               + "); cancel it first or use another token");
     }
-    String id = QueueIds.sha256(self + "|" + version + "|" + timers++).substring(0, 22);
+    String id =
+        QueueIds.sha256(self + "|" + incarnation + "|" + version + "|" + timers++).substring(0, 22);
     TimerKey key =
         new TimerKey(
             Math.floorMod(QueueIds.fingerprint(id), RuntimeSettings.TIMER_SHARDS), due, id);

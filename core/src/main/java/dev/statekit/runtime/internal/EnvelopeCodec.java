@@ -9,7 +9,6 @@ import dev.statekit.function.Address;
 import dev.statekit.function.TypeName;
 import dev.statekit.runtime.InvalidEnvelopeException;
 import dev.statekit.types.Types;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.Set;
@@ -192,10 +191,6 @@ public final class EnvelopeCodec {
           "Envelope field '" + field + "' must be a non-empty string, e.g. " + EXAMPLE);
     }
     return value.asText();
-  }
-
-  static String utf8(byte[] bytes) {
-    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   private static JsonNode require(boolean ok, JsonNode value, String typeName) {

@@ -15,6 +15,7 @@ final class Inbound {
   final Address caller;
   final TypedValue argument;
   final Address bundleSender;
+  final long bundleIncarnation;
   final long bundleVersion;
   final int bundlePart;
   final int bundleIndex;
@@ -26,6 +27,7 @@ final class Inbound {
       Address caller,
       TypedValue argument,
       Address bundleSender,
+      long bundleIncarnation,
       long bundleVersion,
       int bundlePart,
       int bundleIndex,
@@ -35,6 +37,7 @@ final class Inbound {
     this.caller = caller;
     this.argument = argument;
     this.bundleSender = bundleSender;
+    this.bundleIncarnation = bundleIncarnation;
     this.bundleVersion = bundleVersion;
     this.bundlePart = bundlePart;
     this.bundleIndex = bundleIndex;
@@ -43,17 +46,29 @@ final class Inbound {
   }
 
   static Inbound ingress(Delivery delivery, TypedValue argument) {
-    return new Inbound(delivery, null, argument, null, 0, 0, 0, null, null);
+    return new Inbound(delivery, null, argument, null, 0, 0, 0, 0, null, null);
   }
 
   static Inbound bundled(
-      Delivery delivery, Address sender, long version, int part, int index, TypedValue argument) {
-    return new Inbound(delivery, sender, argument, sender, version, part, index, null, null);
+      Delivery delivery,
+      Address sender,
+      long incarnation,
+      long version,
+      int part,
+      int index,
+      TypedValue argument) {
+    return new Inbound(
+        delivery, sender, argument, sender, incarnation, version, part, index, null, null);
+  }
+
+  /** The sender's key in the marks: its address and incarnation. */
+  String senderKey() {
+    return bundleSender + "#" + Long.toHexString(bundleIncarnation);
   }
 
   static Inbound fired(
       Delivery delivery, Address owner, TimerKey timer, String token, TypedValue argument) {
-    return new Inbound(delivery, owner, argument, null, 0, 0, 0, timer, token);
+    return new Inbound(delivery, owner, argument, null, 0, 0, 0, 0, timer, token);
   }
 
   Address target() {

@@ -1,6 +1,5 @@
 package dev.statekit.runtime.internal;
 
-import dev.statekit.function.Address;
 import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.runtime.internal.data.GroupMark;
 import dev.statekit.runtime.internal.data.RecentIds;
@@ -41,8 +40,8 @@ final class Marks {
     return mark != null && compareSequences(sequence, mark.getSequence()) <= 0;
   }
 
-  boolean bundleSeen(Address sender, long version, int part, int index) {
-    SenderMark mark = senders.get(sender.toString());
+  boolean bundleSeen(String sender, long version, int part, int index) {
+    SenderMark mark = senders.get(sender);
     if (mark == null) {
       return false;
     }
@@ -67,16 +66,16 @@ final class Marks {
     }
   }
 
-  void recordBundle(Address sender, long version, int part, int index, long nowSeconds) {
-    SenderMark mark = senders.get(sender.toString());
+  void recordBundle(String sender, long version, int part, int index, long nowSeconds) {
+    SenderMark mark = senders.get(sender);
     if (mark == null
         || compareBundles(version, part, mark.getVersion(), mark.getPart()) > 0
         || (compareBundles(version, part, mark.getVersion(), mark.getPart()) == 0
             && index + 1 > mark.getApplied())) {
       senders.put(
-          sender.toString(),
+          sender,
           SenderMark.newBuilder()
-              .setSender(sender.toString())
+              .setSender(sender)
               .setVersion(version)
               .setPart(part)
               .setApplied(index + 1)

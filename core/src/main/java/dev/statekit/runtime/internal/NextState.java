@@ -58,7 +58,7 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
       }
       if (inbound.bundleSender != null) {
         marks.recordBundle(
-            inbound.bundleSender,
+            inbound.senderKey(),
             inbound.bundleVersion,
             inbound.bundlePart,
             inbound.bundleIndex,
@@ -89,7 +89,7 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
     }
     boolean anyEffects =
         outbox.getBundlesCount() + outbox.getEgressCount() + outbox.getDeadLettersCount() > 0;
-    RuntimeData.Builder data = RuntimeData.newBuilder();
+    RuntimeData.Builder data = RuntimeData.newBuilder().setIncarnation(plan.incarnation);
     marks.writeTo(
         data,
         nowSeconds,
@@ -97,7 +97,7 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
         settings.idempotencyRetention.toSeconds(),
         settings.idempotencyCapacity);
     if (anyEffects) {
-      data.setOutbox(outbox);
+      data.setOutbox(outbox.setIncarnation(plan.incarnation));
     }
     Map<String, TimerKey> tokens = plan.check.tokens();
     AddressState state =

@@ -90,11 +90,21 @@ final class OutboxDelivery {
     String body =
         QueueBodies.bundle(
             pending.address(),
+            pending.outbox().getIncarnation(),
             pending.version(),
             bundle.getPart(),
             target,
             bundle.getPayloadsList());
-    String id = pending.address() + "|" + pending.version() + "|" + target + "|" + bundle.getPart();
+    String id =
+        pending.address()
+            + "|"
+            + pending.outbox().getIncarnation()
+            + "|"
+            + pending.version()
+            + "|"
+            + target
+            + "|"
+            + bundle.getPart();
     return new BusMessage(QueueIds.groupId(target), "b-" + QueueIds.sha256(id), body);
   }
 
@@ -108,7 +118,7 @@ final class OutboxDelivery {
         try {
           EgressRoutes.Routed routed =
               settings.egress.resolve(
-                  pending.address() + ":" + pending.version() + ":" + i,
+                  recordId(pending, i),
                   TypeName.parse(record.getEgress()),
                   pending.address(),
                   record.getTypeName(),
@@ -123,6 +133,17 @@ final class OutboxDelivery {
       }
     }
     return bySink;
+  }
+
+  /** {@code <address>:<incarnation>:<version>:<index>}: the same on every delivery, unique. */
+  private static String recordId(PendingOutbox pending, int index) {
+    return pending.address()
+        + ":"
+        + Long.toHexString(pending.outbox().getIncarnation())
+        + ":"
+        + pending.version()
+        + ":"
+        + index;
   }
 
   private static void deliverEgress(

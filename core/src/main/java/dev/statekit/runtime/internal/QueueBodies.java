@@ -18,9 +18,9 @@ import java.util.List;
  * The bodies of queue messages: an ingress envelope ({@link EnvelopeCodec}), or one of the
  * runtime's own, told apart by a {@code "statekit"} field. A bundle carries one sender's messages
  * to one target from one commit, in order: {@code {"statekit": "bundle", "from": {"type", "id"},
- * "version": n, "part": p, "target": {...}, "messages": [{"typename", "value": base64}]}}. A fired
- * timer: {@code {"statekit": "timer", "timer": "shard:due:id", "owner": {...}, "token": "...",
- * "target": {...}, "typename", "value"}}.
+ * "incarnation": hex, "version": n, "part": p, "target": {...}, "messages": [{"typename", "value":
+ * base64}]}}. A fired timer: {@code {"statekit": "timer", "timer": "shard:due:id", "owner": {...},
+ * "token": "...", "target": {...}, "typename", "value"}}.
  */
 final class QueueBodies {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -28,10 +28,16 @@ final class QueueBodies {
   private QueueBodies() {}
 
   static String bundle(
-      Address from, long version, int part, Address target, List<Payload> payloads) {
+      Address from,
+      long incarnation,
+      long version,
+      int part,
+      Address target,
+      List<Payload> payloads) {
     ObjectNode body = NODES.objectNode();
     body.put("statekit", "bundle");
     body.set("from", address(from));
+    body.put("incarnation", Long.toHexString(incarnation));
     body.put("version", version);
     body.put("part", part);
     body.set("target", address(target));
@@ -99,6 +105,7 @@ final class QueueBodies {
 
   private static void readBundle(JsonNode node, Delivery delivery) {
     Address from = address(node.get("from"));
+    long incarnation = Long.parseUnsignedLong(EnvelopeCodec.text(node, "incarnation"), 16);
     long version = node.get("version").asLong();
     int part = node.get("part").asInt();
     delivery.target = address(node.get("target"));
@@ -108,7 +115,8 @@ final class QueueBodies {
           new TypedValue(
               EnvelopeCodec.text(message, "typename"),
               Base64.getDecoder().decode(message.get("value").asText()));
-      delivery.invocations.add(Inbound.bundled(delivery, from, version, part, index++, value));
+      delivery.invocations.add(
+          Inbound.bundled(delivery, from, incarnation, version, part, index++, value));
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 /** What one run of an address's invocations produced; the runtime may run them again after it. */
 final class RunPlan {
   final EffectCheck check;
+  final long incarnation;
   final Map<Inbound, Outcome> outcomes = new IdentityHashMap<>();
   final Map<Inbound, String> errors = new IdentityHashMap<>();
   final Map<Inbound, RuntimeException> failures = new IdentityHashMap<>();
@@ -25,8 +26,9 @@ final class RunPlan {
   /** The refusal is only "too much for one commit": run again with fewer invocations. */
   boolean tooMuchForOneCommit;
 
-  RunPlan(EffectCheck check) {
+  RunPlan(EffectCheck check, long incarnation) {
     this.check = check;
+    this.incarnation = incarnation;
   }
 
   void settle(Inbound inbound, Outcome outcome, RuntimeException error) {

@@ -1,0 +1,163 @@
+package dev.statekit.egress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.function.Address;
+import dev.statekit.function.TypeName;
+import dev.statekit.runtime.bus.SqsMessageBus;
+import dev.statekit.testservers.RealServers;
+import dev.statekit.testservers.TestQueue;
+import dev.statekit.testservers.TestTable;
+import dev.statekit.types.Types;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
+import software.amazon.awssdk.services.kinesis.model.StreamStatus;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/** Each sink against its real service. */
+@ExtendWith(RealServers.class)
+class EgressSinksIT {
+  private static final TypeName EGRESS = TypeName.of("app", "out");
+  private static final Address SOURCE = Address.of(TypeName.of("app", "fn"), "src");
+
+  @Test
+  void sqsRecordsAreTextWithAttributesAndAFifoQueueDropsRepeats(SqsClient sqs, TestQueue fifo) {
+    String standard = sqs.createQueue(b -> b.queueName("egress-" + UUID.randomUUID())).queueUrl();
+    List<EgressRecord> records =
+        List.of(text("r1", "hello"), binary("r2", new byte[] {(byte) 0xff}));
+
+    new SqsEgressSink(sqs, standard).deliver(records);
+    new SqsEgressSink(sqs, fifo.url()).deliver(records);
+    new SqsEgressSink(sqs, fifo.url()).deliver(records);
+
+    List<Message> plain = receive(sqs, standard);
+    assertEquals(List.of("hello", "/w=="), plain.stream().map(Message::body).toList());
+    assertEquals("r1", plain.get(0).messageAttributes().get("statekit.record-id").stringValue());
+    assertEquals("base64", plain.get(1).messageAttributes().get("statekit.encoding").stringValue());
+    assertEquals(2, receive(sqs, fifo.url()).size(), "the second delivery was deduplicated");
+  }
+
+  @Test
+  void aTableHoldsEachRecordOnceHoweverOftenItIsDelivered(
+      DynamoDbClient dynamoDb, TestTable table) {
+    DynamoDbTableSink sink = DynamoDbTableSink.onApplicationTable(dynamoDb, table.name());
+    List<EgressRecord> records = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      records.add(text("t" + i, "record " + i));
+    }
+
+    sink.deliver(records);
+    sink.deliver(records.subList(0, 10));
+
+    var items =
+        dynamoDb
+            .query(
+                b ->
+                    b.tableName(table.name())
+                        .keyConditionExpression("pk = :pk")
+                        .expressionAttributeValues(
+                            Map.of(":pk", AttributeValue.fromS("egress#app/out"))))
+            .items();
+    assertEquals(30, items.size());
+    assertEquals("record 0", items.get(0).get("text").s());
+    assertEquals(SOURCE.toString(), items.get(0).get("source").s());
+  }
+
+  @Test
+  void kinesisGetsTheRecordsStreamAndPartitionKey(KinesisClient kinesis) throws Exception {
+    String stream = "egress-" + UUID.randomUUID().toString().substring(0, 8);
+    kinesis.createStream(b -> b.streamName(stream).shardCount(1));
+    for (int i = 0; i < 50; i++) {
+      StreamStatus status =
+          kinesis.describeStream(b -> b.streamName(stream)).streamDescription().streamStatus();
+      if (status == StreamStatus.ACTIVE) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    KinesisEgressSink sink = new KinesisEgressSink(kinesis, null);
+
+    sink.deliver(
+        List.of(
+            EgressRecord.builder("k1", EGRESS, SOURCE, "app/raw", utf8("one"))
+                .destination(stream)
+                .key("user-1")
+                .build(),
+            EgressRecord.builder("k2", EGRESS, SOURCE, "app/raw", utf8("two"))
+                .destination(stream)
+                .build()));
+
+    String shard = kinesis.listShards(b -> b.streamName(stream)).shards().get(0).shardId();
+    String iterator =
+        kinesis
+            .getShardIterator(
+                b ->
+                    b.streamName(stream)
+                        .shardId(shard)
+                        .shardIteratorType(ShardIteratorType.TRIM_HORIZON))
+            .shardIterator();
+    var got = kinesis.getRecords(b -> b.shardIterator(iterator)).records();
+    assertEquals(List.of("one", "two"), got.stream().map(r -> r.data().asUtf8String()).toList());
+    assertEquals(
+        List.of("user-1", SOURCE.toString()), got.stream().map(r -> r.partitionKey()).toList());
+    var noStream =
+        assertThrows(EgressException.class, () -> sink.deliver(List.of(text("k3", "three"))));
+    assertTrue(noStream.getMessage().contains("names no Kinesis stream"), noStream.getMessage());
+  }
+
+  @Test
+  void aFunctionAddressSinkSendsEnvelopesToTheTargetsGroup(SqsClient sqs, TestQueue queue) {
+    Address target = Address.of(TypeName.of("app", "audit"), "all");
+
+    new FunctionAddressSink(target, new SqsMessageBus(sqs, queue.url()))
+        .deliver(List.of(text("f1", "hi")));
+
+    Message sent = receive(sqs, queue.url()).get(0);
+    assertTrue(sent.body().contains("\"target\":\"app/audit/all\""), sent.body());
+    assertTrue(sent.body().contains("\"value\":\"hi\""), sent.body());
+  }
+
+  private static EgressRecord text(String id, String text) {
+    return EgressRecord.builder(
+            id, EGRESS, SOURCE, "io.statefun.types/string", Types.stringType().serialize(text))
+        .build();
+  }
+
+  private static EgressRecord binary(String id, byte[] bytes) {
+    return EgressRecord.builder(id, EGRESS, SOURCE, "app/raw", bytes).build();
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static List<Message> receive(SqsClient sqs, String url) {
+    List<Message> all = new ArrayList<>();
+    for (int polls = 0; polls < 3; polls++) {
+      int wait = polls == 0 ? 1 : 0;
+      List<Message> batch =
+          sqs.receiveMessage(
+                  b ->
+                      b.queueUrl(url)
+                          .maxNumberOfMessages(10)
+                          .waitTimeSeconds(wait)
+                          .messageAttributeNames("All"))
+              .messages();
+      all.addAll(batch);
+      batch.forEach(m -> sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(m.receiptHandle())));
+    }
+    return all;
+  }
+}
