@@ -36,6 +36,10 @@ final class EventSources implements AutoCloseable {
       for (EventSource event : function.events()) {
         String label = function.logicalId() + "." + event.name();
         LocalFunction target = deployment.function(function.logicalId());
+        if (!event.enabled()) {
+          sources.described.add(label + ": switched off in the template (Enabled: false)");
+          continue;
+        }
         if (!target.takes(event.type())) {
           sources.described.add(
               label

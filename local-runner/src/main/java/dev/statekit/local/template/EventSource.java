@@ -27,6 +27,12 @@ public record EventSource(String name, String type, JsonNode properties) {
     return value == null ? fallback : value.asLong(fallback);
   }
 
+  /** False if the template switches the event source off ({@code Enabled: false}). */
+  public boolean enabled() {
+    JsonNode enabled = properties.get("Enabled");
+    return enabled == null || enabled.asBoolean(true);
+  }
+
   /** True if {@code FunctionResponseTypes} holds {@code ReportBatchItemFailures}. */
   public boolean reportsBatchItemFailures() {
     for (JsonNode type : properties.path("FunctionResponseTypes")) {

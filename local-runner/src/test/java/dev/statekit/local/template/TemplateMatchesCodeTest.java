@@ -134,6 +134,66 @@ class TemplateMatchesCodeTest {
   }
 
   @Test
+  void everyEnabledEventSourceAndFunctionUrlIsRoutedByTheEntryPoint() throws Exception {
+    LocalResources fake = FakeResources.of(template);
+    Class<?> variablesClass = jar.loadClass("dev.statekit.handlers.Variables");
+    Class<?> stateKit = jar.loadClass("dev.statekit.handlers.StateKitHandler");
+    Class<?> shapes = jar.loadClass("dev.statekit.entry.PayloadShape");
+    List<String> problems = new ArrayList<>();
+    int checked = 0;
+    for (FunctionDef function : template.functions()) {
+      Map<String, String> environment = new HashMap<>();
+      function
+          .environment()
+          .forEach((name, value) -> environment.put(name, fake.resolve(value, "us-east-1")));
+      Object variables = variablesClass.getMethod("of", Map.class).invoke(null, environment);
+      Object handler =
+          jar.loadClass(function.handlerClass())
+              .getConstructor(variablesClass)
+              .newInstance(variables);
+      if (!stateKit.isInstance(handler)) {
+        continue;
+      }
+      Object entryPoint = stateKit.getMethod("entryPoint").invoke(handler);
+      Method accepts = entryPoint.getClass().getMethod("accepts", shapes);
+      List<String> needed = new ArrayList<>();
+      for (EventSource event : function.events()) {
+        if (event.enabled()) {
+          needed.add(
+              switch (event.type()) {
+                case "SQS" -> "SQS";
+                case "Kinesis" -> "KINESIS";
+                case "DynamoDB" -> "DYNAMODB_STREAM";
+                case "Schedule" -> "SCHEDULED";
+                default -> throw new AssertionError("unexpected event type " + event.type());
+              });
+        }
+      }
+      if (template
+          .resource(function.logicalId())
+          .orElseThrow()
+          .properties()
+          .has("FunctionUrlConfig")) {
+        needed.add("HTTP_EVENT");
+      }
+      for (String shape : needed) {
+        checked++;
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Object value = Enum.valueOf((Class) shapes, shape);
+        if (!(Boolean) accepts.invoke(entryPoint, value)) {
+          problems.add(
+              function.logicalId()
+                  + " receives "
+                  + shape
+                  + " payloads but its entry point routes none");
+        }
+      }
+    }
+    assertTrue(checked >= 3, "routes checked: " + checked);
+    assertEquals(List.of(), problems);
+  }
+
+  @Test
   void everyPolicyNamesAResourceOfTheTemplate() {
     List<String> problems = new ArrayList<>();
     for (FunctionDef function : template.functions()) {
