@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -46,6 +47,15 @@ final class BackendOptions {
       defaultValue = "statekit",
       description = "Names of created resources start with this (default: ${DEFAULT-VALUE}).")
   String prefix;
+
+  /**
+   * The serve running from this directory, unless a backend flag was given (the command then runs
+   * on that backend itself).
+   */
+  Optional<RunningServe> runningServe() {
+    boolean chosen = localStack != null || aws || inMemory;
+    return chosen ? Optional.empty() : RunningServe.find();
+  }
 
   /** The chosen backend, servers started if embedded. */
   Backend backend() {

@@ -29,20 +29,12 @@ final class Invocations {
   }
 
   static Invocations open(CommandSpec spec, BackendOptions options) throws IOException {
-    boolean chosen = options.localStack != null || options.aws || options.inMemory;
-    Optional<RunningServe> serve = chosen ? Optional.empty() : RunningServe.find();
+    Optional<RunningServe> serve = options.runningServe();
     var template = options.template();
     String defaultFunction =
-        template.functions().stream()
-            .filter(
-                f ->
-                    template
-                        .resource(f.logicalId())
-                        .orElseThrow()
-                        .properties()
-                        .has("FunctionUrlConfig"))
+        template
+            .urlFunction()
             .map(FunctionDef::logicalId)
-            .findFirst()
             .orElse(template.functions().get(0).logicalId());
     PrintWriter err = spec.commandLine().getErr();
     if (serve.isPresent()) {

@@ -114,15 +114,7 @@ final class LocalDeployment {
 
   /** The function behind the template's function URL, if one has a {@code FunctionUrlConfig}. */
   Optional<FunctionDef> urlFunction() {
-    return template.functions().stream()
-        .filter(
-            f ->
-                template
-                    .resource(f.logicalId())
-                    .orElseThrow()
-                    .properties()
-                    .has("FunctionUrlConfig"))
-        .findFirst();
+    return template.urlFunction();
   }
 
   /**

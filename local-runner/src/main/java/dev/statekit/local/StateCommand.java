@@ -29,8 +29,7 @@ final class StateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    boolean chosen = options.localStack != null || options.aws || options.inMemory;
-    Optional<RunningServe> serve = chosen ? Optional.empty() : RunningServe.find();
+    Optional<RunningServe> serve = options.runningServe();
     if (serve.isPresent()) {
       var response = serve.get().get("statekit/state/" + address);
       if (response.statusCode() != 200) {

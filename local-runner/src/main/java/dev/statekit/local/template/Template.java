@@ -86,6 +86,13 @@ public final class Template {
     return resources.values().stream().filter(r -> r.type().equals(type)).toList();
   }
 
+  /** The first function with a {@code FunctionUrlConfig}: the one a function URL reaches. */
+  public Optional<FunctionDef> urlFunction() {
+    return functions.stream()
+        .filter(f -> resources.get(f.logicalId()).properties().has("FunctionUrlConfig"))
+        .findFirst();
+  }
+
   /** The functions, in template order. */
   public List<FunctionDef> functions() {
     return List.copyOf(functions);

@@ -70,30 +70,17 @@ class TemplateMatchesCodeTest {
 
   @Test
   void everyVariableTheCodeReadsIsSetAndEverySetOneIsRead() throws Exception {
-    LocalResources fake = FakeResources.of(template);
-    Class<?> variablesClass = jar.loadClass("dev.statekit.handlers.Variables");
     List<String> problems = new ArrayList<>();
     for (FunctionDef function : template.functions()) {
-      Map<String, String> environment = new HashMap<>();
-      function
-          .environment()
-          .forEach((name, value) -> environment.put(name, fake.resolve(value, "us-east-1")));
-      environment.put("AWS_REGION", "us-east-1");
-      Object variables = variablesClass.getMethod("of", Map.class).invoke(null, environment);
+      Wired wired;
       try {
-        jar.loadClass(function.handlerClass())
-            .getConstructor(variablesClass)
-            .newInstance(variables);
+        wired = Wired.of(function);
       } catch (InvocationTargetException e) {
         problems.add(function.logicalId() + ": the handler's wiring failed: " + e.getCause());
         continue;
       }
-      @SuppressWarnings("unchecked")
-      Set<String> required =
-          (Set<String>) variablesClass.getMethod("requiredNames").invoke(variables);
-      @SuppressWarnings("unchecked")
-      Set<String> optional =
-          (Set<String>) variablesClass.getMethod("optionalNames").invoke(variables);
+      Set<String> required = wired.names("requiredNames");
+      Set<String> optional = wired.names("optionalNames");
       for (String name : required) {
         if (!function.environment().containsKey(name)) {
           problems.add(
@@ -114,18 +101,11 @@ class TemplateMatchesCodeTest {
   @Test
   void theReadmeDocumentsEveryVariableTheCodeReads() throws Exception {
     String readme = Files.readString(ROOT.resolve("README.md"));
-    Class<?> variablesClass = jar.loadClass("dev.statekit.handlers.Variables");
-    LocalResources fake = FakeResources.of(template);
     Set<String> read = new TreeSet<>();
     for (FunctionDef function : template.functions()) {
-      Map<String, String> environment = new HashMap<>();
-      function
-          .environment()
-          .forEach((name, value) -> environment.put(name, fake.resolve(value, "us-east-1")));
-      Object variables = variablesClass.getMethod("of", Map.class).invoke(null, environment);
-      jar.loadClass(function.handlerClass()).getConstructor(variablesClass).newInstance(variables);
-      read.addAll((Set<String>) variablesClass.getMethod("requiredNames").invoke(variables));
-      read.addAll((Set<String>) variablesClass.getMethod("optionalNames").invoke(variables));
+      Wired wired = Wired.of(function);
+      read.addAll(wired.names("requiredNames"));
+      read.addAll(wired.names("optionalNames"));
     }
     read.removeAll(NOT_FROM_THE_TEMPLATE);
     List<String> missing =
@@ -135,22 +115,12 @@ class TemplateMatchesCodeTest {
 
   @Test
   void everyEnabledEventSourceAndFunctionUrlIsRoutedByTheEntryPoint() throws Exception {
-    LocalResources fake = FakeResources.of(template);
-    Class<?> variablesClass = jar.loadClass("dev.statekit.handlers.Variables");
     Class<?> stateKit = jar.loadClass("dev.statekit.handlers.StateKitHandler");
     Class<?> shapes = jar.loadClass("dev.statekit.entry.PayloadShape");
     List<String> problems = new ArrayList<>();
     int checked = 0;
     for (FunctionDef function : template.functions()) {
-      Map<String, String> environment = new HashMap<>();
-      function
-          .environment()
-          .forEach((name, value) -> environment.put(name, fake.resolve(value, "us-east-1")));
-      Object variables = variablesClass.getMethod("of", Map.class).invoke(null, environment);
-      Object handler =
-          jar.loadClass(function.handlerClass())
-              .getConstructor(variablesClass)
-              .newInstance(variables);
+      Object handler = Wired.of(function).handler();
       if (!stateKit.isInstance(handler)) {
         continue;
       }
@@ -320,6 +290,33 @@ class TemplateMatchesCodeTest {
             Intrinsics.referencedLogicalId(
                 ingress.properties().path("RedrivePolicy").get("deadLetterTargetArn"))));
     assertEquals(1, template.resources("AWS::Kinesis::Stream").size());
+  }
+
+  /**
+   * A function's handler built from the jar through its {@code (Variables)} constructor, with the
+   * template's environment (references resolved to made-up names) and Lambda's region.
+   */
+  private record Wired(Object handler, Object variables) {
+    static Wired of(FunctionDef function) throws Exception {
+      LocalResources fake = FakeResources.of(template);
+      Map<String, String> environment = new HashMap<>();
+      function
+          .environment()
+          .forEach((name, value) -> environment.put(name, fake.resolve(value, "us-east-1")));
+      environment.put("AWS_REGION", "us-east-1");
+      Class<?> variablesClass = jar.loadClass("dev.statekit.handlers.Variables");
+      Object variables = variablesClass.getMethod("of", Map.class).invoke(null, environment);
+      Object handler =
+          jar.loadClass(function.handlerClass())
+              .getConstructor(variablesClass)
+              .newInstance(variables);
+      return new Wired(handler, variables);
+    }
+
+    @SuppressWarnings("unchecked")
+    Set<String> names(String method) throws ReflectiveOperationException {
+      return (Set<String>) variables.getClass().getMethod(method).invoke(variables);
+    }
   }
 
   private boolean isResource(String logicalId) {
