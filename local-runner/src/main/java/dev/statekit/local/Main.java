@@ -24,9 +24,14 @@ import picocli.CommandLine.Command;
 public final class Main {
   private Main() {}
 
+  /** The command line, failures reported as one line that says what to do. */
+  static CommandLine commandLine() {
+    return new CommandLine(new Main()).setExecutionExceptionHandler(new Failures());
+  }
+
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
-    int status = new CommandLine(new Main()).execute(args);
+    int status = commandLine().execute(args);
     // The embedded servers' shutdown hooks stop them on exit.
     System.exit(status);
   }

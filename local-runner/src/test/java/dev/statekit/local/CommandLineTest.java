@@ -16,7 +16,7 @@ class CommandLineTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine command = new CommandLine(Main.class);
+    CommandLine command = Main.commandLine();
     command.setOut(new PrintWriter(out, true));
     command.setErr(new PrintWriter(err, true));
     return command.execute(args);
@@ -71,6 +71,20 @@ class CommandLineTest {
   void aMissingEventFileIsNamed() {
     assertEquals(2, run("invoke", "--event", "no-such-event.json"));
     assertTrue(err.toString().contains("no-such-event.json: no such file"), err.toString());
+  }
+
+  @Test
+  void aServerThatIsNotThereIsNamedWithWhatToDo() throws Exception {
+    int nothing;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      nothing = free.getLocalPort();
+    }
+    assertEquals(1, run("tables", "--localstack", "http://127.0.0.1:" + nothing));
+    assertTrue(
+        err.toString().contains("statekit-local tables: nothing answers at the endpoint"),
+        err.toString());
+    assertTrue(err.toString().contains("start LocalStack first"), err.toString());
+    assertTrue(!err.toString().contains("\tat "), "no stack trace: " + err);
   }
 
   @Test

@@ -9,7 +9,7 @@ record Run(int status, String out, String err) {
   static Run of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine command = new CommandLine(Main.class);
+    CommandLine command = Main.commandLine();
     command.setOut(new PrintWriter(out, true));
     command.setErr(new PrintWriter(err, true));
     int status = command.execute(args);
