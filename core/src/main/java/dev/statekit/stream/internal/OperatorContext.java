@@ -15,6 +15,7 @@ public final class OperatorContext {
   private final String pipeline;
   private final String operatorId;
   private final int worker;
+  private final int workers;
   private final Routing routing;
   private final StateBackend backend;
   private final CheckpointLineage lineage;
@@ -26,6 +27,7 @@ public final class OperatorContext {
       String pipeline,
       String operatorId,
       int worker,
+      int workers,
       Routing routing,
       StateBackend backend,
       CheckpointLineage lineage,
@@ -35,6 +37,7 @@ public final class OperatorContext {
     this.pipeline = pipeline;
     this.operatorId = operatorId;
     this.worker = worker;
+    this.workers = workers;
     this.routing = routing;
     this.backend = backend;
     this.lineage = lineage;
@@ -55,7 +58,7 @@ public final class OperatorContext {
 
   /** How many workers run this operator. */
   public int workers() {
-    return routing == null ? 1 : routing.partitions();
+    return workers;
   }
 
   /** The counters of this worker. */

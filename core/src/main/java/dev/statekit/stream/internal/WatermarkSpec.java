@@ -95,6 +95,14 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
       return ByteBuffer.allocate(16).putLong(maxTimestamp).putLong(emitted).array();
     }
 
+    /** Continues from a watermark alone (a checkpoint taken with another reader layout). */
+    void resumeAt(long watermark) {
+      emitted = watermark;
+      if (watermark != Long.MIN_VALUE && watermark != Long.MAX_VALUE) {
+        maxTimestamp = watermark + bound + 1;
+      }
+    }
+
     void restore(byte[] data) {
       ByteBuffer in = ByteBuffer.wrap(data);
       maxTimestamp = in.getLong();

@@ -77,6 +77,7 @@ final class Wiring {
                   options.name(),
                   id,
                   worker,
+                  stage.parallelism(),
                   routing,
                   options.stateBackend(),
                   lineage,
