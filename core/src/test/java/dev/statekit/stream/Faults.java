@@ -60,22 +60,39 @@ final class Faults {
   }
 
   <T> Source<T> source(Source<T> inner) {
-    return positions -> {
-      SourceReader<T> reader = inner.open(positions);
-      return new SourceReader<>() {
-        @Override
-        public boolean poll(Consumer<Record<T>> out) throws Exception {
-          if (hit(Where.SOURCE)) {
-            throw new Crash("reading the source");
-          }
-          return reader.poll(out);
-        }
+    return new Source<>() {
+      @Override
+      public SourceReader<T> open(Map<String, String> positions) throws Exception {
+        return open(0, 1, positions);
+      }
 
-        @Override
-        public Map<String, String> positions() {
-          return reader.positions();
+      @Override
+      public int maxReaders() {
+        return inner.maxReaders();
+      }
+
+      @Override
+      public SourceReader<T> open(int index, int readers, Map<String, String> positions)
+          throws Exception {
+        return crashing(inner.open(index, readers, positions));
+      }
+    };
+  }
+
+  private <T> SourceReader<T> crashing(SourceReader<T> reader) {
+    return new SourceReader<>() {
+      @Override
+      public boolean poll(Consumer<Record<T>> out) throws Exception {
+        if (hit(Where.SOURCE)) {
+          throw new Crash("reading the source");
         }
-      };
+        return reader.poll(out);
+      }
+
+      @Override
+      public Map<String, String> positions() {
+        return reader.positions();
+      }
     };
   }
 

@@ -72,6 +72,9 @@ final class SourceTask implements Runnable {
 
   private void read(SourceReader<Object> in) throws Exception {
     Emitter emitter = new Emitter();
+    if (watermarks != null) {
+      watermarks.resend();
+    }
     long lastRecordAt = System.nanoTime();
     boolean more = true;
     while (more && !stopRequested) {
