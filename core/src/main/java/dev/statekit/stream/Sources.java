@@ -110,18 +110,19 @@ public final class Sources {
       String at = positions.get(split);
       // Resume at this reader's first batch after the last record it handed out.
       long batch = at == null ? reader : Long.parseLong(at) / batchSize + readers;
-      return new Reader(split, batch * batchSize, readers);
+      return new Reader(split, batch * batchSize, readers, at == null ? -1 : Long.parseLong(at));
     }
 
     private final class Reader implements SourceReader<T> {
       private final String split;
       private final long skip;
       private long next;
-      private long last = -1;
+      private long last;
 
-      Reader(String split, long start, int readers) {
+      Reader(String split, long start, int readers, long last) {
         this.split = split;
         this.next = start;
+        this.last = last;
         this.skip = (long) batchSize * (readers - 1);
       }
 

@@ -53,6 +53,18 @@ class SourcesTest {
   }
 
   @Test
+  void aReaderKeepsItsRestoredPositionUntilItReadsMore() throws Exception {
+    Map<String, String> at = new HashMap<>();
+    read(2, Map.of(), 2, at);
+    for (int r = 0; r < 2; r++) {
+      try (SourceReader<Long> reader = SOURCE.open(r, 2, at)) {
+        String split = "generator-" + r + "-of-2";
+        assertEquals(at.get(split), reader.positions().get(split));
+      }
+    }
+  }
+
+  @Test
   void positionsOfAnotherReaderCountAreRefused() throws Exception {
     Map<String, String> at = new HashMap<>();
     read(2, Map.of(), 1, at);
