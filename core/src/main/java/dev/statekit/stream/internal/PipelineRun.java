@@ -60,7 +60,7 @@ public final class PipelineRun implements RunningPipeline {
       tasks += stage.parallelism();
     }
     coordinator = new CheckpointCoordinator(name, store, tasks, lineage, this);
-    Wiring wiring = new Wiring(plan, options, lineage, parts, watermark);
+    Wiring wiring = new Wiring(plan, options, lineage, watermark);
 
     List<BlockingQueue<Chunk>[]> queues = new ArrayList<>();
     queues.add(null);

@@ -28,4 +28,16 @@ final class CountingStateTable implements StateTable {
     itemsWritten.addAndGet(writes.size());
     inner.write(scope, writes);
   }
+
+  @Override
+  public Map<String, byte[]> readCollection(String collection) {
+    return inner.readCollection(collection);
+  }
+
+  @Override
+  public void writeCollection(
+      String collection, Map<String, byte[]> puts, Collection<String> deletes) {
+    itemsWritten.addAndGet(puts.size() + deletes.size());
+    inner.writeCollection(collection, puts, deletes);
+  }
 }
