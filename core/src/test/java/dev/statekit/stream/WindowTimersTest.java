@@ -4,16 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.stream.state.CheckpointStore;
+import dev.statekit.stream.state.CountingStateTable;
 import dev.statekit.stream.state.InMemoryStateTable;
 import dev.statekit.stream.state.StateBackend;
-import dev.statekit.stream.state.StateTable;
-import dev.statekit.stream.state.StoredState;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,38 +19,14 @@ import org.junit.jupiter.api.Test;
  */
 class WindowTimersTest {
   private final InMemoryStateTable inner = new InMemoryStateTable();
-  private final AtomicLong timerBytes = new AtomicLong();
-  private final StateTable table =
-      new StateTable() {
-        @Override
-        public Map<String, StoredState> read(String scope, Collection<String> keys) {
-          return inner.read(scope, keys);
-        }
-
-        @Override
-        public void write(String scope, List<StateWrite> writes) {
-          inner.write(scope, writes);
-        }
-
-        @Override
-        public Map<String, byte[]> readCollection(String collection) {
-          return inner.readCollection(collection);
-        }
-
-        @Override
-        public void writeCollection(
-            String collection, Map<String, byte[]> puts, Collection<String> deletes) {
-          puts.values().forEach(bytes -> timerBytes.addAndGet(bytes.length));
-          inner.writeCollection(collection, puts, deletes);
-        }
-      };
+  private final CountingStateTable table = new CountingStateTable(inner);
   private final CheckpointStore store = CheckpointStore.inMemory();
   private final CollectingSink<String> sink = Sinks.collecting();
   private final List<Record<Event>> records = new ArrayList<>();
 
   /** Runs over the records so far (a restored run reads only the new ones). */
   private long run(boolean last) throws InterruptedException {
-    timerBytes.set(0);
+    table.collectionBytesPut.set(0);
     Pipeline.from(Sources.fromRecords(records, 100))
         .withWatermarks(
             WatermarkStrategy.<Event>boundedOutOfOrderness(Duration.ZERO)
@@ -72,7 +44,7 @@ class WindowTimersTest {
                 .checkpointStore(store)
                 .fireWindowsAtEnd(last)
                 .build());
-    return timerBytes.get();
+    return table.collectionBytesPut.get();
   }
 
   private void add(int fromKey, int toKey, long time) {
