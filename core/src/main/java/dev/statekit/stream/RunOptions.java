@@ -112,8 +112,8 @@ public final class RunOptions {
     }
 
     /**
-     * Workers of keyed stages without an explicit partition count, and readers of a source that
-     * can be split (default 1).
+     * Workers of keyed stages without an explicit partition count, and readers of a source that can
+     * be split (default 1).
      */
     public Builder parallelism(int parallelism) {
       if (parallelism < 1 || parallelism > 1024) {

@@ -80,6 +80,20 @@ public final class PipelineRun implements RunningPipeline {
         spawn(name + "-stage" + s + "-worker" + w, task, state);
       }
     }
+    spawnReaders(wiring, queues, latest.isPresent(), parts, positions, watermark);
+    threads.forEach(Thread::start);
+    return this;
+  }
+
+  /** One task per source reader, each with its own chain and watermark generator. */
+  private void spawnReaders(
+      Wiring wiring,
+      List<BlockingQueue<Chunk>[]> queues,
+      boolean restored,
+      Map<String, byte[]> parts,
+      Map<String, String> positions,
+      long watermark)
+      throws Exception {
     int readers = plan.stages().get(0).parallelism();
     SourceBarriers barriers =
         new SourceBarriers(coordinator, readers, options.checkpointInterval().toNanos());
@@ -92,7 +106,7 @@ public final class PipelineRun implements RunningPipeline {
         byte[] part = parts.get(SourceTask.part(r, readers));
         if (part != null) {
           generator.restore(part);
-        } else if (latest.isPresent()) {
+        } else if (restored) {
           // The checkpoint was taken with other readers: resume from its (least) watermark.
           generator.resumeAt(watermark);
         }
@@ -111,10 +125,8 @@ public final class PipelineRun implements RunningPipeline {
               barriers,
               options.fireWindowsAtEnd());
       sourceTasks.add(task);
-      spawn(name + "-source" + (readers == 1 ? "" : "-reader" + r), task, state);
+      spawn(options.name() + "-source" + (readers == 1 ? "" : "-reader" + r), task, state);
     }
-    threads.forEach(Thread::start);
-    return this;
   }
 
   private static CheckpointLineage lineage(Optional<StoredCheckpoint> latest, long reserved) {
