@@ -30,15 +30,27 @@ final class EventTimers {
 
   /** The timers due at one time, and the stored items this worker deletes once they fired. */
   private static final class Bucket {
+    final long time;
     final ArrayList<Object> timers = new ArrayList<>();
     final List<String> items = new ArrayList<>();
 
     /** Timers {@code [0, stored)} are in items already. */
     int stored;
+
+    /** True while in the list of buckets to write at the next barrier. */
+    boolean changed;
+
+    Bucket(long time) {
+      this.time = time;
+    }
   }
 
   private final TreeMap<Long, Bucket> buckets = new TreeMap<>();
-  private final Set<Long> changed = new LinkedHashSet<>();
+  private final Set<Bucket> changed = new LinkedHashSet<>();
+
+  /** The bucket of the last timer set: records in time order set many timers for one time. */
+  private Bucket last;
+
   private final List<String> fired = new ArrayList<>();
   private final TreeMap<Long, List<String>> deadAfter = new TreeMap<>();
   private final boolean sessions;
@@ -57,15 +69,19 @@ final class EventTimers {
   }
 
   void add(long time, Object timer) {
-    Bucket bucket = bucket(time);
+    Bucket bucket = last != null && last.time == time ? last : bucket(time);
+    last = bucket;
     bucket.timers.add(timer);
-    changed.add(time);
+    if (!bucket.changed) {
+      bucket.changed = true;
+      changed.add(bucket);
+    }
   }
 
   private Bucket bucket(long time) {
     Bucket bucket = buckets.get(time);
     if (bucket == null) {
-      bucket = new Bucket();
+      bucket = new Bucket(time);
       buckets.put(time, bucket);
     }
     return bucket;
@@ -76,20 +92,25 @@ final class EventTimers {
     if (buckets.isEmpty() || buckets.firstKey() > watermark) {
       return null;
     }
-    Map.Entry<Long, Bucket> due = buckets.pollFirstEntry();
-    changed.remove(due.getKey());
-    fired.addAll(due.getValue().items);
-    return Map.entry(due.getKey(), due.getValue().timers);
+    Bucket due = buckets.pollFirstEntry().getValue();
+    if (due == last) {
+      last = null;
+    }
+    if (due.changed) {
+      changed.remove(due);
+    }
+    fired.addAll(due.items);
+    return Map.entry(due.time, due.timers);
   }
 
   /** At the barrier of {@code checkpointId}: writes the timers set since the last barrier. */
   void flush(long checkpointId) {
     Map<String, byte[]> puts = new HashMap<>();
-    for (long time : changed) {
-      Bucket bucket = buckets.get(time);
+    for (Bucket bucket : changed) {
+      bucket.changed = false;
       List<byte[]> parts =
           TimerItems.encode(bucket.timers, bucket.stored, bucket.timers.size(), keySerde, sessions);
-      TimerItems.Key key = new TimerItems.Key(time, checkpointId, worker);
+      TimerItems.Key key = new TimerItems.Key(bucket.time, checkpointId, worker);
       for (int p = 0; p < parts.size(); p++) {
         puts.put(key.withPart(p), parts.get(p));
         bucket.items.add(key.withPart(p));

@@ -31,7 +31,7 @@ final class KeyedStateCache implements KeyedStateStore {
   private CheckpointLineage lineage;
   private boolean mayBeStored;
 
-  private final KeyTable entries = new KeyTable();
+  private final HashMap<Object, KeyEntry> entries = new HashMap<>();
   private final ArrayList<KeyEntry> dirty = new ArrayList<>();
   private final ArrayList<KeyEntry> flushed = new ArrayList<>();
   private final ArrayList<KeyEntry> emptied = new ArrayList<>();
@@ -126,7 +126,7 @@ final class KeyedStateCache implements KeyedStateStore {
     }
     List<Object> missing = new ArrayList<>();
     for (Object key : keys) {
-      if (entries.get(key) == null) {
+      if (!entries.containsKey(key)) {
         missing.add(key);
       }
     }
@@ -163,7 +163,7 @@ final class KeyedStateCache implements KeyedStateStore {
       throw new IllegalStateException("Register state specs before using keys");
     }
     KeyEntry entry = new KeyEntry(key, specs.size());
-    entries.add(entry);
+    entries.put(key, entry);
     return entry;
   }
 
@@ -239,7 +239,7 @@ final class KeyedStateCache implements KeyedStateStore {
     }
     flushed.clear();
     if (entries.size() > maxKeys) {
-      entries.removeIf(e -> !e.dirty && e.pendingVersion == 0 && e != current);
+      entries.values().removeIf(e -> !e.dirty && e.pendingVersion == 0 && e != current);
       mayBeStored = true;
     }
   }
