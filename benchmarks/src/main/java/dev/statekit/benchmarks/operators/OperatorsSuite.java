@@ -32,6 +32,10 @@ public final class OperatorsSuite implements Suite {
   public List<Result> run(PrintStream log) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     long records = Long.getLong("statekit.records", 10_000_000L);
+    int rounds = Integer.getInteger("statekit.rounds", 3);
+    if (rounds < 1) {
+      throw new IllegalArgumentException("statekit.rounds is at least 1, got " + rounds);
+    }
     if (records < 1000) {
       throw new IllegalArgumentException("statekit.records is at least 1000, got " + records);
     }
@@ -45,21 +49,31 @@ public final class OperatorsSuite implements Suite {
     }
     for (String job : new String[] {"A", "B"}) {
       for (int parallelism : new int[] {1, 2}) {
-        settle();
-        Timing.Throughput statekit =
-            job.equals("A")
-                ? StatekitJobs.jobA(records, parallelism)
-                : StatekitJobs.jobB(records, parallelism);
-        settle();
-        Timing.Throughput flink =
-            job.equals("A")
-                ? FlinkJobs.jobA(records, parallelism)
-                : FlinkJobs.jobB(records, parallelism);
+        List<Timing.Throughput> statekitRounds = new ArrayList<>();
+        List<Timing.Throughput> flinkRounds = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+          settle();
+          statekitRounds.add(
+              job.equals("A")
+                  ? StatekitJobs.jobA(records, parallelism)
+                  : StatekitJobs.jobB(records, parallelism));
+          settle();
+          flinkRounds.add(
+              job.equals("A")
+                  ? FlinkJobs.jobA(records, parallelism)
+                  : FlinkJobs.jobB(records, parallelism));
+          log.printf(
+              "  round %d: steady StateKit %.0f, Flink %.0f records/s%n",
+              round, statekitRounds.get(round - 1).steady(), flinkRounds.get(round - 1).steady());
+        }
+        Timing.Throughput statekit = Timing.median(statekitRounds);
+        Timing.Throughput flink = Timing.median(flinkRounds);
         log.printf(
-            "job %s parallelism %d: StateKit %.0f records/s, Flink %.0f records/s (%.1fx);"
-                + " steady, without start-up: %.0f vs %.0f (%.1fx)%n",
+            "job %s parallelism %d, median of %d rounds: StateKit %.0f records/s, Flink %.0f"
+                + " records/s (%.1fx); steady, without start-up: %.0f vs %.0f (%.1fx)%n",
             job,
             parallelism,
+            rounds,
             statekit.endToEnd(),
             flink.endToEnd(),
             statekit.endToEnd() / flink.endToEnd(),
@@ -71,6 +85,7 @@ public final class OperatorsSuite implements Suite {
                 .with("job", job)
                 .with("parallelism", parallelism)
                 .with("records", records)
+                .with("rounds", rounds)
                 .with("statekit_rps", Math.round(statekit.endToEnd()))
                 .with("flink_rps", Math.round(flink.endToEnd()))
                 .with("ratio", statekit.endToEnd() / flink.endToEnd())
