@@ -12,8 +12,10 @@ import java.util.List;
  * The operator core beside Flink's local execution: jobs A (keyed running sum) and B (1 s tumbling
  * event-time windows) at parallelism 1 and 2 on the same generated input, then the heap that reduce
  * state takes per million keys, the cost of a checkpoint when 1,000 of 1,000,000 keys changed, and
- * of one when 1,000 of 1,000,000 open windows are new (their timers). {@code -Dstatekit.records=N}
- * shortens a run (default 10,000,000).
+ * of one when 1,000 of 1,000,000 open windows are new (their timers). Each job runs {@code
+ * -Dstatekit.rounds=N} times (default 3), the two engines taking turns, and reports the median of
+ * each engine's rounds: on a shared machine a single run can land in a busy moment. {@code
+ * -Dstatekit.records=N} shortens a run (default 10,000,000).
  */
 public final class OperatorsSuite implements Suite {
   private static final String NAME = "operators";
