@@ -1,5 +1,6 @@
 package dev.statekit.runtime;
 
+import dev.statekit.Deadline;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.runtime.bus.MessageBus;
@@ -84,9 +85,23 @@ public final class FunctionRuntime {
     return entries.process(messages);
   }
 
-  /** Sends the delayed messages that are due; run it on a schedule (every minute on Lambda). */
+  /**
+   * Sends the delayed messages that are due, in one sweep (at most {@link Builder#sweepLimit} per
+   * timer shard); {@link SweepResult#more()} says whether more were due.
+   */
   public SweepResult sweepTimers() {
     return sweeper.sweep();
+  }
+
+  /**
+   * Sends the delayed messages that are due, sweeping again while more are due and {@code deadline}
+   * leaves time for another sweep (at least 10 seconds, or twice the longest sweep so far; at most
+   * 20 sweeps). Run it on a schedule (every minute on Lambda, with the invocation's remaining time
+   * as the deadline): a result with {@link SweepResult#more()} set means due messages were left for
+   * the next run.
+   */
+  public SweepResult sweepTimers(Deadline deadline) {
+    return sweeper.sweepUntil(Objects.requireNonNull(deadline, "deadline"));
   }
 
   /** Builds a {@link FunctionRuntime}; every setting is checked when set. */

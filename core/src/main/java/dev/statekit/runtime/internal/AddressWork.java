@@ -224,7 +224,9 @@ final class AddressWork {
       return RuntimeData.parseFrom(state.runtimeData());
     } catch (InvalidProtocolBufferException e) {
       throw new StoreException(
-          "The runtime data of " + state.address() + " is unreadable: " + e.getMessage(), e);
+          StoreException.Reason.INVALID_REQUEST,
+          "The runtime data of " + state.address() + " is unreadable: " + e.getMessage(),
+          e);
     }
   }
 }

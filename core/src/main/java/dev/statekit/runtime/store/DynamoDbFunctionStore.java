@@ -297,7 +297,9 @@ public final class DynamoDbFunctionStore implements FunctionStore {
             "DynamoDB kept refusing to " + what + " in table " + table + ": " + e.getMessage(), e);
       }
       throw new StoreException(
-          "DynamoDB failed to " + what + " in table " + table + ": " + e.getMessage(), e);
+          StoreException.Reason.INVALID_REQUEST,
+          "DynamoDB failed to " + what + " in table " + table + ": " + e.getMessage(),
+          e);
     }
   }
 }

@@ -172,6 +172,7 @@ public final class InMemoryFunctionStore implements FunctionStore {
       if (timer != null && !touched.add(timer)) {
         // DynamoDB refuses a transaction that names one item twice; so does this store.
         throw new StoreException(
+            StoreException.Reason.INVALID_REQUEST,
             "A commit of "
                 + commit.state().address()
                 + " changes timer "
