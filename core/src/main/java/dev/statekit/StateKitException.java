@@ -3,9 +3,10 @@ package dev.statekit;
 import java.util.Objects;
 
 /**
- * The base of every failure StateKit's adapters report (a function store, a message bus, an egress
- * sink, a state backend): one {@link Reason} says what the caller can do about it, whichever
- * backend failed. Catch this type to handle them all:
+ * The base of the failures StateKit's storage, messaging and egress report (the function store, the
+ * message bus, egress sinks, the runtime's refused envelopes and invocations): one {@link Reason}
+ * says what the caller can do about it, whichever backend failed. Catch this type to handle them
+ * all:
  *
  * <pre>{@code
  * try {

@@ -4,7 +4,8 @@ import dev.statekit.Deadline;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.runtime.bus.MessageBus;
-import dev.statekit.runtime.internal.Entries;
+import dev.statekit.runtime.internal.DeliveryTranslator;
+import dev.statekit.runtime.internal.FaultHook;
 import dev.statekit.runtime.internal.RuntimeSettings;
 import dev.statekit.runtime.internal.TimerSweeper;
 import dev.statekit.runtime.store.FunctionStore;
@@ -33,11 +34,11 @@ import java.util.Objects;
  * dev.statekit.handlers} are thin adapters over them.
  */
 public final class FunctionRuntime {
-  private final Entries entries;
+  private final DeliveryTranslator entries;
   private final TimerSweeper sweeper;
 
   private FunctionRuntime(RuntimeSettings settings) {
-    this.entries = new Entries(settings);
+    this.entries = new DeliveryTranslator(settings);
     this.sweeper = new TimerSweeper(settings);
   }
 
@@ -251,8 +252,11 @@ public final class FunctionRuntime {
       return this;
     }
 
-    /** A hook called between the steps of a batch, for fault-injection tests. */
-    public Builder faultHook(FaultHook faultHook) {
+    /**
+     * A hook called between the steps of a batch, for the runtime's fault-injection tests (in this
+     * package); not user API.
+     */
+    Builder faultHook(FaultHook faultHook) {
       this.faultHook = Objects.requireNonNull(faultHook, "faultHook");
       return this;
     }

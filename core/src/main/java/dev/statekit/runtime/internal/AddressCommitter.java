@@ -2,7 +2,6 @@ package dev.statekit.runtime.internal;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.statekit.function.Address;
-import dev.statekit.runtime.FaultHook;
 import dev.statekit.runtime.internal.data.Outbox;
 import dev.statekit.runtime.internal.data.RuntimeData;
 import dev.statekit.runtime.store.AddressState;
@@ -23,18 +22,18 @@ import java.util.Set;
  * redo. Settles each of the address's deliveries and returns the new outbox to deliver. Runs in two
  * steps so that a batch's commits leave together, after all the running.
  */
-final class AddressWork {
+final class AddressCommitter {
   private final RuntimeSettings settings;
   private final OutboxDelivery delivery;
   private final Address address;
   private final List<Delivery> deliveries;
-  private final List<Inbound> invocations = new ArrayList<>();
+  private final List<InboundInvocation> invocations = new ArrayList<>();
   private final Map<String, String> firstSequenceByGroup;
   private AddressState loaded;
   private Set<TimerKey> existingTimers;
-  private Prepared prepared;
+  private CommitPlan prepared;
 
-  AddressWork(
+  AddressCommitter(
       RuntimeSettings settings,
       OutboxDelivery delivery,
       Address address,
@@ -92,14 +91,16 @@ final class AddressWork {
     return null;
   }
 
-  private Prepared prepareOnce() {
+  private CommitPlan prepareOnce() {
     long now = settings.clock.millis();
     RuntimeData data = runtimeData(loaded);
-    Set<Inbound> duplicates = Repeats.of(settings, deliveries, Marks.of(data), existingTimers);
+    Set<InboundInvocation> duplicates =
+        RepeatFilter.of(settings, deliveries, AppliedMarks.of(data), existingTimers);
     long incarnation = data.getIncarnation() != 0 ? data.getIncarnation() : newIncarnation();
-    AddressRun runs = new AddressRun(settings, loaded, invocations, duplicates, incarnation, now);
-    Prepared planned = new Planner(settings, loaded, data, deliveries, runs, now).plan();
-    RunPlan plan = planned.plan();
+    InvocationRunner runs =
+        new InvocationRunner(settings, loaded, invocations, duplicates, incarnation, now);
+    CommitPlan planned = new CommitPlanner(settings, loaded, data, deliveries, runs, now).plan();
+    RunResult plan = planned.plan();
     Outbox previous = loaded.outboxVersion() > 0 && data.hasOutbox() ? data.getOutbox() : null;
     boolean previousPending = previous != null && !delivered(previous);
     if (!plan.needsCommit()) {
@@ -154,7 +155,7 @@ final class AddressWork {
     String first = firstSequenceByGroup.get(previous.getProofGroupId());
     return !previous.getProofGroupId().isEmpty()
         && first != null
-        && Marks.compareSequences(first, previous.getProofSequence()) > 0;
+        && AppliedMarks.compareSequences(first, previous.getProofSequence()) > 0;
   }
 
   private boolean deliverPrevious(Outbox previous) {
@@ -193,7 +194,7 @@ final class AddressWork {
   private void reload() {
     loaded = settings.store.reload(address);
     Set<TimerKey> existing = new HashSet<>();
-    for (Inbound inbound : invocations) {
+    for (InboundInvocation inbound : invocations) {
       if (inbound.timer != null && settings.store.timerExists(inbound.timer)) {
         existing.add(inbound.timer);
       }
@@ -201,12 +202,12 @@ final class AddressWork {
     existingTimers = existing;
   }
 
-  private void settle(RunPlan plan) {
+  private void settle(RunResult plan) {
     for (Delivery d : deliveries) {
-      Outcome outcome = null;
+      DeliveryOutcome outcome = null;
       String error = null;
-      for (Inbound inbound : d.invocations) {
-        outcome = Outcome.combine(outcome, plan.outcomes.get(inbound));
+      for (InboundInvocation inbound : d.invocations) {
+        outcome = DeliveryOutcome.combine(outcome, plan.outcomes.get(inbound));
         if (error == null) {
           error = plan.errors.get(inbound);
         }
@@ -216,7 +217,7 @@ final class AddressWork {
   }
 
   private void settleAll(String error) {
-    deliveries.forEach(d -> d.settle(Outcome.FAILED, error));
+    deliveries.forEach(d -> d.settle(DeliveryOutcome.FAILED, error));
   }
 
   private static RuntimeData runtimeData(AddressState state) {

@@ -10,8 +10,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /** The transaction items for a commit's timer changes. */
-final class TimerWrites {
-  private TimerWrites() {}
+final class DynamoDbTimerWrites {
+  private DynamoDbTimerWrites() {}
 
   static List<TransactWriteItem> of(String table, List<TimerChange> changes) {
     List<TransactWriteItem> writes = new ArrayList<>();
@@ -25,14 +25,14 @@ final class TimerWrites {
                 .put(
                     p ->
                         p.tableName(table)
-                            .item(TimerItems.toItem(timer))
+                            .item(DynamoDbTimerItems.toItem(timer))
                             .conditionExpression("attribute_not_exists(pk)"))
                 .build());
       } else if (change instanceof TimerChange.Cancel) {
         TimerKey key = ((TimerChange.Cancel) change).key();
         writes.add(
             TransactWriteItem.builder()
-                .delete(d -> d.tableName(table).key(TimerItems.key(key)))
+                .delete(d -> d.tableName(table).key(DynamoDbTimerItems.key(key)))
                 .build());
       } else if (change instanceof TimerChange.Consume) {
         TimerKey key = ((TimerChange.Consume) change).key();
@@ -41,7 +41,7 @@ final class TimerWrites {
                 .delete(
                     d ->
                         d.tableName(table)
-                            .key(TimerItems.key(key))
+                            .key(DynamoDbTimerItems.key(key))
                             .conditionExpression("attribute_exists(pk)"))
                 .build());
       } else {
@@ -61,17 +61,17 @@ final class TimerWrites {
     List<String> conditions = new ArrayList<>();
     for (int i = 0; i < tokens.size(); i++) {
       names.put("#t" + i, tokens.get(i).token());
-      values.put(":k" + i, StateItems.timerKey(tokens.get(i).timer()));
+      values.put(":k" + i, DynamoDbStateItems.timerKey(tokens.get(i).timer()));
       removes.add("tok.#t" + i);
       conditions.add("tok.#t" + i + " = :k" + i);
     }
-    values.put(":one", StateItems.number(1));
+    values.put(":one", DynamoDbStateItems.number(1));
     String update = "REMOVE " + String.join(", ", removes) + " SET v = v + :one";
     return TransactWriteItem.builder()
         .update(
             u ->
                 u.tableName(table)
-                    .key(StateItems.key(owner))
+                    .key(DynamoDbStateItems.key(owner))
                     .updateExpression(update)
                     .conditionExpression(String.join(" AND ", conditions))
                     .expressionAttributeNames(names)

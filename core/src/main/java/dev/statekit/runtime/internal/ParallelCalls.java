@@ -15,10 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * round trip per step however many addresses it holds. Threads start on demand and end when idle,
  * and are daemons; when all are busy the caller runs the call itself (nested use cannot deadlock).
  */
-final class Parallel {
+final class ParallelCalls {
   private final ThreadPoolExecutor pool;
 
-  Parallel(int parallelism) {
+  ParallelCalls(int parallelism) {
     AtomicInteger count = new AtomicInteger();
     this.pool =
         new ThreadPoolExecutor(

@@ -1,4 +1,4 @@
-package dev.statekit.aws;
+package dev.statekit.aws.internal;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -12,13 +12,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * (so a query on the shard reads due timers first), {@code g} the target's message group, {@code b}
  * the message body, {@code sent} when a sweep last sent it.
  */
-final class TimerItems {
+final class DynamoDbTimerItems {
   static final String PREFIX = "timer#";
   static final String GROUP = "g";
   static final String BODY = "b";
   static final String SENT = "sent";
 
-  private TimerItems() {}
+  private DynamoDbTimerItems() {}
 
   static Map<String, AttributeValue> key(TimerKey key) {
     return Map.of(
@@ -40,7 +40,7 @@ final class TimerItems {
     item.put(GROUP, AttributeValue.fromS(timer.groupId()));
     item.put(BODY, AttributeValue.fromS(timer.body()));
     if (timer.sentAtMillis() > 0) {
-      item.put(SENT, StateItems.number(timer.sentAtMillis()));
+      item.put(SENT, DynamoDbStateItems.number(timer.sentAtMillis()));
     }
     return item;
   }

@@ -14,17 +14,17 @@ import java.util.Map;
 /**
  * What an address has applied, so repeats are dropped: the last sequence number per queue message
  * group, the last bundle (and how far into it) per sending address, and the fingerprints of recent
- * idempotency keys. Marks not seen for a while are forgotten (see {@link #writeTo}).
+ * idempotency keys. AppliedMarks not seen for a while are forgotten (see {@link #writeTo}).
  */
-final class Marks {
+final class AppliedMarks {
   private final Map<String, GroupMark> groups = new HashMap<>();
   private final Map<String, SenderMark> senders = new HashMap<>();
 
   /** Fingerprints of recent idempotency keys with when they were applied, oldest first. */
   private final LinkedHashMap<Long, Long> recentIds = new LinkedHashMap<>();
 
-  static Marks of(RuntimeData data) {
-    Marks marks = new Marks();
+  static AppliedMarks of(RuntimeData data) {
+    AppliedMarks marks = new AppliedMarks();
     data.getGroupsList().forEach(mark -> marks.groups.put(mark.getGroupId(), mark));
     data.getSendersList().forEach(mark -> marks.senders.put(mark.getSender(), mark));
     for (RecentIds commit : data.getRecentIdsList()) {

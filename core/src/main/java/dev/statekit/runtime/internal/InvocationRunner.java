@@ -19,11 +19,11 @@ import java.util.Set;
  * on its last attempt (then it is dead-lettered and the address carries on), and invocations the
  * runtime refused in an earlier run are dead-lettered without running.
  */
-final class AddressRun {
+final class InvocationRunner {
   private final RuntimeSettings settings;
   private final AddressState loaded;
-  private final List<Inbound> invocations;
-  private final Set<Inbound> duplicates;
+  private final List<InboundInvocation> invocations;
+  private final Set<InboundInvocation> duplicates;
   private final long incarnation;
   private final long now;
 
@@ -32,11 +32,11 @@ final class AddressRun {
    *
    * @param incarnation the address's incarnation (timer ids and outbox ids carry it)
    */
-  AddressRun(
+  InvocationRunner(
       RuntimeSettings settings,
       AddressState loaded,
-      List<Inbound> invocations,
-      Set<Inbound> duplicates,
+      List<InboundInvocation> invocations,
+      Set<InboundInvocation> duplicates,
       long incarnation,
       long now) {
     this.settings = settings;
@@ -53,7 +53,7 @@ final class AddressRun {
    * @param skip invocations to dead-letter without running, with why
    * @param limit run at most this many invocations; the rest fail for now
    */
-  RunPlan run(Map<Inbound, RuntimeException> skip, int limit) {
+  RunResult run(Map<InboundInvocation, RuntimeException> skip, int limit) {
     EffectCheck check =
         new EffectCheck(
             settings,
@@ -62,7 +62,7 @@ final class AddressRun {
             loaded.version() + 1,
             now,
             loaded.pendingTokens());
-    RunPlan plan = new RunPlan(check, incarnation);
+    RunResult plan = new RunResult(check, incarnation);
     BatchRun batch;
     try {
       batch = settings.engine.open(loaded.address());
@@ -72,29 +72,33 @@ final class AddressRun {
           inbound ->
               plan.settle(
                   inbound,
-                  duplicates.contains(inbound) ? Outcome.DUPLICATE : Outcome.DEAD_LETTERED,
+                  duplicates.contains(inbound)
+                      ? DeliveryOutcome.DUPLICATE
+                      : DeliveryOutcome.DEAD_LETTERED,
                   e));
       return plan;
     } catch (FunctionInvocationException e) {
       invocations.forEach(
           inbound ->
               plan.settle(
-                  inbound, duplicates.contains(inbound) ? Outcome.DUPLICATE : Outcome.FAILED, e));
+                  inbound,
+                  duplicates.contains(inbound) ? DeliveryOutcome.DUPLICATE : DeliveryOutcome.FAILED,
+                  e));
       return plan;
     }
     RuntimeException stop = null;
-    for (Inbound inbound : invocations) {
+    for (InboundInvocation inbound : invocations) {
       if (duplicates.contains(inbound)) {
-        plan.settle(inbound, Outcome.DUPLICATE, null);
+        plan.settle(inbound, DeliveryOutcome.DUPLICATE, null);
       } else if (stop != null) {
-        plan.settle(inbound, Outcome.FAILED, stop);
+        plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else if (skip.containsKey(inbound)) {
-        plan.settle(inbound, Outcome.DEAD_LETTERED, skip.get(inbound));
+        plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, skip.get(inbound));
       } else if (plan.appliedInbounds.size() >= limit) {
         stop =
             new IllegalStateException(
                 "Not run in this batch: " + loaded.address() + " had as much as one commit holds");
-        plan.settle(inbound, Outcome.FAILED, stop);
+        plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else {
         stop = invoke(batch, check, plan, inbound);
         if (plan.rejected != null) {
@@ -108,7 +112,7 @@ final class AddressRun {
 
   /** Runs one invocation; returns the error that stops the address, if it does. */
   private RuntimeException invoke(
-      BatchRun batch, EffectCheck check, RunPlan plan, Inbound inbound) {
+      BatchRun batch, EffectCheck check, RunResult plan, InboundInvocation inbound) {
     if (inbound.timer != null) {
       check.firing(inbound);
     }
@@ -117,13 +121,13 @@ final class AddressRun {
       effects = batch.invoke(inbound.caller, inbound.argument);
     } catch (FunctionInvocationException e) {
       if (inbound.delivery.fromQueue && inbound.delivery.attempts >= settings.maxAttempts) {
-        plan.settle(inbound, Outcome.DEAD_LETTERED, e);
+        plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, e);
         return null;
       }
       if (inbound.timer != null) {
         check.notFired(inbound);
       }
-      plan.settle(inbound, Outcome.FAILED, e);
+      plan.settle(inbound, DeliveryOutcome.FAILED, e);
       return new IllegalStateException(
           "Not run: an earlier message to "
               + inbound.target()

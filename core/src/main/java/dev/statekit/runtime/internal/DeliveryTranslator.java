@@ -22,12 +22,12 @@ import java.util.Set;
  * The runtime's entry points over a {@link BatchProcessor}: direct invocations (typed or as JSON)
  * and queue batches, turned into deliveries and their outcomes back into answers. Not for users.
  */
-public final class Entries {
+public final class DeliveryTranslator {
   private final RuntimeSettings settings;
   private final BatchProcessor processor;
 
-  /** Entries with these settings. */
-  public Entries(RuntimeSettings settings) {
+  /** DeliveryTranslator with these settings. */
+  public DeliveryTranslator(RuntimeSettings settings) {
     this.settings = settings;
     this.processor = new BatchProcessor(settings);
   }
@@ -83,7 +83,7 @@ public final class Entries {
     }
     List<Delivery> deliveries = new ArrayList<>();
     for (QueueMessage message : messages) {
-      deliveries.add(QueueBodies.read(deliveries.size(), message, settings.targets));
+      deliveries.add(QueueBodyCodec.read(deliveries.size(), message, settings.targets));
     }
     processor.process(deliveries);
     List<String> failed = new ArrayList<>();
@@ -94,14 +94,14 @@ public final class Entries {
     for (Delivery d : deliveries) {
       // Lambda's FIFO rule: after a group's failed message, its later messages come back too.
       boolean blocked = d.groupId != null && failedGroups.contains(d.groupId);
-      if (d.outcome == Outcome.FAILED || blocked) {
+      if (d.outcome == DeliveryOutcome.FAILED || blocked) {
         failed.add(d.messageId);
         if (d.groupId != null) {
           failedGroups.add(d.groupId);
         }
-      } else if (d.outcome == Outcome.APPLIED) {
+      } else if (d.outcome == DeliveryOutcome.APPLIED) {
         applied++;
-      } else if (d.outcome == Outcome.DUPLICATE) {
+      } else if (d.outcome == DeliveryOutcome.DUPLICATE) {
         duplicates++;
       } else {
         deadLettered++;
@@ -116,7 +116,8 @@ public final class Entries {
       Delivery delivery = Delivery.direct(position, envelope.id());
       delivery.target = envelope.target();
       delivery.invocations.add(
-          Inbound.ingress(delivery, new TypedValue(envelope.typeName(), envelope.value())));
+          InboundInvocation.ingress(
+              delivery, new TypedValue(envelope.typeName(), envelope.value())));
       return delivery;
     } catch (InvalidEnvelopeException e) {
       Delivery delivery = Delivery.direct(position, null);
@@ -130,7 +131,7 @@ public final class Entries {
     Delivery delivery = Delivery.direct(position, invocation.idempotencyKey());
     delivery.target = message.targetAddress();
     delivery.invocations.add(
-        Inbound.ingress(
+        InboundInvocation.ingress(
             delivery, new TypedValue(message.valueTypeName().asString(), message.rawValue())));
     return delivery;
   }

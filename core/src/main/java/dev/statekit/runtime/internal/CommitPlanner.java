@@ -12,20 +12,20 @@ import java.util.Map;
  * invocation whose effects are refused, or that takes the state past the limit, is dead-lettered
  * and the rest run again without it.
  */
-final class Planner {
+final class CommitPlanner {
   private final RuntimeSettings settings;
   private final AddressState loaded;
   private final RuntimeData data;
   private final List<Delivery> deliveries;
-  private final AddressRun runs;
+  private final InvocationRunner runs;
   private final long now;
 
-  Planner(
+  CommitPlanner(
       RuntimeSettings settings,
       AddressState loaded,
       RuntimeData data,
       List<Delivery> deliveries,
-      AddressRun runs,
+      InvocationRunner runs,
       long now) {
     this.settings = settings;
     this.loaded = loaded;
@@ -36,11 +36,11 @@ final class Planner {
   }
 
   /** The run to commit, with its next state ({@code null} when it changes nothing). */
-  Prepared plan() {
-    Map<Inbound, RuntimeException> skip = new IdentityHashMap<>();
+  CommitPlan plan() {
+    Map<InboundInvocation, RuntimeException> skip = new IdentityHashMap<>();
     int limit = Integer.MAX_VALUE;
     while (true) {
-      RunPlan plan = runs.run(skip, limit);
+      RunResult plan = runs.run(skip, limit);
       if (plan.rejected != null) {
         if (plan.tooMuchForOneCommit && !plan.appliedInbounds.isEmpty()) {
           limit = plan.appliedInbounds.size();
@@ -50,17 +50,17 @@ final class Planner {
         continue;
       }
       if (!plan.needsCommit()) {
-        return new Prepared(plan, null);
+        return new CommitPlan(plan, null);
       }
       NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
       long size = settings.store.sizeOf(next.state());
       if (size <= settings.store.maxStateBytes()) {
-        return new Prepared(plan, next);
+        return new CommitPlan(plan, next);
       }
-      Inbound culprit = firstOversized(skip, plan.appliedInbounds.size());
+      InboundInvocation culprit = firstOversized(skip, plan.appliedInbounds.size());
       if (culprit == null) {
         // Too large even without this batch: the commit refuses it with the reason.
-        return new Prepared(plan, next);
+        return new CommitPlan(plan, next);
       }
       skip.put(
           culprit,
@@ -70,7 +70,8 @@ final class Planner {
   }
 
   /** The invocation whose effects first take the state past the limit, found by bisection. */
-  private Inbound firstOversized(Map<Inbound, RuntimeException> skip, int applied) {
+  private InboundInvocation firstOversized(
+      Map<InboundInvocation, RuntimeException> skip, int applied) {
     int fitting = 0;
     int tooLarge = applied;
     if (!fits(runs.run(skip, 0))) {
@@ -87,7 +88,7 @@ final class Planner {
     return runs.run(skip, tooLarge).appliedInbounds.get(tooLarge - 1);
   }
 
-  private boolean fits(RunPlan plan) {
+  private boolean fits(RunResult plan) {
     if (!plan.needsCommit()) {
       return true;
     }

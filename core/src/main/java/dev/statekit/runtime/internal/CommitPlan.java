@@ -1,9 +1,9 @@
 package dev.statekit.runtime.internal;
 
 /**
- * A run with the commit it needs.
+ * A run the runtime accepts, with the state to commit after it.
  *
  * @param plan the run
  * @param next the state to commit, {@code null} if the run changed nothing
  */
-record Prepared(RunPlan plan, NextState next) {}
+record CommitPlan(RunResult plan, NextState next) {}

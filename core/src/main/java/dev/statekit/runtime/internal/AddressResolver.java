@@ -12,7 +12,7 @@ import java.util.List;
  * ids may hold {@code /}, so the text alone is ambiguous; the registered types settle it, and the
  * runtime refuses registries where one type's {@code namespace/name/} starts another's.
  */
-public final class Targets {
+public final class AddressResolver {
   private final List<TypeName> types;
 
   /**
@@ -20,7 +20,7 @@ public final class Targets {
    *
    * @throws IllegalArgumentException if one type name, followed by {@code /}, starts another
    */
-  public Targets(StatefulFunctions functions) {
+  public AddressResolver(StatefulFunctions functions) {
     this.types = new ArrayList<>(functions.types());
     for (TypeName a : types) {
       for (TypeName b : types) {

@@ -9,11 +9,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * binary as is, numbers one byte per two significant digits plus one, lists and maps three bytes
  * plus one per element, booleans and nulls one byte.
  */
-final class ItemSize {
+final class DynamoDbItemSize {
   /** DynamoDB's item limit, 400 KB, names included. */
   static final long DYNAMODB_ITEM_LIMIT = 400 * 1024;
 
-  private ItemSize() {}
+  private DynamoDbItemSize() {}
 
   static long of(Map<String, AttributeValue> item) {
     long size = 0;
@@ -43,9 +43,9 @@ final class ItemSize {
         }
         return list;
       case SS:
-        return value.ss().stream().mapToLong(ItemSize::utf8Length).sum();
+        return value.ss().stream().mapToLong(DynamoDbItemSize::utf8Length).sum();
       case NS:
-        return value.ns().stream().mapToLong(ItemSize::number).sum();
+        return value.ns().stream().mapToLong(DynamoDbItemSize::number).sum();
       case BS:
         return value.bs().stream().mapToLong(b -> b.asByteArrayUnsafe().length).sum();
       default:

@@ -1,4 +1,4 @@
-package dev.statekit.aws;
+package dev.statekit.aws.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -9,12 +9,12 @@ import java.util.Map;
  * Keeps records in memory, once per id (a repeated delivery replaces nothing), and counts every
  * delivery: the sink of the embedded runtime and of tests.
  */
-public final class CollectingSink implements EgressSink {
+public final class CollectingEgressSink implements EgressSink {
   private final Map<String, EgressRecord> records = new LinkedHashMap<>();
   private long deliveries;
 
   /** An empty sink. */
-  public CollectingSink() {}
+  public CollectingEgressSink() {}
 
   @Override
   public synchronized void deliver(List<EgressRecord> delivered) {
@@ -47,6 +47,6 @@ public final class CollectingSink implements EgressSink {
 
   @Override
   public String toString() {
-    return "CollectingSink";
+    return "CollectingEgressSink";
   }
 }

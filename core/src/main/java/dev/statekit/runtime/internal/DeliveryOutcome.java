@@ -1,7 +1,7 @@
 package dev.statekit.runtime.internal;
 
 /** What became of one delivery (a queue message or a direct invocation), or of one invocation. */
-enum Outcome {
+enum DeliveryOutcome {
   /** Applied now. */
   APPLIED,
   /** Applied before: dropped. */
@@ -12,7 +12,7 @@ enum Outcome {
   FAILED;
 
   /** The outcome of a whole delivery from its invocations' outcomes. */
-  static Outcome combine(Outcome a, Outcome b) {
+  static DeliveryOutcome combine(DeliveryOutcome a, DeliveryOutcome b) {
     if (a == null) {
       return b;
     }

@@ -8,30 +8,30 @@ import java.util.List;
 import java.util.Map;
 
 /** What one run of an address's invocations produced; the runtime may run them again after it. */
-final class RunPlan {
+final class RunResult {
   final EffectCheck check;
   final long incarnation;
-  final Map<Inbound, Outcome> outcomes = new IdentityHashMap<>();
-  final Map<Inbound, String> errors = new IdentityHashMap<>();
-  final Map<Inbound, RuntimeException> failures = new IdentityHashMap<>();
-  final List<Inbound> appliedInbounds = new ArrayList<>();
+  final Map<InboundInvocation, DeliveryOutcome> outcomes = new IdentityHashMap<>();
+  final Map<InboundInvocation, String> errors = new IdentityHashMap<>();
+  final Map<InboundInvocation, RuntimeException> failures = new IdentityHashMap<>();
+  final List<InboundInvocation> appliedInbounds = new ArrayList<>();
   final List<InvocationEffects> appliedEffects = new ArrayList<>();
   List<StateMutation> mutations = List.of();
 
   /** An invocation whose effects the runtime refuses; run again without it. */
-  Inbound rejected;
+  InboundInvocation rejected;
 
   RuntimeException rejection;
 
   /** The refusal is only "too much for one commit": run again with fewer invocations. */
   boolean tooMuchForOneCommit;
 
-  RunPlan(EffectCheck check, long incarnation) {
+  RunResult(EffectCheck check, long incarnation) {
     this.check = check;
     this.incarnation = incarnation;
   }
 
-  void settle(Inbound inbound, Outcome outcome, RuntimeException error) {
+  void settle(InboundInvocation inbound, DeliveryOutcome outcome, RuntimeException error) {
     outcomes.put(inbound, outcome);
     if (error != null) {
       failures.put(inbound, error);
@@ -39,8 +39,8 @@ final class RunPlan {
     }
   }
 
-  void applied(Inbound inbound, InvocationEffects effects) {
-    outcomes.put(inbound, Outcome.APPLIED);
+  void applied(InboundInvocation inbound, InvocationEffects effects) {
+    outcomes.put(inbound, DeliveryOutcome.APPLIED);
     appliedInbounds.add(inbound);
     appliedEffects.add(effects);
   }
@@ -48,6 +48,6 @@ final class RunPlan {
   /** Whether the run changed anything that must be committed. */
   boolean needsCommit() {
     return outcomes.values().stream()
-        .anyMatch(o -> o == Outcome.APPLIED || o == Outcome.DEAD_LETTERED);
+        .anyMatch(o -> o == DeliveryOutcome.APPLIED || o == DeliveryOutcome.DEAD_LETTERED);
   }
 }

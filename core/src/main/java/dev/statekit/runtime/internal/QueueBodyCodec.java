@@ -22,10 +22,10 @@ import java.util.List;
  * base64}]}}. A fired timer: {@code {"statekit": "timer", "timer": "shard:due:id", "owner": {...},
  * "token": "...", "target": {...}, "typename", "value"}}.
  */
-final class QueueBodies {
+final class QueueBodyCodec {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  private QueueBodies() {}
+  private QueueBodyCodec() {}
 
   static String bundle(
       Address from,
@@ -70,7 +70,7 @@ final class QueueBodies {
    * Reads a queue message into a delivery; one that can't be read carries the error in {@link
    * Delivery#invalid}.
    */
-  static Delivery read(int position, QueueMessage message, Targets targets) {
+  static Delivery read(int position, QueueMessage message, AddressResolver targets) {
     Delivery delivery =
         Delivery.queued(
             position,
@@ -86,7 +86,8 @@ final class QueueBodies {
         EnvelopeCodec.Envelope envelope = EnvelopeCodec.parse(node, targets);
         delivery.target = envelope.target();
         delivery.invocations.add(
-            Inbound.ingress(delivery, new TypedValue(envelope.typeName(), envelope.value())));
+            InboundInvocation.ingress(
+                delivery, new TypedValue(envelope.typeName(), envelope.value())));
       } else if ("bundle".equals(kind.asText())) {
         readBundle(node, delivery);
       } else if ("timer".equals(kind.asText())) {
@@ -116,7 +117,7 @@ final class QueueBodies {
               EnvelopeCodec.text(message, "typename"),
               Base64.getDecoder().decode(message.get("value").asText()));
       delivery.invocations.add(
-          Inbound.bundled(delivery, from, incarnation, version, part, index++, value));
+          InboundInvocation.bundled(delivery, from, incarnation, version, part, index++, value));
     }
   }
 
@@ -130,7 +131,8 @@ final class QueueBodies {
             EnvelopeCodec.text(node, "typename"),
             Base64.getDecoder().decode(node.get("value").asText()));
     delivery.invocations.add(
-        Inbound.fired(delivery, owner, timer, token == null ? null : token.asText(), value));
+        InboundInvocation.fired(
+            delivery, owner, timer, token == null ? null : token.asText(), value));
   }
 
   private static ObjectNode address(Address address) {

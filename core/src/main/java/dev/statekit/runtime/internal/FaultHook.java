@@ -1,11 +1,12 @@
-package dev.statekit.runtime;
+package dev.statekit.runtime.internal;
 
 import dev.statekit.function.Address;
 
 /**
  * Called by the runtime between the steps of a batch, so fault-injection tests can make the process
  * "die" at each step by throwing: the exception leaves the batch as a crash would, with whatever
- * was written so far. Production code has no use for it; the default does nothing.
+ * was written so far. Set only by the runtime's own tests (through {@code
+ * FunctionRuntime.Builder}'s package-private {@code faultHook}); the default does nothing.
  */
 @FunctionalInterface
 public interface FaultHook {

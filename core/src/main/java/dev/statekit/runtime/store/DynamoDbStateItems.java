@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * runtime's bookkeeping; {@code obv} / {@code obd} the outbox's version and its delivery receipt;
  * {@code expires_at} the TTL. Empty attributes are left out.
  */
-final class StateItems {
+final class DynamoDbStateItems {
   static final String PREFIX = "fn#";
   static final String SORT = "state";
   static final String VERSION = "v";
@@ -28,7 +28,7 @@ final class StateItems {
   static final String OUTBOX_VERSION = "obv";
   static final String OUTBOX_DELIVERED = "obd";
 
-  private StateItems() {}
+  private DynamoDbStateItems() {}
 
   static Map<String, AttributeValue> key(Address address) {
     return Map.of(
@@ -97,7 +97,7 @@ final class StateItems {
   }
 
   static long sizeOf(AddressState state) {
-    return ItemSize.of(toItem(state));
+    return DynamoDbItemSize.of(toItem(state));
   }
 
   static AttributeValue timerKey(TimerKey key) {

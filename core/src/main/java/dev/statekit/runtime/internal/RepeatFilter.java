@@ -12,19 +12,22 @@ import java.util.Set;
  * timer that is gone, or earlier in the same batch (a message re-sent after the queue's
  * deduplication window can arrive beside its first copy).
  */
-final class Repeats {
-  private Repeats() {}
+final class RepeatFilter {
+  private RepeatFilter() {}
 
-  static Set<Inbound> of(
-      RuntimeSettings settings, List<Delivery> deliveries, Marks marks, Set<TimerKey> timers) {
-    Set<Inbound> repeats = Collections.newSetFromMap(new IdentityHashMap<>());
+  static Set<InboundInvocation> of(
+      RuntimeSettings settings,
+      List<Delivery> deliveries,
+      AppliedMarks marks,
+      Set<TimerKey> timers) {
+    Set<InboundInvocation> repeats = Collections.newSetFromMap(new IdentityHashMap<>());
     Set<TimerKey> timersInBatch = new HashSet<>();
     long now = settings.clock.millis() / 1000;
     for (Delivery d : deliveries) {
       boolean repeated =
           (d.hasQueueSequence() && marks.queueSeen(d.groupId, d.sequence))
               || (d.idempotencyKey != null && marks.idSeen(d.idempotencyKey));
-      for (Inbound inbound : d.invocations) {
+      for (InboundInvocation inbound : d.invocations) {
         boolean bundled = inbound.bundleSender != null;
         if (repeated
             || (bundled

@@ -14,10 +14,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The in-memory queue keeps SQS FIFO's rules. */
-class InMemoryQueueTest {
+class InMemoryMessageBusTest {
   private Instant now = Instant.parse("2030-01-01T00:00:00Z");
-  private final InMemoryQueue queue =
-      new InMemoryQueue(
+  private final InMemoryMessageBus queue =
+      new InMemoryMessageBus(
           new Clock() {
             @Override
             public java.time.ZoneId getZone() {
@@ -41,8 +41,8 @@ class InMemoryQueueTest {
     send("a", "a1", "a2", "a3");
     send("b", "b1");
 
-    List<InMemoryQueue.Received> first = queue.receive(2);
-    List<InMemoryQueue.Received> second = queue.receive(10);
+    List<InMemoryMessageBus.Received> first = queue.receive(2);
+    List<InMemoryMessageBus.Received> second = queue.receive(10);
 
     assertEquals(List.of("a1", "a2"), bodies(first));
     assertEquals(List.of("b1"), bodies(second), "group a is blocked while a1 and a2 are out");
@@ -54,11 +54,11 @@ class InMemoryQueueTest {
   @Test
   void anUndeletedMessageComesBackWithItsReceiveCountRaised() {
     send("a", "a1");
-    InMemoryQueue.Received first = queue.receive(1).get(0);
+    InMemoryMessageBus.Received first = queue.receive(1).get(0);
 
     assertEquals(List.of(), queue.receive(1));
     now = now.plusSeconds(31);
-    InMemoryQueue.Received again = queue.receive(1).get(0);
+    InMemoryMessageBus.Received again = queue.receive(1).get(0);
 
     assertEquals(1, first.message().receiveCount());
     assertEquals(2, again.message().receiveCount());
@@ -81,7 +81,7 @@ class InMemoryQueueTest {
   void sequenceNumbersGrowAndBatchesAreBounded() {
     send("g", "1", "2");
 
-    List<InMemoryQueue.Received> received = queue.receive(10);
+    List<InMemoryMessageBus.Received> received = queue.receive(10);
 
     assertTrue(
         Long.parseLong(received.get(1).message().sequenceNumber())
@@ -101,7 +101,7 @@ class InMemoryQueueTest {
     queue.send(messages);
   }
 
-  private static List<String> bodies(List<InMemoryQueue.Received> received) {
+  private static List<String> bodies(List<InMemoryMessageBus.Received> received) {
     return received.stream().map(r -> r.message().body()).toList();
   }
 }

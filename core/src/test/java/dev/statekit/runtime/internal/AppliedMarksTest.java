@@ -9,22 +9,23 @@ import dev.statekit.function.TypeName;
 import dev.statekit.runtime.internal.data.RuntimeData;
 import org.junit.jupiter.api.Test;
 
-class MarksTest {
+class AppliedMarksTest {
   private static final String SENDER = Address.of(TypeName.of("t", "s"), "1") + "#5eed";
 
   @Test
   void queueSequenceNumbersCompareAsNumbersOfUpTo128Bits() {
-    assertTrue(Marks.compareSequences("18849496460467696129", "18849496460467696128") > 0);
-    assertTrue(Marks.compareSequences("9", "10") < 0);
-    assertTrue(Marks.compareSequences("0010", "10") == 0);
+    assertTrue(AppliedMarks.compareSequences("18849496460467696129", "18849496460467696128") > 0);
+    assertTrue(AppliedMarks.compareSequences("9", "10") < 0);
+    assertTrue(AppliedMarks.compareSequences("0010", "10") == 0);
     assertTrue(
-        Marks.compareSequences("340282366920938463463374607431768211455", "99999999999999999999")
+        AppliedMarks.compareSequences(
+                "340282366920938463463374607431768211455", "99999999999999999999")
             > 0);
   }
 
   @Test
   void aGroupRemembersItsLastAppliedMessage() {
-    Marks marks = Marks.of(RuntimeData.getDefaultInstance());
+    AppliedMarks marks = AppliedMarks.of(RuntimeData.getDefaultInstance());
     marks.recordQueue("g", "18849496460467696128", 0);
 
     assertTrue(marks.queueSeen("g", "18849496460467696128"));
@@ -35,7 +36,7 @@ class MarksTest {
 
   @Test
   void aBundleIsRememberedUpToTheMessagesApplied() {
-    Marks marks = Marks.of(RuntimeData.getDefaultInstance());
+    AppliedMarks marks = AppliedMarks.of(RuntimeData.getDefaultInstance());
     marks.recordBundle(SENDER, 7, 0, 2, 0);
 
     assertTrue(marks.bundleSeen(SENDER, 7, 0, 2));
@@ -46,7 +47,7 @@ class MarksTest {
 
   @Test
   void marksSurviveWritingAndAreForgottenAfterTheirRetention() {
-    Marks marks = Marks.of(RuntimeData.getDefaultInstance());
+    AppliedMarks marks = AppliedMarks.of(RuntimeData.getDefaultInstance());
     marks.recordQueue("old", "5", 100);
     marks.recordQueue("new", "5", 10_000);
     marks.recordBundle(SENDER, 3, 0, 0, 10_000);
@@ -57,7 +58,7 @@ class MarksTest {
     RuntimeData.Builder data = RuntimeData.newBuilder();
 
     marks.writeTo(data, 10_000, 1_000, 500, 3);
-    Marks read = Marks.of(data.build());
+    AppliedMarks read = AppliedMarks.of(data.build());
 
     assertFalse(read.queueSeen("old", "5"), "not seen within the retention");
     assertTrue(read.queueSeen("new", "5"));
@@ -69,14 +70,14 @@ class MarksTest {
 
   @Test
   void onlyTheNewestIdempotencyKeysAreKept() {
-    Marks marks = Marks.of(RuntimeData.getDefaultInstance());
+    AppliedMarks marks = AppliedMarks.of(RuntimeData.getDefaultInstance());
     for (int i = 0; i < 10; i++) {
       marks.recordId("k" + i, 100 + i);
     }
     RuntimeData.Builder data = RuntimeData.newBuilder();
 
     marks.writeTo(data, 110, 1_000, 1_000, 4);
-    Marks read = Marks.of(data.build());
+    AppliedMarks read = AppliedMarks.of(data.build());
 
     assertFalse(read.idSeen("k5"));
     assertTrue(read.idSeen("k6"));

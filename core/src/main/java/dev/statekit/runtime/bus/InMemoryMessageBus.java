@@ -21,7 +21,7 @@ import java.util.UUID;
  * deduplication id is dropped for five minutes. The embedded queue of the local runner and of fast
  * tests. Thread-safe; time comes from the given clock.
  */
-public final class InMemoryQueue implements MessageBus {
+public final class InMemoryMessageBus implements MessageBus {
   private static final Duration DEDUPLICATION_WINDOW = Duration.ofMinutes(5);
 
   private final Clock clock;
@@ -31,7 +31,7 @@ public final class InMemoryQueue implements MessageBus {
   private long sequence;
 
   /** A queue whose received messages come back after {@code visibilityTimeout}. */
-  public InMemoryQueue(Clock clock, Duration visibilityTimeout) {
+  public InMemoryMessageBus(Clock clock, Duration visibilityTimeout) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.visibilityTimeout = Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
     if (visibilityTimeout.isNegative() || visibilityTimeout.isZero()) {

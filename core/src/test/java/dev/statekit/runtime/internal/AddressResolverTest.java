@@ -10,14 +10,14 @@ import dev.statekit.function.TypeName;
 import dev.statekit.runtime.InvalidEnvelopeException;
 import org.junit.jupiter.api.Test;
 
-class TargetsTest {
+class AddressResolverTest {
   private static final TypeName GREETER = TypeName.of("example", "greeter");
   private static final TypeName NESTED = TypeName.of("com.example/shop", "orders");
 
   @Test
   void readsAddressesWhoseNamespaceOrIdHoldSlashes() {
-    Targets targets =
-        new Targets(
+    AddressResolver targets =
+        new AddressResolver(
             StatefulFunctions.builder()
                 .withFunction(GREETER, (c, m) -> {})
                 .withFunction(NESTED, (c, m) -> {})
@@ -38,7 +38,8 @@ class TargetsTest {
             .withFunction(TypeName.of("a/b", "c"), (c, m) -> {})
             .build();
 
-    var refused = assertThrows(IllegalArgumentException.class, () -> new Targets(ambiguous));
+    var refused =
+        assertThrows(IllegalArgumentException.class, () -> new AddressResolver(ambiguous));
 
     assertTrue(refused.getMessage().contains("ambiguous"), refused.getMessage());
   }

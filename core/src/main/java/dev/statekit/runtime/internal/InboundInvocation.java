@@ -10,7 +10,7 @@ import dev.statekit.runtime.store.TimerKey;
  * message from another function by its sender's bundle and position; a delayed message by its
  * timer, which exists until the message is applied.
  */
-final class Inbound {
+final class InboundInvocation {
   final Delivery delivery;
   final Address caller;
   final TypedValue argument;
@@ -22,7 +22,7 @@ final class Inbound {
   final TimerKey timer;
   final String timerToken;
 
-  private Inbound(
+  private InboundInvocation(
       Delivery delivery,
       Address caller,
       TypedValue argument,
@@ -45,11 +45,11 @@ final class Inbound {
     this.timerToken = timerToken;
   }
 
-  static Inbound ingress(Delivery delivery, TypedValue argument) {
-    return new Inbound(delivery, null, argument, null, 0, 0, 0, 0, null, null);
+  static InboundInvocation ingress(Delivery delivery, TypedValue argument) {
+    return new InboundInvocation(delivery, null, argument, null, 0, 0, 0, 0, null, null);
   }
 
-  static Inbound bundled(
+  static InboundInvocation bundled(
       Delivery delivery,
       Address sender,
       long incarnation,
@@ -57,7 +57,7 @@ final class Inbound {
       int part,
       int index,
       TypedValue argument) {
-    return new Inbound(
+    return new InboundInvocation(
         delivery, sender, argument, sender, incarnation, version, part, index, null, null);
   }
 
@@ -66,9 +66,9 @@ final class Inbound {
     return bundleSender + "#" + Long.toHexString(bundleIncarnation);
   }
 
-  static Inbound fired(
+  static InboundInvocation fired(
       Delivery delivery, Address owner, TimerKey timer, String token, TypedValue argument) {
-    return new Inbound(delivery, owner, argument, null, 0, 0, 0, 0, timer, token);
+    return new InboundInvocation(delivery, owner, argument, null, 0, 0, 0, 0, timer, token);
   }
 
   Address target() {
