@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Registers what each payload shape goes to, then builds the {@link EntryPoint}; from {@link
@@ -84,10 +85,7 @@ public final class EntryPointBuilder {
    * FunctionRuntime#sweepTimers(dev.statekit.Deadline)}).
    */
   public EntryPointBuilder runtime(FunctionRuntime runtime) {
-    Objects.requireNonNull(runtime, "runtime");
-    envelopes(runtime::invokeJson);
-    anyQueue(records -> RuntimeRoutes.queueBatch(runtime, records));
-    return scheduled("timers", event -> RuntimeRoutes.sweep(runtime, event.deadline()));
+    return runtime(runtime, this::anyQueue);
   }
 
   /**
@@ -95,9 +93,15 @@ public final class EntryPointBuilder {
    * for applications with other queues.
    */
   public EntryPointBuilder runtime(FunctionRuntime runtime, String ingressQueue) {
+    Objects.requireNonNull(ingressQueue, "ingressQueue");
+    return runtime(runtime, consumer -> queue(ingressQueue, consumer));
+  }
+
+  private EntryPointBuilder runtime(
+      FunctionRuntime runtime, Consumer<BatchConsumer<QueueRecord>> ingress) {
     Objects.requireNonNull(runtime, "runtime");
     envelopes(runtime::invokeJson);
-    queue(ingressQueue, records -> RuntimeRoutes.queueBatch(runtime, records));
+    ingress.accept(records -> RuntimeRoutes.queueBatch(runtime, records));
     return scheduled("timers", event -> RuntimeRoutes.sweep(runtime, event.deadline()));
   }
 
