@@ -32,6 +32,20 @@ class FreshProcessIT {
     assertTrue(printed.contains("start `serve` in another terminal"), printed);
   }
 
+  @Test
+  void versionComesFromTheBuild() throws Exception {
+    Process process =
+        new ProcessBuilder(java(), "-jar", JAR.toString(), "--version")
+            .redirectErrorStream(true)
+            .start();
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "--version did not answer within 60 s");
+    String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertEquals(0, process.exitValue(), printed);
+    assertEquals(
+        "StateKit local runner " + System.getProperty("statekit.version", "?"), printed.trim());
+  }
+
   private static String java() throws IOException {
     return ProcessHandle.current()
         .info()
