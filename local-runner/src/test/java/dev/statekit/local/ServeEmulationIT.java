@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -92,13 +93,19 @@ class ServeEmulationIT {
   @Test
   void kinesisShardsAreReadInBatchesAndRetriedFromTheFirstFailedRecord(KinesisClient kinesis)
       throws Exception {
-    for (String data : List.of("r1", "r2", "r3-fail", "r4", "r5")) {
-      kinesis.putRecord(
-          b ->
-              b.streamName(PREFIX + "-Stream")
-                  .partitionKey("k")
-                  .data(SdkBytes.fromUtf8String(data)));
-    }
+    // One request, so the poller finds all five at once and its first batch is exactly three.
+    kinesis.putRecords(
+        b ->
+            b.streamName(PREFIX + "-Stream")
+                .records(
+                    List.of("r1", "r2", "r3-fail", "r4", "r5").stream()
+                        .map(
+                            data ->
+                                PutRecordsRequestEntry.builder()
+                                    .partitionKey("k")
+                                    .data(SdkBytes.fromUtf8String(data))
+                                    .build())
+                        .toList()));
 
     await(() -> count(kinesisData(), "r5") >= 1, "every record read");
 

@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * function as SQS events; what succeeded is deleted, what failed comes back after the queue's
  * visibility timeout.
  */
-public final class InMemoryQueuePoller implements Runnable {
+public final class InMemoryQueuePoller extends PollLoop {
   private static final int BATCH = 10;
   private static final String ARN = "arn:aws:sqs:us-east-1:000000000000:in-memory-ingress.fifo";
 
@@ -22,57 +22,50 @@ public final class InMemoryQueuePoller implements Runnable {
   private final Invoker function;
   private final Activity activity;
   private final String name;
-  private volatile boolean running = true;
 
   /** Polls {@code queue} for {@code function}. */
   public InMemoryQueuePoller(
       String name, InMemoryMessageBus queue, Invoker function, Activity activity) {
+    super(name, activity, 20);
     this.name = name;
     this.queue = queue;
     this.function = function;
     this.activity = activity;
   }
 
-  /** Stops after the current batch. */
-  public void stop() {
-    running = false;
-  }
-
   @Override
-  public void run() {
-    while (running) {
-      List<InMemoryMessageBus.Received> batch = queue.receive(BATCH);
-      if (batch.isEmpty()) {
-        sleep(20);
-        continue;
-      }
-      List<Message> messages = new ArrayList<>();
-      Map<String, String> receipts = new HashMap<>();
-      for (InMemoryMessageBus.Received received : batch) {
-        messages.add(asSqs(received));
-        receipts.put(received.message().messageId(), received.receiptHandle());
-      }
-      try {
-        List<String> failures =
-            EventJson.batchItemFailures(function.invoke(EventJson.sqs(messages, ARN, "us-east-1")));
-        List<String> failed = failures == null ? List.of() : failures;
-        receipts.forEach(
-            (id, receipt) -> {
-              if (!failed.contains(id)) {
-                queue.delete(receipt);
-              }
-            });
-        activity.log(
-            name,
-            batch.size()
-                + " message(s) -> "
-                + (batch.size() - failed.size())
-                + " done"
-                + (failed.isEmpty() ? "" : ", " + failed.size() + " back on the queue"));
-      } catch (RuntimeException e) {
-        activity.log(name, "function error (" + e.getMessage() + "): the batch stays on the queue");
-      }
+  protected boolean pollOnce() {
+    List<InMemoryMessageBus.Received> batch = queue.receive(BATCH);
+    if (batch.isEmpty()) {
+      return false;
     }
+    List<Message> messages = new ArrayList<>();
+    Map<String, String> receipts = new HashMap<>();
+    for (InMemoryMessageBus.Received received : batch) {
+      messages.add(asSqs(received));
+      receipts.put(received.message().messageId(), received.receiptHandle());
+    }
+    try {
+      List<String> failures =
+          EventJson.batchItemFailures(function.invoke(EventJson.sqs(messages, ARN, "us-east-1")));
+      List<String> failed = failures == null ? List.of() : failures;
+      receipts.forEach(
+          (id, receipt) -> {
+            if (!failed.contains(id)) {
+              queue.delete(receipt);
+            }
+          });
+      activity.log(
+          name,
+          batch.size()
+              + " message(s) -> "
+              + (batch.size() - failed.size())
+              + " done"
+              + (failed.isEmpty() ? "" : ", " + failed.size() + " back on the queue"));
+    } catch (RuntimeException e) {
+      activity.log(name, "function error (" + e.getMessage() + "): the batch stays on the queue");
+    }
+    return true;
   }
 
   private static Message asSqs(InMemoryMessageBus.Received received) {
@@ -95,13 +88,5 @@ public final class InMemoryQueuePoller implements Runnable {
         .attributes(attributes)
         .md5OfBody("")
         .build();
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
  * shard. After {@code batchItemFailures} the shard is read again from the first failed record;
  * after a function error, the whole batch is retried. Nothing is skipped.
  */
-public final class KinesisPoller implements Runnable {
+public final class KinesisPoller extends PollLoop {
   private static final long IDLE_POLL_MILLIS = 1000;
 
   private final KinesisClient kinesis;
@@ -24,7 +24,6 @@ public final class KinesisPoller implements Runnable {
   private final Invoker function;
   private final Activity activity;
   private final Map<String, String> iterators = new LinkedHashMap<>();
-  private volatile boolean running = true;
 
   /**
    * How the mapping is configured.
@@ -49,38 +48,23 @@ public final class KinesisPoller implements Runnable {
   /** Reads for {@code function}. */
   public KinesisPoller(
       KinesisClient kinesis, Settings settings, Invoker function, Activity activity) {
+    super(settings.name(), activity, IDLE_POLL_MILLIS);
     this.kinesis = kinesis;
     this.settings = settings;
     this.function = function;
     this.activity = activity;
   }
 
-  /** Stops after the current batches. */
-  public void stop() {
-    running = false;
-  }
-
   @Override
-  public void run() {
-    while (running) {
-      try {
-        if (iterators.isEmpty()) {
-          openShards();
-        }
-        boolean anything = false;
-        for (String shard : List.copyOf(iterators.keySet())) {
-          anything |= pollShard(shard);
-        }
-        if (!anything) {
-          sleep(IDLE_POLL_MILLIS);
-        }
-      } catch (RuntimeException e) {
-        if (running) {
-          activity.log(settings.name(), "reading failed, retrying in 1 s: " + e.getMessage());
-          sleep(1000);
-        }
-      }
+  protected boolean pollOnce() {
+    if (iterators.isEmpty()) {
+      openShards();
     }
+    boolean anything = false;
+    for (String shard : List.copyOf(iterators.keySet())) {
+      anything |= pollShard(shard);
+    }
+    return anything;
   }
 
   private void openShards() {
@@ -114,10 +98,10 @@ public final class KinesisPoller implements Runnable {
       iterator = response.nextShardIterator();
       if (batch.size() >= settings.batchSize()
           || System.currentTimeMillis() >= deadline
-          || !running) {
+          || !running()) {
         break;
       }
-      sleep(Math.min(200, Math.max(0, deadline - System.currentTimeMillis())));
+      pause(Math.min(200, Math.max(0, deadline - System.currentTimeMillis())));
     }
     if (batch.isEmpty()) {
       iterators.put(shard, iterator);
@@ -152,7 +136,7 @@ public final class KinesisPoller implements Runnable {
       activity.log(
           settings.name(),
           shard + ": function error (" + e.getMessage() + "): the batch is retried in 1 s");
-      sleep(1000);
+      pause(1000);
       return batch.get(0).sequenceNumber();
     }
   }
@@ -166,13 +150,5 @@ public final class KinesisPoller implements Runnable {
                     .shardIteratorType(ShardIteratorType.AT_SEQUENCE_NUMBER)
                     .startingSequenceNumber(sequenceNumber))
         .shardIterator();
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

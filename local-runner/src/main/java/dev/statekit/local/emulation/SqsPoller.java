@@ -16,12 +16,11 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * fails, stay on the queue: they come back when their visibility timeout ends, and the queue's
  * redrive policy moves a message to the dead-letter queue after {@code maxReceiveCount} receives.
  */
-public final class SqsPoller implements Runnable {
+public final class SqsPoller extends PollLoop {
   private final SqsClient sqs;
   private final Settings settings;
   private final Invoker function;
   private final Activity activity;
-  private volatile boolean running = true;
 
   /**
    * How the mapping is configured.
@@ -48,32 +47,21 @@ public final class SqsPoller implements Runnable {
 
   /** Polls for {@code function}. */
   public SqsPoller(SqsClient sqs, Settings settings, Invoker function, Activity activity) {
+    super(settings.name(), activity, 0);
     this.sqs = sqs;
     this.settings = settings;
     this.function = function;
     this.activity = activity;
   }
 
-  /** Stops after the current batch. */
-  public void stop() {
-    running = false;
-  }
-
   @Override
-  public void run() {
-    while (running) {
-      try {
-        List<Message> batch = receive();
-        if (!batch.isEmpty()) {
-          process(batch);
-        }
-      } catch (RuntimeException e) {
-        if (running) {
-          activity.log(settings.name(), "polling failed, retrying in 1 s: " + e.getMessage());
-          sleep(1000);
-        }
-      }
+  protected boolean pollOnce() {
+    // receive() long-polls for a second when the queue is empty: no pause is needed between.
+    List<Message> batch = receive();
+    if (!batch.isEmpty()) {
+      process(batch);
     }
+    return true;
   }
 
   /** One batch: up to the batch size, waiting at most the batching window for more. */
@@ -93,7 +81,7 @@ public final class SqsPoller implements Runnable {
                           .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
                           .messageAttributeNames("All"))
               .messages());
-    } while (running
+    } while (running()
         && !batch.isEmpty()
         && batch.size() < settings.batchSize()
         && System.currentTimeMillis() < deadline);
@@ -162,14 +150,6 @@ public final class SqsPoller implements Runnable {
               b.queueUrl(settings.queueUrl())
                   .receiptHandle(m.receiptHandle())
                   .visibilityTimeout(settings.retryAfterSeconds()));
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 }
