@@ -47,7 +47,10 @@ public final class RunOptions {
     return name;
   }
 
-  /** Workers of keyed stages whose keyBy gives no partition count. */
+  /**
+   * Workers of keyed stages whose keyBy gives no partition count, and readers of a source that can
+   * be split (at most its {@link Source#maxReaders()}).
+   */
   public int parallelism() {
     return parallelism;
   }
@@ -108,7 +111,10 @@ public final class RunOptions {
       this.name = name;
     }
 
-    /** Workers of keyed stages without an explicit partition count (default 1). */
+    /**
+     * Workers of keyed stages without an explicit partition count, and readers of a source that can
+     * be split (default 1).
+     */
     public Builder parallelism(int parallelism) {
       if (parallelism < 1 || parallelism > 1024) {
         throw new IllegalArgumentException("parallelism is 1 to 1024, got " + parallelism);

@@ -13,19 +13,25 @@ public final class Sources {
 
   private Sources() {}
 
-  /** The values of a list, in order, without timestamps. */
+  /**
+   * The values of a list without timestamps, in order when read by one reader (several readers
+   * split it as {@link #generate} does).
+   */
   public static <T> Source<T> fromList(List<T> values) {
     List<T> copy = List.copyOf(values);
     return generate(copy.size(), i -> copy.get((int) i), i -> Record.NO_TIMESTAMP, DEFAULT_BATCH);
   }
 
-  /** The records of a list, in order (their positions are replaced by the list index). */
+  /**
+   * The records of a list, in order when read by one reader (several readers split it as {@link
+   * #generate} does); their positions are replaced by the list index.
+   */
   public static <T> Source<T> fromRecords(List<Record<T>> records, int batchSize) {
     List<Record<T>> copy = List.copyOf(records);
     return new Replayable<>("records(" + copy.size() + ")", copy.size(), batchSize) {
       @Override
-      Record<T> make(long i) {
-        return copy.get((int) i).withPosition(SourcePosition.of(SPLIT, i));
+      Record<T> make(String split, long i) {
+        return copy.get((int) i).withPosition(SourcePosition.of(split, i));
       }
     };
   }
@@ -33,21 +39,25 @@ public final class Sources {
   /**
    * Records {@code 0 .. count-1} with the given values and event timestamps, {@code batchSize} per
    * poll. Polls end at multiples of the batch size, so a restored run polls (and emits watermarks)
-   * at the same records as an uninterrupted one. The single split is named {@code "generator"}.
+   * at the same records as an uninterrupted one. The source splits into as many readers as the
+   * run's parallelism: reader {@code r} of {@code n} reads the batches {@code b} with {@code b % n
+   * == r}, so readers move through the index (and time) side by side. With one reader the split is
+   * named {@code "generator"}, else {@code "generator-<r>-of-<n>"}; a checkpoint resumes only with
+   * the reader count that took it.
    */
   public static <T> Source<T> generate(
       long count, LongFunction<T> value, LongUnaryOperator timestamp, int batchSize) {
     return new Replayable<>("generate(" + count + ")", count, batchSize) {
       @Override
-      Record<T> make(long i) {
-        return Record.at(SPLIT, i, null, value.apply(i), timestamp.applyAsLong(i));
+      Record<T> make(String split, long i) {
+        return Record.at(split, i, null, value.apply(i), timestamp.applyAsLong(i));
       }
     };
   }
 
   private static final String SPLIT = "generator";
 
-  /** Records by index; the position is the index of the last record handed out. */
+  /** Records by index, in batches dealt out to the readers in turn. */
   private abstract static class Replayable<T> implements Source<T> {
     private final String name;
     private final long count;
@@ -63,7 +73,7 @@ public final class Sources {
       this.batchSize = batchSize;
     }
 
-    abstract Record<T> make(long index);
+    abstract Record<T> make(String split, long index);
 
     @Override
     public String name() {
@@ -71,26 +81,70 @@ public final class Sources {
     }
 
     @Override
+    public int maxReaders() {
+      return 1024;
+    }
+
+    @Override
     public SourceReader<T> open(Map<String, String> positions) {
-      String at = positions.get(SPLIT);
-      long start = at == null ? 0 : Long.parseLong(at) + 1;
-      return new SourceReader<>() {
-        private long next = start;
+      return open(0, 1, positions);
+    }
 
-        @Override
-        public boolean poll(Consumer<Record<T>> out) {
-          long end = Math.min(count, (next / batchSize + 1) * batchSize);
-          for (; next < end; next++) {
-            out.accept(make(next));
-          }
-          return next < count;
+    @Override
+    public SourceReader<T> open(int reader, int readers, Map<String, String> positions) {
+      String split = readers == 1 ? SPLIT : SPLIT + "-" + reader + "-of-" + readers;
+      String layout = readers == 1 ? SPLIT : SPLIT + "-\\d+-of-" + readers;
+      for (String stored : positions.keySet()) {
+        if (!stored.matches(layout)) {
+          throw new IllegalArgumentException(
+              "The restored checkpoint of "
+                  + name
+                  + " holds split '"
+                  + stored
+                  + "', which a run with "
+                  + readers
+                  + " source readers does not have: run with the parallelism the checkpoint was"
+                  + " taken with, or start the pipeline under a new name");
         }
+      }
+      String at = positions.get(split);
+      // Resume at this reader's first batch after the last record it handed out.
+      long batch = at == null ? reader : Long.parseLong(at) / batchSize + readers;
+      return new Reader(split, batch * batchSize, readers, at == null ? -1 : Long.parseLong(at));
+    }
 
-        @Override
-        public Map<String, String> positions() {
-          return next == 0 ? Map.of() : Map.of(SPLIT, Long.toString(next - 1));
+    private final class Reader implements SourceReader<T> {
+      private final String split;
+      private final long skip;
+      private long next;
+      private long last;
+
+      Reader(String split, long start, int readers, long last) {
+        this.split = split;
+        this.next = start;
+        this.last = last;
+        this.skip = (long) batchSize * (readers - 1);
+      }
+
+      @Override
+      public boolean poll(Consumer<Record<T>> out) {
+        if (next >= count) {
+          return false;
         }
-      };
+        long end = Math.min(count, (next / batchSize + 1) * batchSize);
+        for (long i = next; i < end; i++) {
+          out.accept(make(split, i));
+        }
+        last = end - 1;
+        // The other readers' batches come between this reader's.
+        next = end + skip;
+        return next < count;
+      }
+
+      @Override
+      public Map<String, String> positions() {
+        return last < 0 ? Map.of() : Map.of(split, Long.toString(last));
+      }
     }
   }
 }

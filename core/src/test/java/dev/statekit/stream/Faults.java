@@ -13,9 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Kills a run at a chosen point: the n-th poll of the source, the n-th state write (after part of
- * its items are written) or the n-th checkpoint store call (a part, or the completion, before or
- * after it is stored).
+ * Kills a run at a chosen point: the n-th poll of the source, the n-th state or timer write (after
+ * part of its items are written) or the n-th checkpoint store call (a part, or the completion,
+ * before or after it is stored).
  */
 final class Faults {
   /** The simulated crash. */
@@ -47,7 +47,7 @@ final class Faults {
   /** Arms one fault at a random point; returns where. */
   Where arm() {
     where = Where.values()[random.nextInt(Where.values().length - 1)];
-    countdown.set(1 + random.nextInt(where == Where.SOURCE ? 60 : 12));
+    countdown.set(1 + random.nextInt(where == Where.SOURCE ? 60 : 6));
     return where;
   }
 
@@ -60,22 +60,39 @@ final class Faults {
   }
 
   <T> Source<T> source(Source<T> inner) {
-    return positions -> {
-      SourceReader<T> reader = inner.open(positions);
-      return new SourceReader<>() {
-        @Override
-        public boolean poll(Consumer<Record<T>> out) throws Exception {
-          if (hit(Where.SOURCE)) {
-            throw new Crash("reading the source");
-          }
-          return reader.poll(out);
-        }
+    return new Source<>() {
+      @Override
+      public SourceReader<T> open(Map<String, String> positions) throws Exception {
+        return open(0, 1, positions);
+      }
 
-        @Override
-        public Map<String, String> positions() {
-          return reader.positions();
+      @Override
+      public int maxReaders() {
+        return inner.maxReaders();
+      }
+
+      @Override
+      public SourceReader<T> open(int index, int readers, Map<String, String> positions)
+          throws Exception {
+        return crashing(inner.open(index, readers, positions));
+      }
+    };
+  }
+
+  private <T> SourceReader<T> crashing(SourceReader<T> reader) {
+    return new SourceReader<>() {
+      @Override
+      public boolean poll(Consumer<Record<T>> out) throws Exception {
+        if (hit(Where.SOURCE)) {
+          throw new Crash("reading the source");
         }
-      };
+        return reader.poll(out);
+      }
+
+      @Override
+      public Map<String, String> positions() {
+        return reader.positions();
+      }
     };
   }
 
@@ -93,6 +110,26 @@ final class Faults {
           throw new Crash("flushing state");
         }
         inner.write(scope, writes);
+      }
+
+      @Override
+      public Map<String, byte[]> readCollection(String collection) {
+        return inner.readCollection(collection);
+      }
+
+      @Override
+      public void writeCollection(
+          String collection, Map<String, byte[]> puts, Collection<String> deletes) {
+        if (hit(Where.STATE_WRITE)) {
+          // Part of the items are written before the crash.
+          Map<String, byte[]> some = new java.util.HashMap<>();
+          puts.entrySet().stream()
+              .limit(random.nextInt(puts.size() + 1))
+              .forEach(e -> some.put(e.getKey(), e.getValue()));
+          inner.writeCollection(collection, some, List.of());
+          throw new Crash("writing timers");
+        }
+        inner.writeCollection(collection, puts, deletes);
       }
     };
   }

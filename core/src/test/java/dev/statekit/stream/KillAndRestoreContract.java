@@ -14,12 +14,15 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * Kills a two-stage keyed pipeline (reduce, then sliding windows over the running sums) at random
- * points, including while checkpoints are written, restores it until it finishes, and compares the
- * committed output with an uninterrupted run's.
+ * Kills a two-stage keyed pipeline at random points, including while checkpoints are written,
+ * restores it until it finishes, and compares the committed output with an uninterrupted run's:
+ * with one source reader (reduce, then sliding windows over the running sums) and with the source
+ * split over two readers (sliding windows, then a running sum of the window results: the order of
+ * records from two readers varies between runs, the windows' results do not).
  */
 abstract class KillAndRestoreContract {
   private static final int RECORDS = 2000;
@@ -63,8 +66,28 @@ abstract class KillAndRestoreContract {
         .to(sink);
   }
 
-  private RunOptions options(String name, StateTable table, CheckpointStore store) {
+  private static Pipeline splitSourcePipeline(Source<Event> source, Sink<String> sink) {
+    return Pipeline.from(source)
+        .withWatermarks(
+            WatermarkStrategy.<Event>boundedOutOfOrderness(Duration.ofMillis(50))
+                .withTimestamps(Event::time))
+        .keyBy(Event::key, 2)
+        .window(Windows.sliding(Duration.ofMillis(200), Duration.ofMillis(100)))
+        .aggregate(
+            new WindowsTest.SumAndCount(),
+            Serdes.json(long[].class),
+            (String key, TimeWindow w, long[] acc) ->
+                new Event(key, w.end(), acc[0] * 1000 + acc[1]))
+        .keyBy(Event::key, 3)
+        .reduce(
+            (a, b) -> new Event(a.key(), b.time(), a.value() + b.value()), Serdes.json(Event.class))
+        .map(e -> e.key() + "@" + e.time() + "=" + e.value())
+        .to(sink);
+  }
+
+  private RunOptions options(String name, StateTable table, CheckpointStore store, int readers) {
     return RunOptions.named(name)
+        .parallelism(readers)
         .stateBackend(StateBackend.over(table, maxCachedKeys()))
         .checkpointStore(store)
         .checkpointInterval(Duration.ofMillis(2))
@@ -73,12 +96,23 @@ abstract class KillAndRestoreContract {
 
   @Test
   void restoredRunsEndWithTheResultsOfAnUninterruptedOne() throws Exception {
+    killAndRestore(KillAndRestoreContract::pipeline, 1);
+  }
+
+  @Test
+  void restoredRunsOfASplitSourceEndWithTheResultsOfAnUninterruptedOne() throws Exception {
+    killAndRestore(KillAndRestoreContract::splitSourcePipeline, 2);
+  }
+
+  private void killAndRestore(
+      BiFunction<Source<Event>, Sink<String>, Pipeline> pipeline, int readers) throws Exception {
     Set<Faults.Where> hit = EnumSet.noneOf(Faults.Where.class);
     int restores = 0;
     for (long seed = 1; seed <= SEEDS; seed++) {
       CollectingSink<String> expected = Sinks.collecting();
-      pipeline(input(seed), expected)
-          .run(options("clean-" + UUID.randomUUID(), table(), checkpointStore()));
+      pipeline
+          .apply(input(seed), expected)
+          .run(options("clean-" + UUID.randomUUID(), table(), checkpointStore(), readers));
       assertTrue(expected.values().size() > 100, "windows fired: " + expected.values().size());
 
       String name = "killed-" + UUID.randomUUID();
@@ -86,14 +120,14 @@ abstract class KillAndRestoreContract {
       StateTable table = faults.table(table());
       CheckpointStore store = faults.store(checkpointStore());
       CollectingSink<String> actual = Sinks.collecting();
-      Pipeline killable = pipeline(faults.source(input(seed)), actual);
+      Pipeline killable = pipeline.apply(faults.source(input(seed)), actual);
       for (int attempt = 0; ; attempt++) {
         Faults.Where where = attempt < 6 ? faults.arm() : Faults.Where.NONE;
         if (where == Faults.Where.NONE) {
           faults.disarm();
         }
         try {
-          PipelineResult result = killable.run(options(name, table, store));
+          PipelineResult result = killable.run(options(name, table, store, readers));
           restores += result.restoredFrom() > 0 ? 1 : 0;
           break;
         } catch (PipelineFailedException e) {

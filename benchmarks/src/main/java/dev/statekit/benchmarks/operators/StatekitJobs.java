@@ -29,7 +29,10 @@ final class StatekitJobs {
         Sources.DEFAULT_BATCH);
   }
 
-  /** Job A: keyBy, running sum, counting sink. Returns records per second. */
+  /**
+   * Job A: keyBy, running sum, counting sink, with the source split over {@code parallelism}
+   * readers. Returns records per second.
+   */
   static Timing.Throughput jobA(long records, int parallelism) throws InterruptedException {
     CountingSink sink = new CountingSink();
     Timing.reset();
@@ -37,13 +40,16 @@ final class StatekitJobs {
         .keyBy(KeyedCount::key, parallelism)
         .reduce((a, b) -> new KeyedCount(a.key(), a.count() + b.count()))
         .to(sink)
-        .run(RunOptions.named("job-a").build());
+        .run(RunOptions.named("job-a").parallelism(parallelism).build());
     Timing.done();
     check(records, sink.count.sum());
     return Timing.throughput(records);
   }
 
-  /** Job B: 200 ms out-of-orderness, keyBy, 1 s tumbling windows counting, counting sink. */
+  /**
+   * Job B: 200 ms out-of-orderness, keyBy, 1 s tumbling windows counting, counting sink; one source
+   * reader.
+   */
   static Timing.Throughput jobB(long records, int parallelism) throws InterruptedException {
     CountingSink sink = new CountingSink();
     Timing.reset();

@@ -39,6 +39,18 @@ final class Timing {
         records / ((returned - submitted) / 1e9), records / ((lastClose - firstRecord) / 1e9));
   }
 
+  /** The medians of several rounds' end-to-end and steady throughputs, each on its own. */
+  static Throughput median(java.util.List<Throughput> rounds) {
+    double[] endToEnd = rounds.stream().mapToDouble(Throughput::endToEnd).sorted().toArray();
+    double[] steady = rounds.stream().mapToDouble(Throughput::steady).sorted().toArray();
+    return new Throughput(median(endToEnd), median(steady));
+  }
+
+  private static double median(double[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
   /**
    * One job's throughput.
    *

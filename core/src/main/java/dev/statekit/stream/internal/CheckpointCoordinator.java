@@ -38,26 +38,30 @@ final class CheckpointCoordinator {
     this.completed = lineage.latestComplete();
   }
 
-  /** Reserves the next checkpoint's id; called by the source task before its barrier. */
+  /** Reserves the next checkpoint's id; called when the source readers are to inject a barrier. */
   long begin() {
     return store.begin(pipeline);
   }
 
-  /** The source task passed the barrier. */
+  /**
+   * A source reader passed the barrier, with the positions of its splits and its watermark: the
+   * checkpoint holds every reader's positions and the least of their watermarks.
+   */
   void ackSource(
       long id, Map<String, String> positions, long watermark, Map<String, byte[]> parts) {
     synchronized (this) {
       Pending p = pending.computeIfAbsent(id, k -> new Pending());
-      p.positions = positions;
-      p.watermark = watermark;
+      p.positions.putAll(positions);
+      p.watermark = p.sources++ == 0 ? watermark : Math.min(p.watermark, watermark);
     }
     ack(id, parts);
   }
 
   private static final class Pending {
     final Map<String, byte[]> parts = new HashMap<>();
-    Map<String, String> positions = Map.of();
+    final Map<String, String> positions = new HashMap<>();
     long watermark = Long.MIN_VALUE;
+    int sources;
     int acks;
   }
 
@@ -104,6 +108,11 @@ final class CheckpointCoordinator {
         wait(50);
       }
     }
+  }
+
+  /** Throws if another task of the run failed. */
+  void throwIfFailed() {
+    run.throwIfFailed();
   }
 
   /** Wakes waiters when the run fails. */

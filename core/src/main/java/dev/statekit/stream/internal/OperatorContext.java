@@ -3,22 +3,20 @@ package dev.statekit.stream.internal;
 import dev.statekit.stream.Serde;
 import dev.statekit.stream.Sink;
 import dev.statekit.stream.SinkWriter;
+import dev.statekit.stream.internal.state.CachingStateBackend;
 import dev.statekit.stream.state.CheckpointLineage;
 import dev.statekit.stream.state.KeyedStateStore;
 import dev.statekit.stream.state.StateBackend;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
-/** What a running operator gets from its worker: state, side outputs, parts and metrics. */
+/** What a running operator gets from its worker: state, timers, side outputs and metrics. */
 public final class OperatorContext {
   private final String pipeline;
   private final String operatorId;
   private final int worker;
+  private final int workers;
   private final Routing routing;
   private final StateBackend backend;
   private final CheckpointLineage lineage;
-  private final Map<String, byte[]> restoredParts;
   private final long restoredWatermark;
   private final TaskState task;
 
@@ -26,19 +24,19 @@ public final class OperatorContext {
       String pipeline,
       String operatorId,
       int worker,
+      int workers,
       Routing routing,
       StateBackend backend,
       CheckpointLineage lineage,
-      Map<String, byte[]> restoredParts,
       long restoredWatermark,
       TaskState task) {
     this.pipeline = pipeline;
     this.operatorId = operatorId;
     this.worker = worker;
+    this.workers = workers;
     this.routing = routing;
     this.backend = backend;
     this.lineage = lineage;
-    this.restoredParts = restoredParts;
     this.restoredWatermark = restoredWatermark;
     this.task = task;
   }
@@ -55,7 +53,7 @@ public final class OperatorContext {
 
   /** How many workers run this operator. */
   public int workers() {
-    return routing == null ? 1 : routing.partitions();
+    return workers;
   }
 
   /** The counters of this worker. */
@@ -82,21 +80,25 @@ public final class OperatorContext {
     return writer;
   }
 
-  /** Stores this worker's snapshot of the operator in the checkpoint in progress. */
-  public void writePart(byte[] data) {
-    task.parts.put(operatorId + "/" + worker, data);
-  }
-
-  /** The parts every worker of this operator wrote into the restored checkpoint. */
-  public List<byte[]> restoredParts() {
-    List<byte[]> mine = new ArrayList<>();
-    restoredParts.forEach(
-        (name, data) -> {
-          if (name.startsWith(operatorId + "/")) {
-            mine.add(data);
-          }
-        });
-    return mine;
+  /**
+   * Opens the event-time timers of this operator on this worker, kept in the state backend's table
+   * and restored from the checkpoint this run started from.
+   *
+   * @throws IllegalArgumentException if the state backend has no table to keep timers in
+   */
+  EventTimers openTimers(Serde<Object> keySerde, boolean sessions) {
+    if (!(backend instanceof CachingStateBackend caching)) {
+      throw new IllegalArgumentException(
+          "Windows keep their timers in the state backend's table, but "
+              + backend
+              + " has none: use StateBackend.inMemory() or StateBackend.over(table, maxKeys)");
+    }
+    String collection = pipeline + "#" + operatorId + "#timers";
+    EventTimers timers = new EventTimers(sessions, caching.table(), collection, keySerde, worker);
+    if (lineage.latestComplete() > 0) {
+      timers.restore(lineage, restoredWatermark, workers, this::ownsKey);
+    }
+    return timers;
   }
 
   /** True if {@code key} is routed to this worker (used to pick restored timers). */

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One run of a planned pipeline: restores the latest complete checkpoint, wires a thread per task
- * (the source task, and each worker of each keyed stage) with bounded queues between stages, and
- * stops every thread when one fails.
+ * (each reader of the source stage, and each worker of each keyed stage) with bounded queues
+ * between stages, and stops every thread when one fails.
  */
 public final class PipelineRun implements RunningPipeline {
   private final Plan plan;
@@ -29,7 +29,7 @@ public final class PipelineRun implements RunningPipeline {
   private final List<Thread> threads = new ArrayList<>();
   private final List<TaskState> states = new ArrayList<>();
   private volatile Throwable failure;
-  private SourceTask sourceTask;
+  private final List<SourceTask> sourceTasks = new ArrayList<>();
   private CheckpointCoordinator coordinator;
   private long restoredFrom;
 
@@ -55,12 +55,12 @@ public final class PipelineRun implements RunningPipeline {
       sink.recover(restoredFrom);
     }
 
-    int tasks = 1;
-    for (int s = 1; s < plan.stages().size(); s++) {
-      tasks += plan.stages().get(s).parallelism();
+    int tasks = 0;
+    for (Plan.Stage stage : plan.stages()) {
+      tasks += stage.parallelism();
     }
     coordinator = new CheckpointCoordinator(name, store, tasks, lineage, this);
-    Wiring wiring = new Wiring(plan, options, lineage, parts, watermark);
+    Wiring wiring = new Wiring(plan, options, lineage, watermark);
 
     List<BlockingQueue<Chunk>[]> queues = new ArrayList<>();
     queues.add(null);
@@ -80,28 +80,53 @@ public final class PipelineRun implements RunningPipeline {
         spawn(name + "-stage" + s + "-worker" + w, task, state);
       }
     }
-    TaskState state = new TaskState();
-    KeyedExchange exchange = wiring.exchange(1, 0, queues);
-    Operator head = wiring.chain(0, 0, state, exchange);
-    WatermarkSpec.Generator generator = Wiring.generator(state);
-    if (generator != null && parts.containsKey(SourceTask.PART)) {
-      generator.restore(parts.get(SourceTask.PART));
-    }
-    long interval = options.checkpointInterval().toNanos();
-    sourceTask =
-        new SourceTask(
-            plan.source(),
-            positions,
-            head,
-            generator,
-            exchange,
-            state,
-            coordinator,
-            interval,
-            options.fireWindowsAtEnd());
-    spawn(name + "-source", sourceTask, state);
+    spawnReaders(wiring, queues, latest.isPresent(), parts, positions, watermark);
     threads.forEach(Thread::start);
     return this;
+  }
+
+  /** One task per source reader, each with its own chain and watermark generator. */
+  private void spawnReaders(
+      Wiring wiring,
+      List<BlockingQueue<Chunk>[]> queues,
+      boolean restored,
+      Map<String, byte[]> parts,
+      Map<String, String> positions,
+      long watermark)
+      throws Exception {
+    int readers = plan.stages().get(0).parallelism();
+    SourceBarriers barriers =
+        new SourceBarriers(coordinator, readers, options.checkpointInterval().toNanos());
+    for (int r = 0; r < readers; r++) {
+      TaskState state = new TaskState();
+      KeyedExchange exchange = wiring.exchange(1, r, queues);
+      Operator head = wiring.chain(0, r, state, exchange);
+      WatermarkSpec.Generator generator = Wiring.generator(state);
+      if (generator != null) {
+        byte[] part = parts.get(SourceTask.part(r, readers));
+        if (part != null) {
+          generator.restore(part);
+        } else if (restored) {
+          // The checkpoint was taken with other readers: resume from its (least) watermark.
+          generator.resumeAt(watermark);
+        }
+      }
+      SourceTask task =
+          new SourceTask(
+              plan.source(),
+              r,
+              readers,
+              positions,
+              head,
+              generator,
+              exchange,
+              state,
+              coordinator,
+              barriers,
+              options.fireWindowsAtEnd());
+      sourceTasks.add(task);
+      spawn(options.name() + "-source" + (readers == 1 ? "" : "-reader" + r), task, state);
+    }
   }
 
   private static CheckpointLineage lineage(Optional<StoredCheckpoint> latest, long reserved) {
@@ -173,7 +198,7 @@ public final class PipelineRun implements RunningPipeline {
 
   @Override
   public void stop() {
-    sourceTask.requestStop();
+    sourceTasks.forEach(SourceTask::requestStop);
   }
 
   @Override

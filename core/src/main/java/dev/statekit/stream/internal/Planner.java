@@ -20,13 +20,18 @@ public final class Planner {
    */
   public static Plan plan(
       Source<Object> source, List<Object> steps, Sink<Object> sink, int defaultParallelism) {
+    int readers = source.maxReaders();
+    if (readers < 1) {
+      throw new IllegalArgumentException(
+          source.name() + ".maxReaders() must be at least 1, got " + readers);
+    }
     List<Plan.Stage> stages = new ArrayList<>();
     List<Sink<?>> sinks = new ArrayList<>();
     KeyBySpec keyBy = null;
     List<OperatorSpec> chain = new ArrayList<>();
     for (Object step : steps) {
       if (step instanceof KeyBySpec next) {
-        stages.add(stage(keyBy, chain, defaultParallelism));
+        stages.add(stage(keyBy, chain, defaultParallelism, readers));
         keyBy = next;
         chain = new ArrayList<>();
         continue;
@@ -45,12 +50,17 @@ public final class Planner {
     }
     chain.add(new SinkSpec(sink));
     sinks.add(sink);
-    stages.add(stage(keyBy, chain, defaultParallelism));
+    stages.add(stage(keyBy, chain, defaultParallelism, readers));
     return new Plan(source, List.copyOf(stages), List.copyOf(sinks));
   }
 
-  private static Plan.Stage stage(KeyBySpec keyBy, List<OperatorSpec> chain, int parallelism) {
-    int workers = keyBy == null ? 1 : keyBy.partitions() == 0 ? parallelism : keyBy.partitions();
+  /** The source stage runs one worker per source reader; a keyed stage one per partition. */
+  private static Plan.Stage stage(
+      KeyBySpec keyBy, List<OperatorSpec> chain, int parallelism, int readers) {
+    int workers =
+        keyBy == null
+            ? Math.min(readers, parallelism)
+            : keyBy.partitions() == 0 ? parallelism : keyBy.partitions();
     return new Plan.Stage(keyBy, workers, List.copyOf(chain));
   }
 

@@ -8,43 +8,53 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Runs the source stage: polls the source, pushes each record down the chain, emits watermarks
- * after each poll and injects checkpoint barriers between polls (at the interval and at the end).
+ * Runs one reader of the source stage: polls its reader, pushes each record down the chain, emits
+ * watermarks after each poll and injects the checkpoint barriers that {@link SourceBarriers} calls
+ * for between polls. Once its input ends it keeps injecting barriers until the run's last one.
  */
 final class SourceTask implements Runnable {
-  static final String PART = "source";
-
   private final Source<Object> source;
+  private final int reader;
+  private final int readers;
   private final Map<String, String> positions;
   private final Operator head;
   private final WatermarkSpec.Generator watermarks;
   private final KeyedExchange exchange;
   private final TaskState state;
   private final CheckpointCoordinator coordinator;
-  private final long intervalNanos;
+  private final SourceBarriers barriers;
   private final boolean fireWindowsAtEnd;
   private volatile boolean stopRequested;
   private long lastCheckpoint;
 
   SourceTask(
       Source<Object> source,
+      int reader,
+      int readers,
       Map<String, String> positions,
       Operator head,
       WatermarkSpec.Generator watermarks,
       KeyedExchange exchange,
       TaskState state,
       CheckpointCoordinator coordinator,
-      long intervalNanos,
+      SourceBarriers barriers,
       boolean fireWindowsAtEnd) {
     this.source = source;
+    this.reader = reader;
+    this.readers = readers;
     this.positions = positions;
     this.head = head;
     this.watermarks = watermarks;
     this.exchange = exchange;
     this.state = state;
     this.coordinator = coordinator;
-    this.intervalNanos = intervalNanos;
+    this.barriers = barriers;
     this.fireWindowsAtEnd = fireWindowsAtEnd;
+  }
+
+  /** The checkpoint part holding the watermark generator of reader {@code reader}. */
+  static String part(int reader, int readers) {
+    return readers == 1 ? "source" : "source/" + reader + "-of-" + readers;
   }
 
   void requestStop() {
@@ -53,21 +63,23 @@ final class SourceTask implements Runnable {
 
   @Override
   public void run() {
-    try (SourceReader<Object> reader = source.open(positions)) {
-      read(reader);
+    try (SourceReader<Object> in = source.open(reader, readers, positions)) {
+      read(in);
     } catch (Exception e) {
       throw Sneaky.propagate(e);
     }
   }
 
-  private void read(SourceReader<Object> reader) throws Exception {
+  private void read(SourceReader<Object> in) throws Exception {
     Emitter emitter = new Emitter();
-    long lastCheckpointAt = System.nanoTime();
-    long lastRecordAt = lastCheckpointAt;
+    if (watermarks != null) {
+      watermarks.resend();
+    }
+    long lastRecordAt = System.nanoTime();
     boolean more = true;
     while (more && !stopRequested) {
       long before = emitter.count;
-      more = reader.poll(emitter);
+      more = in.poll(emitter);
       if (watermarks != null) {
         watermarks.afterPoll();
       }
@@ -86,38 +98,36 @@ final class SourceTask implements Runnable {
         }
       }
       state.notifyComplete(coordinator.completed());
-      if (intervalNanos > 0 && now - lastCheckpointAt >= intervalNanos && more) {
-        checkpoint(reader);
-        lastCheckpointAt = now;
+      long due = barriers.due(lastCheckpoint, now);
+      if (due > 0) {
+        checkpoint(in, due);
       }
     }
     state.metrics.recordsIn = emitter.count;
     if (!more && fireWindowsAtEnd && watermarks != null) {
       watermarks.endOfInput();
     }
-    long last = checkpoint(reader);
+    barriers.ended();
+    do {
+      checkpoint(in, barriers.awaitNext(lastCheckpoint));
+    } while (!barriers.isLast(lastCheckpoint));
     head.end();
-    coordinator.awaitComplete(last);
-    state.notifyComplete(last);
+    coordinator.awaitComplete(lastCheckpoint);
+    state.notifyComplete(lastCheckpoint);
   }
 
-  private long checkpoint(SourceReader<Object> reader) throws Exception {
-    long id = coordinator.begin();
-    Map<String, String> at = reader.positions();
+  private void checkpoint(SourceReader<Object> in, long id) throws Exception {
+    Map<String, String> at = in.positions();
     head.barrier(id);
     Map<String, byte[]> parts = state.snapshot(id);
     long watermark = Long.MIN_VALUE;
     if (watermarks != null) {
-      parts.put(PART, watermarks.snapshot());
+      parts.put(part(reader, readers), watermarks.snapshot());
       watermark = watermarks.currentWatermark();
     }
-    coordinator.ackSource(id, at, watermark, parts);
     lastCheckpoint = id;
-    return id;
-  }
-
-  long lastCheckpoint() {
-    return lastCheckpoint;
+    barriers.injected(id);
+    coordinator.ackSource(id, at, watermark, parts);
   }
 
   private final class Emitter implements Consumer<Record<Object>> {

@@ -9,18 +9,19 @@ import java.util.Map;
 
 /**
  * What one task (a thread running a chain) takes part in at checkpoints: the state stores its
- * operators opened, the sink writers (main and side outputs), and the parts its operators wrote for
- * the checkpoint in progress.
+ * operators opened and the sink writers (main and side outputs).
  */
 final class TaskState {
   final List<Operator> operators = new ArrayList<>();
   final List<KeyedStateStore> stores = new ArrayList<>();
   final List<SinkWriter<?>> writers = new ArrayList<>();
-  final Map<String, byte[]> parts = new HashMap<>();
   final TaskMetrics metrics = new TaskMetrics();
   private long notified;
 
-  /** After the barrier passed the chain: flush state and prepare sinks; returns the parts. */
+  /**
+   * After the barrier passed the chain: flush state and prepare sinks; returns a map for the task's
+   * checkpoint parts.
+   */
   Map<String, byte[]> snapshot(long checkpointId) throws Exception {
     for (KeyedStateStore store : stores) {
       store.flush(checkpointId);
@@ -28,9 +29,7 @@ final class TaskState {
     for (SinkWriter<?> writer : writers) {
       writer.checkpoint(checkpointId);
     }
-    Map<String, byte[]> taken = new HashMap<>(parts);
-    parts.clear();
-    return taken;
+    return new HashMap<>();
   }
 
   /** Tells everyone about the latest complete checkpoint, once. Runs on the task's thread. */

@@ -95,6 +95,24 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
       return ByteBuffer.allocate(16).putLong(maxTimestamp).putLong(emitted).array();
     }
 
+    /**
+     * Sends the restored watermark on: downstream workers start from the checkpoint's least
+     * watermark, and a reader whose input had ended (at the highest watermark) emits no other.
+     */
+    void resend() throws Exception {
+      if (emitted != Long.MIN_VALUE) {
+        next.watermark(emitted);
+      }
+    }
+
+    /** Continues from a watermark alone (a checkpoint taken with another reader layout). */
+    void resumeAt(long watermark) {
+      emitted = watermark;
+      if (watermark != Long.MIN_VALUE && watermark != Long.MAX_VALUE) {
+        maxTimestamp = watermark + bound + 1;
+      }
+    }
+
     void restore(byte[] data) {
       ByteBuffer in = ByteBuffer.wrap(data);
       maxTimestamp = in.getLong();

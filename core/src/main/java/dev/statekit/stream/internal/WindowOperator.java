@@ -22,7 +22,7 @@ final class WindowOperator extends Operator {
   private final WindowSpec spec;
   private final Windows windows;
   private final boolean sessions;
-  private final EventTimers timers;
+  private EventTimers timers;
   private final OutputBuffer buffer = new OutputBuffer();
   private KeyedStateStore store;
   private ValueState<Object> accumulator;
@@ -36,7 +36,6 @@ final class WindowOperator extends Operator {
     this.spec = spec;
     this.windows = spec.windows();
     this.sessions = windows.kind() == Windows.Kind.SESSION;
-    this.timers = new EventTimers(sessions);
   }
 
   @Override
@@ -57,9 +56,7 @@ final class WindowOperator extends Operator {
       late = context.openSideOutput(spec.lateRecords());
     }
     watermark = context.restoredWatermark();
-    for (byte[] part : context.restoredParts()) {
-      timers.restore(part, spec.keySerde(), context::ownsKey);
-    }
+    timers = context.openTimers(spec.keySerde(), sessions);
   }
 
   @Override
@@ -237,7 +234,12 @@ final class WindowOperator extends Operator {
 
   @Override
   public void barrier(long checkpointId) throws Exception {
-    context.writePart(timers.snapshot(spec.keySerde()));
+    timers.flush(checkpointId);
     next.barrier(checkpointId);
+  }
+
+  @Override
+  public void checkpointComplete(long checkpointId) {
+    timers.checkpointComplete(checkpointId);
   }
 }

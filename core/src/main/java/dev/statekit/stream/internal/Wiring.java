@@ -4,7 +4,6 @@ import dev.statekit.stream.Record;
 import dev.statekit.stream.RunOptions;
 import dev.statekit.stream.state.CheckpointLineage;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 
 /** Builds the chains of operators and the exchanges between stages for a run. */
@@ -12,19 +11,12 @@ final class Wiring {
   private final Plan plan;
   private final RunOptions options;
   private final CheckpointLineage lineage;
-  private final Map<String, byte[]> parts;
   private final long watermark;
 
-  Wiring(
-      Plan plan,
-      RunOptions options,
-      CheckpointLineage lineage,
-      Map<String, byte[]> parts,
-      long watermark) {
+  Wiring(Plan plan, RunOptions options, CheckpointLineage lineage, long watermark) {
     this.plan = plan;
     this.options = options;
     this.lineage = lineage;
-    this.parts = parts;
     this.watermark = watermark;
   }
 
@@ -77,10 +69,10 @@ final class Wiring {
                   options.name(),
                   id,
                   worker,
+                  stage.parallelism(),
                   routing,
                   options.stateBackend(),
                   lineage,
-                  parts,
                   watermark,
                   state));
     }

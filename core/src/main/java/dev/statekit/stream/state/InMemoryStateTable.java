@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /** A {@link StateTable} in this process's memory: the durable side of the in-memory backend. */
 public final class InMemoryStateTable implements StateTable {
   private final Map<String, Map<String, StoredState>> scopes = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, byte[]>> collections = new ConcurrentHashMap<>();
 
   @Override
   public Map<String, StoredState> read(String scope, Collection<String> keys) {
@@ -33,6 +34,25 @@ public final class InMemoryStateTable implements StateTable {
         items.put(write.key(), write.state());
       }
     }
+  }
+
+  @Override
+  public Map<String, byte[]> readCollection(String collection) {
+    return Map.copyOf(collections.getOrDefault(collection, Map.of()));
+  }
+
+  @Override
+  public void writeCollection(
+      String collection, Map<String, byte[]> puts, Collection<String> deletes) {
+    Map<String, byte[]> items =
+        collections.computeIfAbsent(collection, c -> new ConcurrentHashMap<>());
+    items.putAll(puts);
+    deletes.forEach(items::remove);
+  }
+
+  /** How many items one collection holds (for tests and metrics). */
+  public int collectionSize(String collection) {
+    return collections.getOrDefault(collection, Map.of()).size();
   }
 
   /** How many items one scope holds (for tests and metrics). */

@@ -7,6 +7,7 @@ import java.util.Map;
 /**
  * Durable storage under a {@link StateBackend}: one item per operator and key holding that key's
  * state as written at two checkpoints, the latest and the one before (see {@link StoredState}).
+ * Besides keyed items it holds collections, listed whole on restore (window timers).
  * Implementations translate their vendor's errors into {@link StateStoreException}.
  */
 public interface StateTable {
@@ -20,6 +21,34 @@ public interface StateTable {
 
   /** Puts or deletes items of one operator; a write with a null state deletes the item. */
   void write(String scope, List<StateWrite> writes);
+
+  /**
+   * Reads every item of a collection: items that a restore lists instead of looking them up by key
+   * (a window operator's timers). Implementations that hold no collections refuse; windows cannot
+   * run on them.
+   *
+   * @return the items by item key; empty if the collection has none
+   */
+  default Map<String, byte[]> readCollection(String collection) {
+    throw new UnsupportedOperationException(
+        getClass().getName()
+            + " keeps no collections, which window timers need: implement readCollection and"
+            + " writeCollection, or use InMemoryStateTable or DynamoDbStateTable");
+  }
+
+  /**
+   * Puts and deletes items of a collection (see {@link #readCollection}).
+   *
+   * @param puts items to put, by item key
+   * @param deletes item keys to delete
+   */
+  default void writeCollection(
+      String collection, Map<String, byte[]> puts, Collection<String> deletes) {
+    throw new UnsupportedOperationException(
+        getClass().getName()
+            + " keeps no collections, which window timers need: implement readCollection and"
+            + " writeCollection, or use InMemoryStateTable or DynamoDbStateTable");
+  }
 
   /**
    * One item to write.

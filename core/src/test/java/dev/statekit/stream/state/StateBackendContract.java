@@ -198,4 +198,23 @@ abstract class StateBackendContract {
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.register(SEEN));
     assertTrue(e.getMessage().contains("before the first key"), e.getMessage());
   }
+
+  @Test
+  void collectionsListTheirItemsAndForgetDeletedOnes() {
+    String timers = pipeline + "#op#timers";
+    String other = pipeline + "#other#timers";
+    assertEquals(Map.of(), table().readCollection(timers));
+    byte[] big = new byte[300 * 1024];
+    big[big.length - 1] = 7;
+    table().writeCollection(timers, Map.of("5#1#0#0", new byte[] {1}, "9#1#0#0", big), List.of());
+    table().writeCollection(other, Map.of("5#1#0#0", new byte[] {2}), List.of());
+    table()
+        .writeCollection(timers, Map.of("7#2#1#0", new byte[] {3}), List.of("5#1#0#0", "absent"));
+
+    Map<String, byte[]> items = table().readCollection(timers);
+    assertEquals(Set.of("9#1#0#0", "7#2#1#0"), items.keySet());
+    assertEquals(7, items.get("9#1#0#0")[big.length - 1]);
+    assertEquals(3, items.get("7#2#1#0")[0]);
+    assertEquals(2, table().readCollection(other).get("5#1#0#0")[0]);
+  }
 }

@@ -28,6 +28,11 @@ public final class CachingStateBackend implements StateBackend {
         table, pipeline + "#" + operator, keySerde, namespaceSerde, lineage, maxCachedKeys);
   }
 
+  /** The table state is written to; window timers are kept in its collections. */
+  public StateTable table() {
+    return table;
+  }
+
   @Override
   public String toString() {
     return table.getClass().getSimpleName();

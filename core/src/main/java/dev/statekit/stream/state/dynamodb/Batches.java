@@ -10,6 +10,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
@@ -75,6 +76,27 @@ final class Batches {
         backoffIfPending(!request.isEmpty(), attempt, "writing state");
       }
     }
+  }
+
+  /** Every item of partition {@code pk} whose sort key starts with {@code prefix}. */
+  List<Map<String, AttributeValue>> query(String pk, String prefix) {
+    QueryRequest request =
+        QueryRequest.builder()
+            .tableName(table)
+            .keyConditionExpression("pk = :pk AND begins_with(sk, :prefix)")
+            .expressionAttributeValues(
+                Map.of(":pk", AttributeValue.fromS(pk), ":prefix", AttributeValue.fromS(prefix)))
+            .consistentRead(true)
+            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+            .build();
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    call(
+        "reading state",
+        () -> {
+          dynamoDb.queryPaginator(request).items().forEach(items::add);
+          return null;
+        });
+    return items;
   }
 
   private void backoffIfPending(boolean pending, int attempt, String action) {

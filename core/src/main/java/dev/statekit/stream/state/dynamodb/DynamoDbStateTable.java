@@ -22,10 +22,17 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * checkpoints ({@code v}/{@code val} and {@code pv}/{@code pval}; a missing value is a key whose
  * state was cleared). Reads are strongly consistent, so a key evicted from the cache reads back its
  * own latest write.
+ *
+ * <p>Collections (window timers) live in one partition each, {@code pk =
+ * pipe#<pipeline>#<operator>#timers}, one item per {@code sk = item#<item key>} with the bytes in
+ * {@code data}; a restore reads them with one paginated query.
  */
 public final class DynamoDbStateTable implements StateTable {
   /** The sort key of state items. */
   public static final String SORT_KEY = "state";
+
+  /** The sort key prefix of collection items. */
+  static final String ITEM_PREFIX = "item#";
 
   /** DynamoDB's item size limit, less room for keys and attribute names. */
   static final int MAX_VALUE_BYTES = 390 * 1024;
@@ -107,12 +114,55 @@ public final class DynamoDbStateTable implements StateTable {
     batches.write(requests);
   }
 
+  @Override
+  public Map<String, byte[]> readCollection(String collection) {
+    Map<String, byte[]> items = new HashMap<>();
+    for (Map<String, AttributeValue> item : batches.query("pipe#" + collection, ITEM_PREFIX)) {
+      String sk = item.get(ApplicationTable.SORT_KEY).s();
+      items.put(sk.substring(ITEM_PREFIX.length()), bytes(item.get("data")));
+    }
+    return items;
+  }
+
+  @Override
+  public void writeCollection(
+      String collection, Map<String, byte[]> puts, Collection<String> deletes) {
+    String pk = "pipe#" + collection;
+    List<WriteRequest> requests = new ArrayList<>(puts.size() + deletes.size());
+    puts.forEach(
+        (key, data) -> {
+          if (data.length > MAX_VALUE_BYTES) {
+            throw new StateStoreException(
+                "Item '"
+                    + key
+                    + "' of "
+                    + collection
+                    + " is "
+                    + data.length
+                    + " bytes, over DynamoDB's 400 KB item limit: write it in smaller parts",
+                false);
+          }
+          Map<String, AttributeValue> item = new HashMap<>(itemKey(pk, ITEM_PREFIX + key));
+          item.put("data", AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(data)));
+          requests.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
+        });
+    for (String key : deletes) {
+      Map<String, AttributeValue> item = itemKey(pk, ITEM_PREFIX + key);
+      requests.add(WriteRequest.builder().deleteRequest(d -> d.key(item)).build());
+    }
+    batches.write(requests);
+  }
+
   private static Map<String, AttributeValue> itemKey(String pk) {
+    return itemKey(pk, SORT_KEY);
+  }
+
+  private static Map<String, AttributeValue> itemKey(String pk, String sk) {
     return Map.of(
         ApplicationTable.PARTITION_KEY,
         AttributeValue.fromS(pk),
         ApplicationTable.SORT_KEY,
-        AttributeValue.fromS(SORT_KEY));
+        AttributeValue.fromS(sk));
   }
 
   private static long number(AttributeValue value) {
