@@ -22,8 +22,11 @@ public interface BatchFaultHook {
     KEY_WRITE,
     /** Every key and the new timers are written; the split's checkpoint is not. */
     FLUSHED,
-    /** The split's checkpoint is written; outputs are not all delivered. */
-    CHECKPOINTED,
+    /**
+     * The batch's outputs are about to be delivered, while its checkpoint is being written beside
+     * them. Throwing skips the delivery: the checkpoint may be written or not.
+     */
+    DELIVERY,
     /** Every output was delivered; the batch is not answered yet. */
     DELIVERED
   }

@@ -79,20 +79,35 @@ public final class EgressOutput<T> implements Sink<T> {
    * @param pipeline the pipeline's name
    * @param source the result's key or split, for the source address
    * @param value the result
-   * @throws IllegalArgumentException if the type cannot write the value
+   * @throws ClassCastException if the value is not of this output's type
    */
   @SuppressWarnings("unchecked")
   public EgressRecord record(String id, String pipeline, String source, Object value) {
     T typed = (T) value;
+    return record(
+        id, pipeline, source, key == null ? null : key.apply(typed), type.serialize(typed));
+  }
+
+  /**
+   * The egress record of a result written earlier.
+   *
+   * @param id the record's id
+   * @param pipeline the pipeline's name
+   * @param source the result's key or split
+   * @param recordKey the record's key, or null
+   * @param value the value's bytes, as this output's type wrote them
+   */
+  public EgressRecord record(
+      String id, String pipeline, String source, String recordKey, byte[] value) {
     EgressRecord.Builder builder =
         EgressRecord.builder(
             id,
             egress,
             Address.of(TypeName.of(SOURCE_NAMESPACE, pipeline), source.isEmpty() ? "-" : source),
             type.typeName().asString(),
-            type.serialize(typed));
-    if (key != null) {
-      builder.key(key.apply(typed));
+            value);
+    if (recordKey != null) {
+      builder.key(recordKey);
     }
     return builder.build();
   }
