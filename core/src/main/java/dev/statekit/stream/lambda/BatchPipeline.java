@@ -6,6 +6,8 @@ import dev.statekit.stream.internal.batch.BatchEngine;
 import dev.statekit.stream.internal.batch.BatchSettings;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -88,6 +90,22 @@ public final class BatchPipeline {
       throw new PipelineFailedException(
           "Pipeline " + name + " failed on a batch of " + batch.split() + ": " + e, e);
     }
+  }
+
+  /**
+   * Makes the splits known before their first batch (a Kinesis stream's shards, as {@code
+   * ListShards} names them): no window fires until each of them has had a batch or was idle for the
+   * idle timeout. A split that first shows up in a batch joins at the pipeline's watermark, its
+   * records behind it late. Splits known already are left alone.
+   *
+   * @return the splits that were new
+   */
+  public List<String> registerSplits(Collection<String> splits) {
+    Objects.requireNonNull(splits, "splits");
+    for (String split : splits) {
+      SourceBatch.ordered(split); // validates the name
+    }
+    return engine.registerSplits(splits);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SourceBatch;
+import dev.statekit.stream.lambda.SplitState;
 import dev.statekit.stream.lambda.TickResult;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 /**
@@ -51,6 +53,42 @@ public final class BatchEngine {
   /** Advances idle splits and fires due windows. */
   public TickResult tick() throws Exception {
     return new TickFlow(this).run();
+  }
+
+  /**
+   * Records splits the pipeline has not seen yet, so that no window fires before their first batch
+   * (or their idle timeout).
+   *
+   * @return the splits added
+   */
+  public List<String> registerSplits(Collection<String> splits) {
+    Set<String> known = new HashSet<>();
+    store().readSplits(name).forEach(split -> known.add(split.split()));
+    long now = settings.clock().millis();
+    List<String> added = new ArrayList<>();
+    for (String split : new TreeSet<>(splits)) {
+      if (known.contains(split)) {
+        continue;
+      }
+      SplitState fresh = SplitState.fresh(split);
+      SplitState registered =
+          new SplitState(
+              split,
+              1,
+              null,
+              fresh.watermark(),
+              fresh.fireWatermark(),
+              fresh.candidate(),
+              0,
+              now,
+              fresh.firedThrough(),
+              fresh.pendingThrough(),
+              List.of());
+      if (store().writeSplit(name, registered)) {
+        added.add(split);
+      }
+    }
+    return added;
   }
 
   BatchStore store() {

@@ -95,7 +95,7 @@ final class BatchFlow {
     List<Callable<Void>> writes = new ArrayList<>();
     Set<String> conflicts = new HashSet<>();
     writes.add(call(() -> conflicts.addAll(engine.writeKeys(works.values()))));
-    List<TimerItem> timers = timers(works, "");
+    List<TimerItem> timers = timers(works);
     if (!timers.isEmpty()) {
       writes.add(call(() -> engine.store().putTimers(engine.name, timers)));
     }
@@ -149,9 +149,14 @@ final class BatchFlow {
   }
 
   private BatchContext context(Progress progress, SplitState state, Batch applied) {
-    long lateness = Progress.lateness(state);
-    long watermark = Math.max(lateness, engine.shape.watermarkAt(applied.maxTimestamp()));
     long firedThrough = progress.firedThrough();
+    // Windows that fired are closed to every split; a split the pipeline did not know yet joins
+    // behind the watermark the others may be firing at.
+    long lateness = Math.max(Progress.lateness(state), firedThrough);
+    if (state.version() == 0) {
+      lateness = Math.max(lateness, progress.pipelineWatermark(null, Long.MIN_VALUE));
+    }
+    long watermark = Math.max(lateness, engine.shape.watermarkAt(applied.maxTimestamp()));
     if (successor(state, applied) && state.pendingThrough() != Long.MIN_VALUE) {
       firedThrough = Math.max(firedThrough, state.pendingThrough());
     }
@@ -182,14 +187,13 @@ final class BatchFlow {
         && SourcePosition.compareOffsets(applied.firstOffset(), state.position()) > 0;
   }
 
-  private List<TimerItem> timers(Map<String, KeyWork> works, String round) {
+  private List<TimerItem> timers(Map<String, KeyWork> works) {
     if (engine.codec == null) {
       return List.of();
     }
     List<Opened> opened = new ArrayList<>();
     works.values().forEach(work -> opened.addAll(work.opened));
-    String first = batch.records().isEmpty() ? "" : batch.records().get(0).position().offset();
-    return engine.codec.encode(opened, split + "#" + first + round);
+    return engine.codec.encode(opened, split);
   }
 
   /** Keys another invocation wrote since they were read: read again, run again, write again. */
@@ -220,7 +224,7 @@ final class BatchFlow {
       }
       works.putAll(again.works());
       Set<String> next = engine.writeKeys(again.works().values());
-      List<TimerItem> timers = timers(again.works(), "#" + round);
+      List<TimerItem> timers = timers(again.works());
       if (!timers.isEmpty()) {
         engine.store().putTimers(engine.name, timers);
       }

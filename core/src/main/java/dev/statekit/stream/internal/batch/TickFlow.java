@@ -32,19 +32,30 @@ final class TickFlow {
     List<SplitState> splits = new ArrayList<>(engine.store().readSplits(engine.name));
     List<String> idle = new ArrayList<>();
     List<Callable<Void>> writes = new ArrayList<>();
+    long idleTimeout = engine.shape.idleTimeout();
+    long floor = Long.MAX_VALUE;
+    for (SplitState split : splits) {
+      if (!split.isTick() && split.watermark() != Long.MIN_VALUE) {
+        floor = Math.min(floor, Progress.lateness(split));
+      }
+    }
     for (int i = 0; i < splits.size(); i++) {
       SplitState split = splits.get(i);
-      if (split.isTick() || split.watermark() == Long.MIN_VALUE) {
+      boolean idleNow = idleTimeout > 0 && now - split.activeAt() >= idleTimeout;
+      long proposal;
+      if (split.isTick()) {
+        continue;
+      } else if (idleNow && split.watermark() != Long.MIN_VALUE) {
+        proposal = split.watermark() + (now - split.activeAt()); // event time follows the clock
+      } else if (idleNow && floor != Long.MAX_VALUE) {
+        proposal = floor; // never had a batch: it follows the other splits
+      } else if (!idleNow && split.position() == null && split.watermark() != Long.MIN_VALUE) {
+        proposal = split.watermark(); // a queue: its watermark becomes firable in time
+      } else {
         continue;
       }
-      long idleFor = now - split.activeAt();
-      long proposal = split.watermark();
-      long idleTimeout = engine.shape.idleTimeout();
-      if (idleTimeout > 0 && idleFor >= idleTimeout) {
-        proposal = split.watermark() + idleFor;
+      if (idleNow) {
         idle.add(split.split());
-      } else if (split.position() != null) {
-        continue; // an active shard: its batches move its watermark
       }
       SplitState next = Progress.propose(split, proposal, now, timeout);
       if (next.fireWatermark() != split.fireWatermark() || next.candidate() != split.candidate()) {

@@ -10,7 +10,10 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 
@@ -29,9 +32,13 @@ final class TimerCodec {
     this.keySerde = keySerde;
   }
 
-  /** Items holding {@code opened} (repeats dropped), ids made unique by {@code suffix}. */
-  List<TimerItem> encode(List<Opened> opened, String suffix) {
-    return encode(opened, suffix, PART_BYTES);
+  /**
+   * Items holding {@code opened} (repeats dropped). Ids end with {@code source} and a fingerprint
+   * of the content, so that items with other windows never overwrite each other (a retried batch
+   * may open fewer windows than its first attempt wrote).
+   */
+  List<TimerItem> encode(List<Opened> opened, String source) {
+    return encode(opened, source, PART_BYTES);
   }
 
   private List<TimerItem> encode(List<Opened> opened, String suffix, int partBytes) {
@@ -52,8 +59,9 @@ final class TimerCodec {
         min = Math.min(min, window.window().maxTimestamp());
         max = Math.max(max, window.window().maxTimestamp());
         if (bytes.size() >= partBytes || i == distinct.size() - 1) {
-          String id = TimerItem.timePrefix(min) + "#" + suffix + "#" + items.size();
-          items.add(new TimerItem(id, min, max, bytes.toByteArray()));
+          byte[] content = bytes.toByteArray();
+          String id = TimerItem.timePrefix(min) + "#" + suffix + "#" + fingerprint(content);
+          items.add(new TimerItem(id, min, max, content));
           bytes.reset();
           min = Long.MAX_VALUE;
           max = Long.MIN_VALUE;
@@ -77,6 +85,15 @@ final class TimerCodec {
         encoded.minTime(),
         encoded.maxTime(),
         encoded.timers());
+  }
+
+  private static String fingerprint(byte[] content) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(content);
+      return HexFormat.of().formatHex(digest, 0, 10);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("The JDK has no SHA-256", e);
+    }
   }
 
   /** The windows in an item. */
