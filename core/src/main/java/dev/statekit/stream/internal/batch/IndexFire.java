@@ -55,8 +55,10 @@ final class IndexFire {
           windows.computeIfAbsent(key, k -> new ArrayList<>()).add(opened);
         }
       }
-      if (!rest.isEmpty()) {
-        rests.add(codec.rest(item, rest));
+      TimerItem remaining = rest.isEmpty() ? null : codec.rest(item, rest);
+      // An item and the rest of it an earlier firing wrote leave the same rest: write it once.
+      if (remaining != null && rests.stream().noneMatch(r -> r.id().equals(remaining.id()))) {
+        rests.add(remaining);
       }
     }
   }
