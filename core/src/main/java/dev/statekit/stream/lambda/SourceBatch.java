@@ -21,6 +21,13 @@ import java.util.Objects;
  * }</pre>
  */
 public final class SourceBatch {
+  /**
+   * The header naming a record's order group in an unordered batch (an SQS FIFO message group):
+   * once a record of a group fails, the group's later records in the batch fail with it, so that
+   * the group is applied in order.
+   */
+  public static final String ORDER_GROUP = "statekit.order-group";
+
   private final String split;
   private final boolean ordered;
   private final List<Record<byte[]>> records;

@@ -14,11 +14,13 @@ import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class BatchPipelineTest {
   private final CollectingSink results = new CollectingSink();
   private final InMemoryBatchStore store = new InMemoryBatchStore();
+  private final ManualClock clock = new ManualClock(1_000_000);
 
   private BatchPipeline counts() {
     Pipeline pipeline =
@@ -35,7 +37,11 @@ class BatchPipelineTest {
                 (String key, dev.statekit.stream.TimeWindow w, Long n) ->
                     key + "@" + w.start() + "=" + n)
             .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("counts", pipeline).store(store).build();
+    return BatchPipeline.builder("counts", pipeline)
+        .store(store)
+        .clock(clock)
+        .batchTimeout(Duration.ofMinutes(1))
+        .build();
   }
 
   private static SourceBatch batch(String split, long firstSeq, String... records) {
@@ -58,5 +64,45 @@ class BatchPipelineTest {
     assertEquals(1, second.applied());
     assertEquals(List.of("a@0=2", "b@0=1"), results.texts().stream().sorted().toList());
     assertEquals(2, second.windowsFired());
+  }
+
+  private static SourceBatch queue(String... idGroupText) {
+    SourceBatch.Builder batch = SourceBatch.unordered("orders");
+    for (int i = 0; i < idGroupText.length; i += 3) {
+      batch.add(
+          idGroupText[i],
+          0,
+          idGroupText[i + 2].getBytes(StandardCharsets.UTF_8),
+          Map.of(SourceBatch.ORDER_GROUP, idGroupText[i + 1]));
+    }
+    return batch.build();
+  }
+
+  @Test
+  void aFailedRecordFailsTheLaterRecordsOfItsOrderGroupOnly() {
+    BatchPipeline pipeline = counts();
+    BatchResult first =
+        pipeline.process(
+            queue("m1", "g1", "a,1", "m2", "g1", "a,oops", "m3", "g1", "a,2", "m4", "g2", "b,3"));
+    assertEquals(List.of("m2", "m3"), first.failedOffsets());
+    assertTrue(first.failure().orElseThrow().contains("m2"), first.failure().toString());
+    assertEquals(2, first.applied());
+
+    // The queue redelivers the group's failed messages with the ones already applied.
+    BatchResult retry =
+        pipeline.process(queue("m1", "g1", "a,1", "m2", "g1", "a,4", "m3", "g1", "a,2"));
+    assertTrue(retry.succeeded());
+    assertEquals(2, retry.applied());
+    assertEquals(1, retry.repeats());
+
+    pipeline.process(queue("m5", "g1", "a,20"));
+    // A queue's watermark fires windows once every batch that read the older one has ended: the
+    // tick proposes it, and a tick one batch timeout later fires with it.
+    clock.advance(Duration.ofMinutes(2));
+    int fired = pipeline.tick().windowsFired();
+    clock.advance(Duration.ofMinutes(2));
+    fired += pipeline.tick().windowsFired();
+    assertEquals(2, fired);
+    assertEquals(List.of("a@0=3", "b@0=1"), results.texts().stream().sorted().toList());
   }
 }

@@ -353,11 +353,17 @@ final class BatchFlow {
 
     Batch(List<SourceOutcome> all, String position) {
       int skipped = 0;
+      Set<String> failedGroups = new HashSet<>();
       for (SourceOutcome outcome : all) {
         if (batch.ordered()
             && position != null
             && SourcePosition.compareOffsets(outcome.offset, position) <= 0) {
           skipped++;
+          continue;
+        }
+        String group = group(outcome.index);
+        if (group != null && failedGroups.contains(group)) {
+          failedOffsets.add(outcome.offset);
           continue;
         }
         if (outcome.failed()) {
@@ -366,6 +372,9 @@ final class BatchFlow {
           if (batch.ordered()) {
             break;
           }
+          if (group != null) {
+            failedGroups.add(group);
+          }
           continue;
         }
         outcomes.add(outcome);
@@ -373,18 +382,32 @@ final class BatchFlow {
       this.covered = skipped;
     }
 
-    /** Record {@code source} failed in the keyed stage: it (and on a shard, all after it) retry. */
+    private String group(int index) {
+      return batch.records().get(index).headers().get(SourceBatch.ORDER_GROUP);
+    }
+
+    /**
+     * Record {@code source} failed in the keyed stage: it retries, and so do the records after it
+     * (on a shard all of them, in a queue those of its order group).
+     */
     void fail(int source, String why, boolean ordered) {
+      failure = why;
+      String group = group(source);
       for (int i = 0; i < outcomes.size(); i++) {
         if (outcomes.get(i).index == source) {
-          List<SourceOutcome> dropped =
-              ordered ? outcomes.subList(i, outcomes.size()) : outcomes.subList(i, i + 1);
           if (ordered) {
             failedOffsets.clear();
           }
-          failedOffsets.add(0, outcomes.get(i).offset);
-          failure = why;
-          dropped.clear();
+          List<SourceOutcome> after = outcomes.subList(i, outcomes.size());
+          for (SourceOutcome later : List.copyOf(after)) {
+            boolean same = later.index == source;
+            if (ordered || same || (group != null && group.equals(group(later.index)))) {
+              after.remove(later);
+              if (same || !ordered) {
+                failedOffsets.add(later.offset);
+              }
+            }
+          }
           return;
         }
       }
