@@ -1,5 +1,6 @@
 package dev.statekit.benchmarks;
 
+import dev.statekit.benchmarks.coldstart.ColdStartSuite;
 import dev.statekit.benchmarks.operators.OperatorsSuite;
 import dev.statekit.benchmarks.protocol.ProtocolSuite;
 import dev.statekit.benchmarks.runtime.RuntimeCostSuite;
@@ -10,6 +11,7 @@ final class Suites {
   private Suites() {}
 
   static List<Suite> all() {
-    return List.of(new OperatorsSuite(), new ProtocolSuite(), new RuntimeCostSuite());
+    return List.of(
+        new OperatorsSuite(), new ProtocolSuite(), new RuntimeCostSuite(), new ColdStartSuite());
   }
 }

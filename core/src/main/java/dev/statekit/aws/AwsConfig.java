@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -19,8 +20,10 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * variables: {@code AWS_REGION}, and {@code STATEKIT_DYNAMODB_ENDPOINT}, {@code
  * STATEKIT_SQS_ENDPOINT}, {@code STATEKIT_KINESIS_ENDPOINT} to point a service at an emulator.
  *
- * <p>On Lambda no endpoint is set and the clients use the function's role. Against an emulator
- * without AWS credentials in the environment, fixed credentials are used, which emulators accept.
+ * <p>On Lambda no endpoint is set and the clients use the function's role, through the container
+ * credentials endpoint where Lambda provides one (SnapStart) or the keys in the environment.
+ * Against an emulator without AWS credentials in the environment, fixed credentials are used, which
+ * emulators accept.
  *
  * @param region the AWS region
  * @param dynamoDbEndpoint a DynamoDB endpoint to use instead of the regional one
@@ -63,10 +66,14 @@ public record AwsConfig(
     Optional<URI> sqs = endpoint(variables, SQS_ENDPOINT);
     Optional<URI> kinesis = endpoint(variables, KINESIS_ENDPOINT);
     boolean anyEmulator = dynamoDb.isPresent() || sqs.isPresent() || kinesis.isPresent();
-    // Lambda sets the role's keys in the environment: reading them directly is the cheapest
-    // provider at cold start. Elsewhere the default chain finds profiles and SSO.
+    // Lambda hands the role's credentials over one of two ways: a container endpoint (functions
+    // with SnapStart, so credentials refresh after a restore) or keys in the environment. Picking
+    // the provider directly skips probing the default chain at cold start; elsewhere the default
+    // chain finds profiles and SSO.
     AwsCredentialsProvider credentials;
-    if (variables.containsKey("AWS_ACCESS_KEY_ID")) {
+    if (variables.containsKey("AWS_CONTAINER_CREDENTIALS_FULL_URI")) {
+      credentials = ContainerCredentialsProvider.builder().build();
+    } else if (variables.containsKey("AWS_ACCESS_KEY_ID")) {
       credentials = EnvironmentVariableCredentialsProvider.create();
     } else if (anyEmulator) {
       credentials = EMULATOR_CREDENTIALS;

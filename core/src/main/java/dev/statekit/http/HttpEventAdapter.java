@@ -19,7 +19,10 @@ import java.util.Objects;
  * travel base64-encoded both ways. Plain JSON: no Lambda library needed.
  */
 public final class HttpEventAdapter {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Created on first use: a handler that only sees ToFunction bytes never loads Jackson. */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   private final HttpRouter router;
 
@@ -39,13 +42,22 @@ public final class HttpEventAdapter {
   public byte[] handle(byte[] eventJson) {
     JsonNode event;
     try {
-      event = JSON.readTree(eventJson);
+      event = Json.MAPPER.readTree(eventJson);
     } catch (JacksonException e) {
       throw new IllegalArgumentException(
           "The payload is not JSON (" + e.getOriginalMessage() + "); expected an HTTP event", e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    return handle(event);
+  }
+
+  /**
+   * Answers one event already parsed (the entry point reads a payload once to tell its shape).
+   *
+   * @throws IllegalArgumentException if the event is not an HTTP event
+   */
+  public byte[] handle(JsonNode event) {
     if (event == null || !event.isObject()) {
       throw new IllegalArgumentException(
           "The payload is not a JSON object; expected an HTTP event");
@@ -104,7 +116,7 @@ public final class HttpEventAdapter {
   }
 
   private static byte[] response(HttpAnswer answer) {
-    ObjectNode response = JSON.createObjectNode();
+    ObjectNode response = Json.MAPPER.createObjectNode();
     response.put("statusCode", answer.status());
     ObjectNode headers = response.putObject("headers");
     headers.put("Content-Type", answer.contentType());
@@ -117,7 +129,7 @@ public final class HttpEventAdapter {
             : new String(answer.body(), StandardCharsets.UTF_8));
     response.put("isBase64Encoded", binary);
     try {
-      return JSON.writeValueAsBytes(response);
+      return Json.MAPPER.writeValueAsBytes(response);
     } catch (JacksonException e) {
       throw new IllegalStateException("Could not write the HTTP response JSON", e);
     }

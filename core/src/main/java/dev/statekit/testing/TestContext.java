@@ -8,6 +8,7 @@ import dev.statekit.function.EgressMessage;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.TypeName;
+import dev.statekit.types.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -56,6 +57,11 @@ public final class TestContext implements Context {
   /** A string message to {@link #self()}, to hand to the function under test. */
   public Message message(String value) {
     return MessageBuilder.forAddress(self).withValue(value).build();
+  }
+
+  /** A message of {@code type} to {@link #self()}, to hand to the function under test. */
+  public <T> Message message(Type<T> type, T value) {
+    return MessageBuilder.forAddress(self).withCustomType(type, value).build();
   }
 
   @Override

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -33,6 +34,18 @@ class AwsConfigTest {
 
     assertTrue(config.credentials() instanceof EnvironmentVariableCredentialsProvider);
     assertTrue(config.dynamoDbEndpoint().isEmpty());
+  }
+
+  @Test
+  void snapStartFunctionsUseTheContainerCredentialsEndpoint() {
+    AwsConfig config =
+        AwsConfig.fromVariables(
+            Map.of(
+                "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+                    "http://127.0.0.1:9001/2021-04-23/credentials",
+                "AWS_REGION", "us-west-2"));
+
+    assertTrue(config.credentials() instanceof ContainerCredentialsProvider);
   }
 
   @Test

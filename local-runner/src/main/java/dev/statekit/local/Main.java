@@ -8,14 +8,30 @@ import picocli.CommandLine.Command;
     name = "statekit-local",
     mixinStandardHelpOptions = true,
     version = "StateKit local runner 0.1.0",
-    description = "Runs StateKit handlers on one machine against embedded emulators.",
-    subcommands = {DemoCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
+    description =
+        "Runs a StateKit application (template.yaml and its handlers) on one machine: embedded"
+            + " servers, LocalStack, AWS or in memory.",
+    subcommands = {
+      DemoCommand.class,
+      ServeCommand.class,
+      InvokeCommand.class,
+      TablesCommand.class,
+      ReplayCommand.class,
+      SendCommand.class,
+      StateCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class Main {
   private Main() {}
 
+  /** The command line, failures reported as one line that says what to do. */
+  static CommandLine commandLine() {
+    return new CommandLine(new Main()).setExecutionExceptionHandler(new Failures());
+  }
+
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
-    int status = new CommandLine(new Main()).execute(args);
+    int status = commandLine().execute(args);
     // The embedded servers' shutdown hooks stop them on exit.
     System.exit(status);
   }

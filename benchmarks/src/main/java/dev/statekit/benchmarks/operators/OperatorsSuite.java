@@ -12,10 +12,11 @@ import java.util.List;
  * The operator core beside Flink's local execution: jobs A (keyed running sum) and B (1 s tumbling
  * event-time windows) at parallelism 1 and 2 on the same generated input, then the heap that reduce
  * state takes per million keys, the cost of a checkpoint when 1,000 of 1,000,000 keys changed, and
- * of one when 1,000 of 1,000,000 open windows are new (their timers). Each job runs {@code
- * -Dstatekit.rounds=N} times (default 3), the two engines taking turns, and reports the median of
- * each engine's rounds: on a shared machine a single run can land in a busy moment. {@code
- * -Dstatekit.records=N} shortens a run (default 10,000,000).
+ * of one when 1,000 of 1,000,000 open windows are new (their timers). Every job run is a fresh JVM
+ * with the same flags for both engines ({@link JobFork}), warmed up before it is measured. Each job
+ * runs {@code -Dstatekit.rounds=N} times (default 3), the two engines taking turns, and reports the
+ * median of each engine's rounds: on a shared machine a single run can land in a busy moment.
+ * {@code -Dstatekit.records=N} shortens a run (default 10,000,000).
  */
 public final class OperatorsSuite implements Suite {
   private static final String NAME = "operators";
@@ -42,28 +43,19 @@ public final class OperatorsSuite implements Suite {
       throw new IllegalArgumentException("statekit.records is at least 1000, got " + records);
     }
     List<Result> results = new ArrayList<>();
-    log.println("warming up both engines on " + records / 10 + " records per job");
-    for (int parallelism : new int[] {1, 2}) {
-      StatekitJobs.jobA(records / 10, parallelism);
-      StatekitJobs.jobB(records / 10, parallelism);
-      FlinkJobs.jobA(records / 10, parallelism);
-      FlinkJobs.jobB(records / 10, parallelism);
-    }
+    log.println(
+        "each run: a fresh JVM with "
+            + JobFork.JVM_FLAGS
+            + ", two warm-up runs on "
+            + records / 10
+            + " records, then the measured run");
     for (String job : new String[] {"A", "B"}) {
       for (int parallelism : new int[] {1, 2}) {
         List<Timing.Throughput> statekitRounds = new ArrayList<>();
         List<Timing.Throughput> flinkRounds = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
-          settle();
-          statekitRounds.add(
-              job.equals("A")
-                  ? StatekitJobs.jobA(records, parallelism)
-                  : StatekitJobs.jobB(records, parallelism));
-          settle();
-          flinkRounds.add(
-              job.equals("A")
-                  ? FlinkJobs.jobA(records, parallelism)
-                  : FlinkJobs.jobB(records, parallelism));
+          statekitRounds.add(JobFork.run("statekit", job, parallelism, records, log));
+          flinkRounds.add(JobFork.run("flink", job, parallelism, records, log));
           log.printf(
               "  round %d: steady StateKit %.0f, Flink %.0f records/s%n",
               round, statekitRounds.get(round - 1).steady(), flinkRounds.get(round - 1).steady());
@@ -100,15 +92,6 @@ public final class OperatorsSuite implements Suite {
     results.add(TimerCheckpoint.measure(log, NAME));
     results.add(DynamoDbCheckpoint.measure(log, NAME));
     return results;
-  }
-
-  /**
-   * Lets the previous job's leftovers (garbage, threads of Flink's local cluster shutting down)
-   * clear before the next measured job, on this 2-core machine.
-   */
-  private static void settle() throws InterruptedException {
-    System.gc();
-    Thread.sleep(1500);
   }
 
   /** Heap per million keys of reduce state, and a checkpoint with 1,000 of 1,000,000 changed. */

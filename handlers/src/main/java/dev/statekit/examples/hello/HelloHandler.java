@@ -5,7 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.statekit.aws.AwsConfig;
+import dev.statekit.handlers.Variables;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -22,7 +22,14 @@ public final class HelloHandler implements RequestStreamHandler {
 
   /** Lambda's constructor: wiring from the environment, built once per execution environment. */
   public HelloHandler() {
-    this(AwsConfig.fromEnvironment().dynamoDbClient(), requiredVariable("STATEKIT_TABLE"));
+    this(Variables.fromEnvironment());
+  }
+
+  /** Wiring from {@code variables}: {@code STATEKIT_TABLE} and the SDK's configuration. */
+  public HelloHandler(Variables variables) {
+    this(
+        variables.aws().dynamoDbClient(),
+        variables.required("STATEKIT_TABLE", "the application's DynamoDB table"));
   }
 
   /** For tests and the local runner: the given client and table. */
@@ -47,15 +54,5 @@ public final class HelloHandler implements RequestStreamHandler {
           "The payload is not JSON (" + e.getOriginalMessage() + "); send {\"name\": \"Ada\"}", e);
     }
     JSON.writeValue(output, greetings.greet(name));
-  }
-
-  private static String requiredVariable(String name) {
-    String value = System.getenv(name);
-    if (value == null || value.isBlank()) {
-      throw new IllegalStateException(
-          name
-              + " is not set: it must name the application's DynamoDB table (template.yaml sets it)");
-    }
-    return value;
   }
 }

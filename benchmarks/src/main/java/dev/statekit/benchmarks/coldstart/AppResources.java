@@ -1,0 +1,52 @@
+package dev.statekit.benchmarks.coldstart;
+
+import dev.statekit.aws.ApplicationTable;
+import dev.statekit.aws.AwsConfig;
+import dev.statekit.testservers.AwsClients;
+import dev.statekit.testservers.LocalServers;
+import java.util.HashMap;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * A fresh table and fresh queues for each child JVM on the embedded servers (Dynoxide, ElasticMQ),
+ * so no run finds the state an earlier one left, and the environment the example application's
+ * handler reads, as template.yaml sets it.
+ */
+final class AppResources implements AutoCloseable {
+  private final DynamoDbClient dynamoDb = AwsClients.dynamoDb();
+  private final SqsClient sqs = AwsClients.sqs();
+  private int created;
+
+  /** The environment of a child whose handler finds resources of its own. */
+  Map<String, String> fresh() {
+    String prefix = "cold-" + (++created) + "-" + Long.toString(System.nanoTime(), 36);
+    ApplicationTable.createIfAbsent(dynamoDb, prefix + "-table");
+    Map<String, String> env = new HashMap<>();
+    env.put("AWS_REGION", "us-east-1");
+    env.put(AwsConfig.DYNAMODB_ENDPOINT, LocalServers.dynamoDb().toString());
+    env.put(AwsConfig.SQS_ENDPOINT, LocalServers.sqs().toString());
+    env.put(AwsConfig.KINESIS_ENDPOINT, LocalServers.kinesis().toString());
+    env.put("STATEKIT_TABLE", prefix + "-table");
+    env.put("STATEKIT_QUEUE_URL", fifo(prefix + "-ingress"));
+    env.put("STATEKIT_DEAD_LETTER_QUEUE_URL", fifo(prefix + "-dead"));
+    env.put("GREETS_QUEUE_URL", sqs.createQueue(b -> b.queueName(prefix + "-greets")).queueUrl());
+    env.put("ORDERS_QUEUE_URL", sqs.createQueue(b -> b.queueName(prefix + "-orders")).queueUrl());
+    return env;
+  }
+
+  private String fifo(String name) {
+    Map<QueueAttributeName, String> attributes = new HashMap<>();
+    attributes.put(QueueAttributeName.FIFO_QUEUE, "true");
+    attributes.put(QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "false");
+    return sqs.createQueue(b -> b.queueName(name + ".fifo").attributes(attributes)).queueUrl();
+  }
+
+  @Override
+  public void close() {
+    dynamoDb.close();
+    sqs.close();
+  }
+}

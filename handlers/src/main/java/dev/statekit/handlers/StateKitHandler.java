@@ -1,0 +1,53 @@
+package dev.statekit.handlers;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.statekit.entry.EntryPoint;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Objects;
+import org.crac.Core;
+import org.crac.Resource;
+
+/**
+ * The one Lambda handler of a StateKit application: every payload (a StateFun {@code ToFunction}, a
+ * Function URL event, ingress envelopes, SQS, Kinesis and DynamoDB Streams batches, the scheduled
+ * tick) goes to {@link EntryPoint#invoke(byte[])}, and its answer is written back as it is.
+ *
+ * <p>Subclass it with a public no-argument constructor that builds the entry point (see {@code
+ * ExampleAppHandler}); Lambda constructs the handler once per execution environment. With SnapStart
+ * the constructor runs before the snapshot: build clients there (the SDK opens no connection until
+ * the first request), open no connection, and leave the rest to {@link #beforeCheckpoint}, which
+ * primes every payload path without calling AWS or running a function.
+ */
+public class StateKitHandler implements RequestStreamHandler, Resource {
+  private final EntryPoint entryPoint;
+
+  /** Answers through {@code entryPoint}, and registers for SnapStart's checkpoint hooks. */
+  public StateKitHandler(EntryPoint entryPoint) {
+    this.entryPoint = Objects.requireNonNull(entryPoint, "entryPoint");
+    Core.getGlobalContext().register(this);
+  }
+
+  /** The entry point this handler answers through. */
+  public EntryPoint entryPoint() {
+    return entryPoint;
+  }
+
+  @Override
+  public void handleRequest(InputStream input, OutputStream output, Context context)
+      throws IOException {
+    output.write(entryPoint.invoke(input.readAllBytes()));
+  }
+
+  /** SnapStart is about to snapshot this environment: load what every payload path needs. */
+  @Override
+  public void beforeCheckpoint(org.crac.Context<? extends Resource> context) {
+    entryPoint.prime();
+  }
+
+  /** Nothing to reopen: no connection was opened before the snapshot. */
+  @Override
+  public void afterRestore(org.crac.Context<? extends Resource> context) {}
+}

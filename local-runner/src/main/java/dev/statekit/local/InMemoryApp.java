@@ -1,0 +1,136 @@
+package dev.statekit.local;
+
+import dev.statekit.examples.ExampleApp;
+import dev.statekit.examples.ExampleAppHandler;
+import dev.statekit.local.emulation.Activity;
+import dev.statekit.local.emulation.InMemoryQueuePoller;
+import dev.statekit.local.emulation.ScheduleTicker;
+import dev.statekit.local.template.FunctionDef;
+import dev.statekit.local.template.Template;
+import dev.statekit.stream.Record;
+import dev.statekit.stream.Source;
+import dev.statekit.stream.Sources;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The examples with nothing but the JDK: the application function runs the in-memory wiring of
+ * {@link ExampleApp}, its ingress queue is polled in memory and its schedule fires; there is no
+ * stream (the fraud check reads a list).
+ */
+final class InMemoryApp implements LocalApp {
+  private static final String NAME = "AppFunction";
+
+  private final ExampleApp.InMemory app;
+  private final LocalFunction function;
+  private final List<Runnable> stoppers = new ArrayList<>();
+  private final List<ScheduleTicker> tickers = new ArrayList<>();
+  private int greetingsTaken;
+  private int ordersTaken;
+
+  InMemoryApp(Template template, Duration hold) {
+    this.app = ExampleApp.inMemory(hold, Clock.systemUTC());
+    FunctionDef definition =
+        template.functions().stream()
+            .filter(f -> f.handlerClass().equals(ExampleAppHandler.class.getName()))
+            .findFirst()
+            .orElse(
+                new FunctionDef(
+                    NAME,
+                    ExampleAppHandler.class.getName() + "::handleRequest",
+                    Map.of(),
+                    List.of(),
+                    null,
+                    1769,
+                    30));
+    this.function = new LocalFunction(definition, new ExampleAppHandler(app.entryPoint()));
+  }
+
+  @Override
+  public String describe() {
+    return Backend.inMemory().describe();
+  }
+
+  @Override
+  public LocalFunction function(String name) {
+    return name.equals(function.name()) ? function : null;
+  }
+
+  @Override
+  public List<String> functionNames() {
+    return List.of(function.name());
+  }
+
+  @Override
+  public String urlFunction() {
+    return function.name();
+  }
+
+  @Override
+  public List<String> startEventSources(Activity activity, Duration tick, int retryAfterSeconds) {
+    String label = function.name() + ".Ingress";
+    InMemoryQueuePoller poller =
+        new InMemoryQueuePoller(label, app.ingress(), function::invoke, activity);
+    start(label, poller, poller::stop);
+    Duration period = tick == null ? Duration.ofMinutes(1) : tick;
+    ScheduleTicker ticker =
+        new ScheduleTicker(
+            function.name() + ".Tick", period, "us-east-1", function::invoke, activity);
+    tickers.add(ticker);
+    start(function.name() + ".Tick", ticker, ticker::stop);
+    return List.of(
+        label + ": polls the in-memory ingress queue",
+        function.name() + ".Tick: fires every " + period.toSeconds() + " s");
+  }
+
+  private void start(String label, Runnable loop, Runnable stop) {
+    Thread thread = new Thread(loop, "statekit-" + label);
+    thread.setDaemon(true);
+    thread.start();
+    stoppers.add(stop);
+  }
+
+  @Override
+  public List<ScheduleTicker> tickers() {
+    return tickers;
+  }
+
+  @Override
+  public int pendingMessages() {
+    return app.ingress().size();
+  }
+
+  @Override
+  public synchronized List<String> takeGreetings() {
+    List<String> all = app.greets().texts();
+    List<String> fresh = all.subList(greetingsTaken, all.size());
+    greetingsTaken = all.size();
+    return List.copyOf(fresh);
+  }
+
+  @Override
+  public synchronized List<String> takeOrders() {
+    List<String> all = app.orders().texts();
+    List<String> fresh = all.subList(ordersTaken, all.size());
+    ordersTaken = all.size();
+    return List.copyOf(fresh);
+  }
+
+  @Override
+  public StateView stateView() {
+    return new StateView(app.functions(), app.store());
+  }
+
+  @Override
+  public Source<byte[]> transactions(List<byte[]> records) {
+    return Sources.fromRecords(records.stream().map(Record::of).toList(), 256);
+  }
+
+  @Override
+  public void close() {
+    stoppers.forEach(Runnable::run);
+  }
+}

@@ -1,0 +1,174 @@
+package dev.statekit.local;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+
+/**
+ * The functions of the template over HTTP, as AWS exposes them:
+ *
+ * <ul>
+ *   <li>{@code POST /2015-03-31/functions/{name}/invocations}: Lambda's invoke API ({@code aws
+ *       lambda invoke --endpoint-url} works against it); a function error answers 200 with {@code
+ *       X-Amz-Function-Error: Unhandled} and Lambda's error document;
+ *   <li>{@code /statekit/...}: the local runner's own questions (see {@link ControlApi});
+ *   <li>every other path: the function URL of the function that has one, so a Flink StateFun
+ *       runtime (or curl) reaches the StateFun endpoint at {@code /{namespace}/{type}}.
+ * </ul>
+ */
+final class LocalLambdaServer implements AutoCloseable {
+  private static final String INVOKE_PREFIX = "/2015-03-31/functions/";
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final URI url;
+
+  private LocalLambdaServer(HttpServer server, ExecutorService executor, URI url) {
+    this.server = server;
+    this.executor = executor;
+    this.url = url;
+  }
+
+  /**
+   * Binds and starts.
+   *
+   * @param functions a function by logical id, or null if there is none of that name
+   * @param urlFunction the function behind the function URL, or null
+   * @throws BindException if the port is taken, saying so
+   */
+  static LocalLambdaServer start(
+      String host,
+      int port,
+      Function<String, LocalFunction> functions,
+      String urlFunction,
+      ControlApi control)
+      throws IOException {
+    HttpServer server;
+    try {
+      server = HttpServer.create(new InetSocketAddress(host, port), 0);
+    } catch (BindException e) {
+      throw portTaken(host, port, e);
+    }
+    ExecutorService executor =
+        Executors.newFixedThreadPool(
+            8,
+            r -> {
+              Thread t = new Thread(r, "statekit-serve-http");
+              t.setDaemon(true);
+              return t;
+            });
+    server.createContext(INVOKE_PREFIX, exchange -> invokeApi(exchange, functions));
+    server.createContext("/statekit/", control::handle);
+    server.createContext("/", exchange -> functionUrl(exchange, functions, urlFunction));
+    server.setExecutor(executor);
+    server.start();
+    return new LocalLambdaServer(
+        server, executor, URI.create("http://" + host + ":" + server.getAddress().getPort() + "/"));
+  }
+
+  /** The failure for a port that can't be had: names it and what to do. */
+  static BindException portTaken(String host, int port, java.io.IOException cause) {
+    BindException clear =
+        new BindException(
+            "Can't listen on "
+                + host
+                + ":"
+                + port
+                + " ("
+                + cause.getMessage()
+                + "): the port is in use or not allowed; stop what holds it or choose another"
+                + " port with --port");
+    clear.initCause(cause);
+    return clear;
+  }
+
+  URI url() {
+    return url;
+  }
+
+  private static void invokeApi(HttpExchange exchange, Function<String, LocalFunction> functions)
+      throws IOException {
+    try (exchange) {
+      String rest = exchange.getRequestURI().getPath().substring(INVOKE_PREFIX.length());
+      String name =
+          rest.endsWith("/invocations")
+              ? rest.substring(0, rest.length() - "/invocations".length())
+              : null;
+      if (name == null || !"POST".equals(exchange.getRequestMethod())) {
+        send(
+            exchange,
+            404,
+            "text/plain",
+            "Use POST /2015-03-31/functions/{name}/invocations".getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      LocalFunction function = functions.apply(name);
+      if (function == null) {
+        send(
+            exchange,
+            404,
+            "text/plain",
+            ("Function not found: " + name).getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      byte[] payload = exchange.getRequestBody().readAllBytes();
+      try {
+        send(exchange, 200, "application/json", function.invoke(payload));
+      } catch (LocalFunction.FunctionError e) {
+        exchange.getResponseHeaders().set("X-Amz-Function-Error", "Unhandled");
+        send(exchange, 200, "application/json", e.errorJson().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+  }
+
+  private static void functionUrl(
+      HttpExchange exchange, Function<String, LocalFunction> functions, String urlFunction)
+      throws IOException {
+    try (exchange) {
+      LocalFunction function = urlFunction == null ? null : functions.apply(urlFunction);
+      if (function == null) {
+        send(
+            exchange,
+            404,
+            "text/plain",
+            "No function of the template has a FunctionUrlConfig".getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      byte[] body = exchange.getRequestBody().readAllBytes();
+      try {
+        FunctionUrlEvents.respond(
+            exchange, function.invoke(FunctionUrlEvents.event(exchange, body)));
+      } catch (LocalFunction.FunctionError e) {
+        // A function URL answers 502 when the function fails.
+        send(exchange, 502, "application/json", e.errorJson().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+  }
+
+  static void send(HttpExchange exchange, int status, String contentType, byte[] body)
+      throws IOException {
+    if (contentType != null) {
+      exchange.getResponseHeaders().set("Content-Type", contentType);
+    }
+    exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+    if (body.length > 0) {
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+}

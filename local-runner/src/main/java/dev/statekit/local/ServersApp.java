@@ -1,0 +1,165 @@
+package dev.statekit.local;
+
+import dev.statekit.examples.ExampleApp;
+import dev.statekit.local.emulation.Activity;
+import dev.statekit.local.emulation.KinesisSource;
+import dev.statekit.local.emulation.ScheduleTicker;
+import dev.statekit.local.template.EventSource;
+import dev.statekit.stream.Source;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/** The template deployed on servers (embedded, LocalStack or AWS). */
+final class ServersApp implements LocalApp {
+  private final LocalDeployment deployment;
+  private final SqsClient sqs;
+  private EventSources sources;
+
+  ServersApp(LocalDeployment deployment) {
+    this.deployment = deployment;
+    this.sqs = deployment.backend().sqsClient();
+  }
+
+  LocalDeployment deployment() {
+    return deployment;
+  }
+
+  @Override
+  public String describe() {
+    return deployment.backend().describe();
+  }
+
+  @Override
+  public LocalFunction function(String name) {
+    return deployment.names().contains(name) ? deployment.function(name) : null;
+  }
+
+  @Override
+  public List<String> functionNames() {
+    return deployment.names();
+  }
+
+  @Override
+  public String urlFunction() {
+    return deployment.urlFunction().map(f -> f.logicalId()).orElse(null);
+  }
+
+  @Override
+  public List<String> startEventSources(Activity activity, Duration tick, int retryAfterSeconds) {
+    sources = EventSources.start(deployment, activity, tick, retryAfterSeconds);
+    return sources.describe();
+  }
+
+  @Override
+  public List<ScheduleTicker> tickers() {
+    return sources == null ? List.of() : sources.tickers();
+  }
+
+  @Override
+  public int pendingMessages() {
+    String url = appVariable("STATEKIT_QUEUE_URL");
+    var attributes =
+        sqs.getQueueAttributes(
+                b ->
+                    b.queueUrl(url)
+                        .attributeNames(
+                            QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                            QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+            .attributes();
+    return Integer.parseInt(attributes.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+        + Integer.parseInt(
+            attributes.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE));
+  }
+
+  @Override
+  public List<String> takeGreetings() {
+    return drain(appVariable(ExampleApp.GREETS_QUEUE_URL));
+  }
+
+  @Override
+  public List<String> takeOrders() {
+    return drain(appVariable(ExampleApp.ORDERS_QUEUE_URL));
+  }
+
+  @Override
+  public StateView stateView() {
+    return deployment.stateView();
+  }
+
+  @Override
+  public Source<byte[]> transactions(List<byte[]> records) {
+    String stream = kinesisStream();
+    KinesisClient kinesis = deployment.backend().kinesisClient();
+    for (int i = 0; i < records.size(); i += 500) {
+      List<PutRecordsRequestEntry> entries = new ArrayList<>();
+      for (byte[] record : records.subList(i, Math.min(records.size(), i + 500))) {
+        entries.add(
+            PutRecordsRequestEntry.builder()
+                .partitionKey(partitionKey(record))
+                .data(SdkBytes.fromByteArray(record))
+                .build());
+      }
+      kinesis.putRecords(b -> b.streamName(stream).records(entries));
+    }
+    return new KinesisSource(kinesis, stream);
+  }
+
+  @Override
+  public void close() {
+    if (sources != null) {
+      sources.close();
+    }
+  }
+
+  private String kinesisStream() {
+    for (var function : deployment.template().functions()) {
+      for (EventSource event : function.events()) {
+        if (event.type().equals("Kinesis")) {
+          return deployment.resources().get(event.sourceLogicalId()).ref();
+        }
+      }
+    }
+    throw new IllegalStateException("No function of the template reads a Kinesis stream");
+  }
+
+  private String appVariable(String name) {
+    String value = deployment.environment(deployment.urlFunction().orElseThrow()).get(name);
+    if (value == null) {
+      throw new IllegalStateException("The application function has no " + name);
+    }
+    return value;
+  }
+
+  private List<String> drain(String queueUrl) {
+    List<String> bodies = new ArrayList<>();
+    List<Message> messages;
+    do {
+      messages =
+          sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(0))
+              .messages();
+      for (Message m : messages) {
+        bodies.add(m.body());
+        sqs.deleteMessage(b -> b.queueUrl(queueUrl).receiptHandle(m.receiptHandle()));
+      }
+    } while (!messages.isEmpty());
+    return bodies;
+  }
+
+  /** The card, as producers key the stream (the demo's records are JSON with a "card"). */
+  private static String partitionKey(byte[] record) {
+    String text = new String(record, java.nio.charset.StandardCharsets.UTF_8);
+    int at = text.indexOf("\"card\":\"");
+    if (at < 0) {
+      return "none";
+    }
+    int start = at + 8;
+    return text.substring(start, text.indexOf('"', start));
+  }
+}

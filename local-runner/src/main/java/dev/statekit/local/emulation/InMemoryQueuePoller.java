@@ -1,0 +1,107 @@
+package dev.statekit.local.emulation;
+
+import dev.statekit.runtime.QueueMessage;
+import dev.statekit.runtime.bus.InMemoryQueue;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * Lambda's SQS event source mapping over an in-memory queue: batches of up to ten, handed to the
+ * function as SQS events; what succeeded is deleted, what failed comes back after the queue's
+ * visibility timeout.
+ */
+public final class InMemoryQueuePoller implements Runnable {
+  private static final int BATCH = 10;
+  private static final String ARN = "arn:aws:sqs:us-east-1:000000000000:in-memory-ingress.fifo";
+
+  private final InMemoryQueue queue;
+  private final Invoker function;
+  private final Activity activity;
+  private final String name;
+  private volatile boolean running = true;
+
+  /** Polls {@code queue} for {@code function}. */
+  public InMemoryQueuePoller(
+      String name, InMemoryQueue queue, Invoker function, Activity activity) {
+    this.name = name;
+    this.queue = queue;
+    this.function = function;
+    this.activity = activity;
+  }
+
+  /** Stops after the current batch. */
+  public void stop() {
+    running = false;
+  }
+
+  @Override
+  public void run() {
+    while (running) {
+      List<InMemoryQueue.Received> batch = queue.receive(BATCH);
+      if (batch.isEmpty()) {
+        sleep(20);
+        continue;
+      }
+      List<Message> messages = new ArrayList<>();
+      Map<String, String> receipts = new HashMap<>();
+      for (InMemoryQueue.Received received : batch) {
+        messages.add(asSqs(received));
+        receipts.put(received.message().messageId(), received.receiptHandle());
+      }
+      try {
+        List<String> failures =
+            EventJson.batchItemFailures(function.invoke(EventJson.sqs(messages, ARN, "us-east-1")));
+        List<String> failed = failures == null ? List.of() : failures;
+        receipts.forEach(
+            (id, receipt) -> {
+              if (!failed.contains(id)) {
+                queue.delete(receipt);
+              }
+            });
+        activity.log(
+            name,
+            batch.size()
+                + " message(s) -> "
+                + (batch.size() - failed.size())
+                + " done"
+                + (failed.isEmpty() ? "" : ", " + failed.size() + " back on the queue"));
+      } catch (RuntimeException e) {
+        activity.log(name, "function error (" + e.getMessage() + "): the batch stays on the queue");
+      }
+    }
+  }
+
+  private static Message asSqs(InMemoryQueue.Received received) {
+    QueueMessage m = received.message();
+    Map<MessageSystemAttributeName, String> attributes = new HashMap<>();
+    attributes.put(
+        MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, Integer.toString(m.receiveCount()));
+    attributes.put(
+        MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(System.currentTimeMillis()));
+    if (m.groupId() != null) {
+      attributes.put(MessageSystemAttributeName.MESSAGE_GROUP_ID, m.groupId());
+    }
+    if (m.sequenceNumber() != null) {
+      attributes.put(MessageSystemAttributeName.SEQUENCE_NUMBER, m.sequenceNumber());
+    }
+    return Message.builder()
+        .messageId(m.messageId())
+        .receiptHandle(received.receiptHandle())
+        .body(m.body())
+        .attributes(attributes)
+        .md5OfBody("")
+        .build();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

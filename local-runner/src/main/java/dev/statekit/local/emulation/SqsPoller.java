@@ -1,0 +1,175 @@
+package dev.statekit.local.emulation;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * What Lambda's SQS event source mapping does, for one queue: receive up to the batch size (waiting
+ * up to the batching window to fill it), invoke the function with an SQS event, then delete what
+ * succeeded. Messages named in {@code batchItemFailures}, or the whole batch when the function
+ * fails, stay on the queue: they come back when their visibility timeout ends, and the queue's
+ * redrive policy moves a message to the dead-letter queue after {@code maxReceiveCount} receives.
+ */
+public final class SqsPoller implements Runnable {
+  private final SqsClient sqs;
+  private final Settings settings;
+  private final Invoker function;
+  private final Activity activity;
+  private volatile boolean running = true;
+
+  /**
+   * How the mapping is configured.
+   *
+   * @param name the event's name, for the log
+   * @param queueUrl the queue
+   * @param queueArn the queue's ARN, as events carry it
+   * @param region the region events carry
+   * @param batchSize the most messages per invocation
+   * @param batchingWindowSeconds how long to wait to fill a batch (0: invoke at once)
+   * @param reportsFailures whether the function answers {@code batchItemFailures}
+   * @param retryAfterSeconds if not negative, failed messages become visible again after this
+   *     (Lambda leaves them for the queue's visibility timeout)
+   */
+  public record Settings(
+      String name,
+      String queueUrl,
+      String queueArn,
+      String region,
+      int batchSize,
+      int batchingWindowSeconds,
+      boolean reportsFailures,
+      int retryAfterSeconds) {}
+
+  /** Polls for {@code function}. */
+  public SqsPoller(SqsClient sqs, Settings settings, Invoker function, Activity activity) {
+    this.sqs = sqs;
+    this.settings = settings;
+    this.function = function;
+    this.activity = activity;
+  }
+
+  /** Stops after the current batch. */
+  public void stop() {
+    running = false;
+  }
+
+  @Override
+  public void run() {
+    while (running) {
+      try {
+        List<Message> batch = receive();
+        if (!batch.isEmpty()) {
+          process(batch);
+        }
+      } catch (RuntimeException e) {
+        if (running) {
+          activity.log(settings.name(), "polling failed, retrying in 1 s: " + e.getMessage());
+          sleep(1000);
+        }
+      }
+    }
+  }
+
+  /** One batch: up to the batch size, waiting at most the batching window for more. */
+  List<Message> receive() {
+    List<Message> batch = new ArrayList<>();
+    long deadline = System.currentTimeMillis() + settings.batchingWindowSeconds() * 1000L;
+    do {
+      int wanted = Math.min(10, settings.batchSize() - batch.size());
+      long left = Math.max(0, deadline - System.currentTimeMillis());
+      int wait = batch.isEmpty() ? 1 : (int) Math.min(1, left / 1000);
+      batch.addAll(
+          sqs.receiveMessage(
+                  b ->
+                      b.queueUrl(settings.queueUrl())
+                          .maxNumberOfMessages(wanted)
+                          .waitTimeSeconds(wait)
+                          .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
+                          .messageAttributeNames("All"))
+              .messages());
+    } while (running
+        && !batch.isEmpty()
+        && batch.size() < settings.batchSize()
+        && System.currentTimeMillis() < deadline);
+    return batch;
+  }
+
+  /** Invokes the function with one batch and settles each message. */
+  void process(List<Message> batch) {
+    byte[] event = EventJson.sqs(batch, settings.queueArn(), settings.region());
+    List<Message> done = new ArrayList<>(batch);
+    List<Message> failed = new ArrayList<>();
+    String outcome;
+    try {
+      List<String> failures = EventJson.batchItemFailures(function.invoke(event));
+      Set<String> ids = new HashSet<>();
+      batch.forEach(m -> ids.add(m.messageId()));
+      if (settings.reportsFailures() && failures != null && !failures.isEmpty()) {
+        if (!ids.containsAll(failures)) {
+          // Lambda treats an identifier that is not in the batch as a failure of the whole batch.
+          failed.addAll(batch);
+          done.clear();
+          outcome = "answered unknown ids " + failures + ": the whole batch stays on the queue";
+        } else {
+          for (Message m : batch) {
+            if (failures.contains(m.messageId())) {
+              failed.add(m);
+              done.remove(m);
+            }
+          }
+          outcome = done.size() + " done, " + failed.size() + " back on the queue";
+        }
+      } else {
+        outcome = done.size() + " done";
+      }
+    } catch (RuntimeException e) {
+      failed.addAll(batch);
+      done.clear();
+      outcome = "function error (" + e.getMessage() + "): the whole batch stays on the queue";
+    }
+    delete(done);
+    retryLater(failed);
+    activity.log(settings.name(), batch.size() + " message(s) -> " + outcome);
+  }
+
+  private void delete(List<Message> messages) {
+    for (int i = 0; i < messages.size(); i += 10) {
+      List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>();
+      for (Message m : messages.subList(i, Math.min(messages.size(), i + 10))) {
+        entries.add(
+            DeleteMessageBatchRequestEntry.builder()
+                .id(Integer.toString(entries.size()))
+                .receiptHandle(m.receiptHandle())
+                .build());
+      }
+      sqs.deleteMessageBatch(b -> b.queueUrl(settings.queueUrl()).entries(entries));
+    }
+  }
+
+  private void retryLater(List<Message> messages) {
+    if (settings.retryAfterSeconds() < 0) {
+      return;
+    }
+    for (Message m : messages) {
+      sqs.changeMessageVisibility(
+          b ->
+              b.queueUrl(settings.queueUrl())
+                  .receiptHandle(m.receiptHandle())
+                  .visibilityTimeout(settings.retryAfterSeconds()));
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

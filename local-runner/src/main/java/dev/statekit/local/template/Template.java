@@ -1,0 +1,132 @@
+package dev.statekit.local.template;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A SAM template: its resources and its functions (with {@code Globals.Function} merged in). {@link
+ * #load} reads a file; {@link #bundled()} the copy of the repository's {@code template.yaml} inside
+ * the local runner's jar.
+ */
+public final class Template {
+  private final String source;
+  private final Map<String, Resource> resources = new LinkedHashMap<>();
+  private final List<FunctionDef> functions = new ArrayList<>();
+
+  private Template(String source, JsonNode root) {
+    this.source = source;
+    JsonNode globals = root.path("Globals").path("Function");
+    root.path("Resources")
+        .fields()
+        .forEachRemaining(
+            r -> {
+              JsonNode properties = r.getValue().path("Properties");
+              Resource resource =
+                  new Resource(
+                      r.getKey(),
+                      r.getValue().path("Type").asText(),
+                      properties.isObject() ? properties : JsonNodeFactory.instance.objectNode());
+              resources.put(r.getKey(), resource);
+              if (resource.type().equals("AWS::Serverless::Function")) {
+                functions.add(function(resource, globals));
+              }
+            });
+    if (resources.isEmpty()) {
+      throw new IllegalArgumentException(source + " has no Resources; is it a SAM template?");
+    }
+  }
+
+  /**
+   * Reads a template file.
+   *
+   * @throws IOException if it can't be read or is not YAML
+   */
+  public static Template load(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return new Template(file.toString(), TemplateReader.read(in));
+    }
+  }
+
+  /** The repository's {@code template.yaml}, as built into the local runner. */
+  public static Template bundled() throws IOException {
+    try (InputStream in = Template.class.getResourceAsStream("/template.yaml")) {
+      if (in == null) {
+        throw new IOException("No template.yaml inside the local runner's jar; pass --template");
+      }
+      return new Template("the bundled template.yaml", TemplateReader.read(in));
+    }
+  }
+
+  /** Where the template came from, for messages. */
+  public String source() {
+    return source;
+  }
+
+  /** Every resource, in template order. */
+  public List<Resource> resources() {
+    return List.copyOf(resources.values());
+  }
+
+  /** The resource with this logical id. */
+  public Optional<Resource> resource(String logicalId) {
+    return Optional.ofNullable(resources.get(logicalId));
+  }
+
+  /** The resources of one CloudFormation type, in template order. */
+  public List<Resource> resources(String type) {
+    return resources.values().stream().filter(r -> r.type().equals(type)).toList();
+  }
+
+  /** The first function with a {@code FunctionUrlConfig}: the one a function URL reaches. */
+  public Optional<FunctionDef> urlFunction() {
+    return functions.stream()
+        .filter(f -> resources.get(f.logicalId()).properties().has("FunctionUrlConfig"))
+        .findFirst();
+  }
+
+  /** The functions, in template order. */
+  public List<FunctionDef> functions() {
+    return List.copyOf(functions);
+  }
+
+  private static FunctionDef function(Resource resource, JsonNode globals) {
+    JsonNode p = resource.properties();
+    Map<String, JsonNode> environment = new LinkedHashMap<>();
+    globals
+        .path("Environment")
+        .path("Variables")
+        .fields()
+        .forEachRemaining(v -> environment.put(v.getKey(), v.getValue()));
+    p.path("Environment")
+        .path("Variables")
+        .fields()
+        .forEachRemaining(v -> environment.put(v.getKey(), v.getValue()));
+    List<EventSource> events = new ArrayList<>();
+    p.path("Events")
+        .fields()
+        .forEachRemaining(
+            e ->
+                events.add(
+                    new EventSource(
+                        e.getKey(),
+                        e.getValue().path("Type").asText(),
+                        e.getValue().path("Properties"))));
+    return new FunctionDef(
+        resource.logicalId(),
+        p.path("Handler").asText(globals.path("Handler").asText("")),
+        environment,
+        events,
+        p.path("Policies"),
+        p.path("MemorySize").asLong(globals.path("MemorySize").asLong(128)),
+        p.path("Timeout").asLong(globals.path("Timeout").asLong(3)));
+  }
+}
