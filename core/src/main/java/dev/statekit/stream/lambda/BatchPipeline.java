@@ -1,11 +1,18 @@
 package dev.statekit.stream.lambda;
 
+import dev.statekit.entry.BatchConsumer;
+import dev.statekit.entry.BatchOutcome;
+import dev.statekit.entry.ChangeRecord;
+import dev.statekit.entry.KinesisRecord;
+import dev.statekit.entry.QueueRecord;
+import dev.statekit.entry.ScheduledTask;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.internal.batch.BatchEngine;
 import dev.statekit.stream.internal.batch.BatchSettings;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -32,6 +39,15 @@ import java.util.regex.Pattern;
  *         .store(new DynamoDbBatchStore(dynamoDb, table))
  *         .build();
  * BatchResult result = pipeline.process(batch);   // answer result.failedOffsets() to Lambda
+ * }</pre>
+ *
+ * <p>On Lambda, register it with the entry point, which reads the events:
+ *
+ * <pre>{@code
+ * EntryPoint.builder()
+ *     .kinesisStream("clicks", pipeline.kinesisConsumer())
+ *     .scheduled("clicks-tick", pipeline.tickTask())
+ *     .build();
  * }</pre>
  *
  * <p><b>Exactly once.</b> Each key's item records, per shard, the sequence number of the last
@@ -120,6 +136,46 @@ public final class BatchPipeline {
     } catch (Exception e) {
       throw new PipelineFailedException("Pipeline " + name + " failed on a tick: " + e, e);
     }
+  }
+
+  /**
+   * Processes the records of a Kinesis event (one batch per shard, see {@link
+   * SourceBatches#kinesis}) and answers the first failed sequence number of each shard: register it
+   * with {@code EntryPoint.Builder#kinesisStream}.
+   */
+  public BatchConsumer<KinesisRecord> kinesisConsumer() {
+    return records -> processAll(SourceBatches.kinesis(records));
+  }
+
+  /**
+   * Processes the changes of a DynamoDB Streams event (see {@link SourceBatches#dynamoDb}) and
+   * answers the failed sequence numbers (Lambda resumes at the lowest): register it with {@code
+   * EntryPoint.Builder#dynamoDbStream}.
+   */
+  public BatchConsumer<ChangeRecord> dynamoDbConsumer() {
+    return records -> processAll(SourceBatches.dynamoDb(records));
+  }
+
+  /**
+   * Processes the messages of an SQS event (see {@link SourceBatches#queue}) and answers the failed
+   * message ids: register it with {@code EntryPoint.Builder#queue}.
+   */
+  public BatchConsumer<QueueRecord> queueConsumer() {
+    return records -> processAll(SourceBatches.queue(records));
+  }
+
+  /**
+   * Runs {@link #tick()} on every scheduled event, answering its {@link TickResult}: register it
+   * with {@code EntryPoint.Builder#scheduled}.
+   */
+  public ScheduledTask tickTask() {
+    return event -> tick();
+  }
+
+  private BatchOutcome processAll(List<SourceBatch> batches) {
+    List<String> failed = new ArrayList<>();
+    batches.stream().map(this::process).map(BatchResult::failedOffsets).forEach(failed::addAll);
+    return BatchOutcome.failed(failed);
   }
 
   @Override

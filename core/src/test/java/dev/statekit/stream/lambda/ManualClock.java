@@ -8,14 +8,14 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A clock the test moves. */
-final class ManualClock extends Clock {
+public final class ManualClock extends Clock {
   private final AtomicLong millis;
 
-  ManualClock(long startMillis) {
+  public ManualClock(long startMillis) {
     this.millis = new AtomicLong(startMillis);
   }
 
-  void advance(Duration by) {
+  public void advance(Duration by) {
     millis.addAndGet(by.toMillis());
   }
 
