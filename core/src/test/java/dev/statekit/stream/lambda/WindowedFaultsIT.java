@@ -6,11 +6,9 @@ import dev.statekit.stream.state.dynamodb.DynamoDbBatchStore;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestTable;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The fault scenario against Dynoxide: state, splits and timers in one table, the results in the
@@ -39,18 +37,7 @@ class WindowedFaultsIT extends WindowedFaultsContract {
 
   @Override
   Map<String, String> stored() {
-    Map<String, String> stored = new TreeMap<>();
-    dynamoDb
-        .queryPaginator(
-            b ->
-                b.tableName(table)
-                    .consistentRead(true)
-                    .keyConditionExpression("pk = :p")
-                    .expressionAttributeValues(
-                        Map.of(":p", AttributeValue.fromS("egress#test/counts"))))
-        .items()
-        .forEach(item -> stored.put(item.get("sk").s(), item.get("text").s()));
-    return stored;
+    return StoredResults.texts(dynamoDb, table, "test/counts");
   }
 
   @Override
