@@ -26,9 +26,17 @@ public class PipelineHandler extends StateKitHandler {
   /** The name of the tick in the answer to a scheduled event. */
   public static final String TICK = "tick";
 
+  private final BatchPipeline pipeline;
+
   /** Answers every batch event and the scheduled tick with {@code pipeline}. */
   public PipelineHandler(BatchPipeline pipeline) {
     super(entryPoint(pipeline));
+    this.pipeline = pipeline;
+  }
+
+  /** The pipeline this handler runs. */
+  public BatchPipeline pipeline() {
+    return pipeline;
   }
 
   /** The routes of a function running only {@code pipeline}, whatever its sources are named. */

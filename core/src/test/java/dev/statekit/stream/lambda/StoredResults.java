@@ -7,10 +7,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** What {@link DynamoDbTableSink#onApplicationTable} wrote for one egress: text by record id. */
-final class StoredResults {
+public final class StoredResults {
   private StoredResults() {}
 
-  static Map<String, String> texts(DynamoDbClient dynamoDb, String table, String egress) {
+  public static Map<String, String> texts(DynamoDbClient dynamoDb, String table, String egress) {
     Map<String, String> stored = new TreeMap<>();
     dynamoDb
         .queryPaginator(
