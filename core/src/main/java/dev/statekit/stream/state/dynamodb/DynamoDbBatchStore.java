@@ -47,6 +47,7 @@ public final class DynamoDbBatchStore implements BatchStore {
   public static final String KEY_SORT_KEY = "batch";
 
   private static final String PK = ApplicationTable.PARTITION_KEY;
+  private static final int READ_CHUNK = 100;
   private static final String SK = ApplicationTable.SORT_KEY;
 
   private final DynamoDbClient dynamoDb;
@@ -55,9 +56,13 @@ public final class DynamoDbBatchStore implements BatchStore {
   private final RetryPolicy retry;
   private final Parallel parallel;
 
-  /** The store in {@code table}, writing up to 64 keys at once. */
+  /**
+   * The store in {@code table}, writing up to 512 keys at once: a batch's key writes are one round
+   * trip up to that many distinct keys (threads start on demand and end when idle; Lambda allows
+   * 1,024 open files, sockets included).
+   */
   public DynamoDbBatchStore(DynamoDbClient dynamoDb, String table) {
-    this(dynamoDb, table, RetryPolicy.defaults(), 64);
+    this(dynamoDb, table, RetryPolicy.defaults(), 512);
   }
 
   /**
@@ -85,16 +90,25 @@ public final class DynamoDbBatchStore implements BatchStore {
     for (String key : new LinkedHashSet<>(keys)) {
       request.add(itemKey(prefix + key, KEY_SORT_KEY));
     }
+    // Every request of 100 keys at once: a batch's reads cost one round trip however many keys.
+    List<Callable<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
+    for (int from = 0; from < request.size(); from += READ_CHUNK) {
+      List<Map<String, AttributeValue>> chunk =
+          request.subList(from, Math.min(request.size(), from + READ_CHUNK));
+      reads.add(() -> batches.get(chunk));
+    }
     Map<String, KeyItem> found = new HashMap<>();
-    for (Map<String, AttributeValue> item : batches.get(request)) {
-      String key = item.get(PK).s().substring(prefix.length());
-      found.put(
-          key,
-          new KeyItem(
-              key,
-              Items.number(item.get("v")),
-              Items.bytes(item.get("st")),
-              Items.bytes(item.get("bk"))));
+    for (List<Map<String, AttributeValue>> items : parallel.all(reads)) {
+      for (Map<String, AttributeValue> item : items) {
+        String key = item.get(PK).s().substring(prefix.length());
+        found.put(
+            key,
+            new KeyItem(
+                key,
+                Items.number(item.get("v")),
+                Items.bytes(item.get("st")),
+                Items.bytes(item.get("bk"))));
+      }
     }
     return found;
   }
