@@ -1,5 +1,6 @@
 package dev.statekit.aws;
 
+import dev.statekit.StateKitException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -159,6 +160,18 @@ public final class RetryPolicy {
           || (code != null && PASSING_ERROR_CODES.contains(code));
     }
     return failure instanceof SdkClientException;
+  }
+
+  /**
+   * What a caller can do about {@code failure} once the retries are spent: wait ({@link
+   * StateKitException.Reason#UNAVAILABLE}) if it {@linkplain #isPassing passes}, else fix the
+   * request ({@link StateKitException.Reason#INVALID_REQUEST}). Adapters use it to translate a
+   * vendor exception into the kit's own.
+   */
+  public static StateKitException.Reason reasonOf(Throwable failure) {
+    return isPassing(failure)
+        ? StateKitException.Reason.UNAVAILABLE
+        : StateKitException.Reason.INVALID_REQUEST;
   }
 
   @Override

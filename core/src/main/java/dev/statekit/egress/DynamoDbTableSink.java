@@ -90,6 +90,7 @@ public final class DynamoDbTableSink implements EgressSink {
         response = retry.call(() -> dynamoDb.batchWriteItem(b -> b.requestItems(request)));
       } catch (SdkException e) {
         throw new EgressException(
+            RetryPolicy.reasonOf(e),
             "DynamoDB did not take "
                 + records.size()
                 + " egress records for table "

@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * Where egress records go: an SQS queue ({@link SqsEgressSink}), a Kinesis stream ({@link
  * KinesisEgressSink}), a DynamoDB table ({@link DynamoDbTableSink}), the log ({@link LoggingSink}),
- * a function address ({@link FunctionAddressSink}), or memory ({@link CollectingSink}). {@link
- * EgressRoutes} maps each egress onto a sink.
+ * a function address ({@link FunctionAddressSink}), or memory ({@link CollectingEgressSink}).
+ * {@link EgressRoutes} maps each egress onto a sink.
  *
  * <p>The runtime delivers a record after the commit that produced it and again if it cannot tell
  * whether a delivery finished (a crash in between), always with the same {@link EgressRecord#id()}.

@@ -49,7 +49,8 @@ public final class FunctionAddressSink implements EgressSink {
       try {
         queue.send(batch);
       } catch (BusException e) {
-        throw new EgressException("Records for " + target + " were not sent: " + e.getMessage(), e);
+        throw new EgressException(
+            e.reason(), "Records for " + target + " were not sent: " + e.getMessage(), e);
       }
     }
   }

@@ -53,6 +53,7 @@ public final class KinesisEgressSink implements EgressSink {
       String stream = record.destination().orElse(defaultStream);
       if (stream == null || stream.isBlank()) {
         throw new EgressException(
+            EgressException.Reason.INVALID_REQUEST,
             "Egress record "
                 + record.id()
                 + " names no Kinesis stream and the sink has none by default; build it with"
@@ -107,6 +108,7 @@ public final class KinesisEgressSink implements EgressSink {
                         }));
       } catch (SdkException e) {
         throw new EgressException(
+            RetryPolicy.reasonOf(e),
             "Kinesis did not take "
                 + request.size()
                 + " records for "

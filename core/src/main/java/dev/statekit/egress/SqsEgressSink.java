@@ -46,6 +46,7 @@ public final class SqsEgressSink implements EgressSink {
       int bytes = message.body().getBytes(StandardCharsets.UTF_8).length + ATTRIBUTE_ALLOWANCE;
       if (bytes > queue.maxMessageBytes()) {
         throw new EgressException(
+            EgressException.Reason.INVALID_REQUEST,
             "Egress record "
                 + record.id()
                 + " takes "
@@ -77,7 +78,7 @@ public final class SqsEgressSink implements EgressSink {
     try {
       queue.send(batch);
     } catch (BusException e) {
-      throw new EgressException(e.getMessage(), e);
+      throw new EgressException(e.reason(), e.getMessage(), e);
     }
   }
 

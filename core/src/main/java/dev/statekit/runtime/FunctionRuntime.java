@@ -1,9 +1,11 @@
 package dev.statekit.runtime;
 
+import dev.statekit.Deadline;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.runtime.bus.MessageBus;
-import dev.statekit.runtime.internal.Entries;
+import dev.statekit.runtime.internal.DeliveryTranslator;
+import dev.statekit.runtime.internal.FaultHook;
 import dev.statekit.runtime.internal.RuntimeSettings;
 import dev.statekit.runtime.internal.TimerSweeper;
 import dev.statekit.runtime.store.FunctionStore;
@@ -32,11 +34,11 @@ import java.util.Objects;
  * dev.statekit.handlers} are thin adapters over them.
  */
 public final class FunctionRuntime {
-  private final Entries entries;
+  private final DeliveryTranslator entries;
   private final TimerSweeper sweeper;
 
   private FunctionRuntime(RuntimeSettings settings) {
-    this.entries = new Entries(settings);
+    this.entries = new DeliveryTranslator(settings);
     this.sweeper = new TimerSweeper(settings);
   }
 
@@ -84,9 +86,23 @@ public final class FunctionRuntime {
     return entries.process(messages);
   }
 
-  /** Sends the delayed messages that are due; run it on a schedule (every minute on Lambda). */
+  /**
+   * Sends the delayed messages that are due, in one sweep (at most {@link Builder#sweepLimit} per
+   * timer shard); {@link SweepResult#more()} says whether more were due.
+   */
   public SweepResult sweepTimers() {
     return sweeper.sweep();
+  }
+
+  /**
+   * Sends the delayed messages that are due, sweeping again while more are due and {@code deadline}
+   * leaves time for another sweep (at least 10 seconds, or twice the longest sweep so far; at most
+   * 20 sweeps). Run it on a schedule (every minute on Lambda, with the invocation's remaining time
+   * as the deadline): a result with {@link SweepResult#more()} set means due messages were left for
+   * the next run.
+   */
+  public SweepResult sweepTimers(Deadline deadline) {
+    return sweeper.sweepUntil(Objects.requireNonNull(deadline, "deadline"));
   }
 
   /** Builds a {@link FunctionRuntime}; every setting is checked when set. */
@@ -236,8 +252,11 @@ public final class FunctionRuntime {
       return this;
     }
 
-    /** A hook called between the steps of a batch, for fault-injection tests. */
-    public Builder faultHook(FaultHook faultHook) {
+    /**
+     * A hook called between the steps of a batch, for the runtime's fault-injection tests (in this
+     * package); not user API.
+     */
+    Builder faultHook(FaultHook faultHook) {
       this.faultHook = Objects.requireNonNull(faultHook, "faultHook");
       return this;
     }

@@ -18,7 +18,10 @@ public interface AggregateFunction<T, A, R> {
   /** The result of a window. */
   R result(A accumulator);
 
-  /** Merges two accumulators of session windows that came together. */
+  /**
+   * Merges two accumulators of session windows that came together. Session windows need it: {@link
+   * WindowedStream#aggregate} refuses a function that keeps this default.
+   */
   default A merge(A a, A b) {
     throw new UnsupportedOperationException(
         getClass().getName() + " must implement merge(a, b) to aggregate session windows");

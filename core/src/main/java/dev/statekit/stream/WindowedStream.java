@@ -44,13 +44,25 @@ public final class WindowedStream<K, T> {
     return aggregate(function, accumulatorSerde, null);
   }
 
-  /** Aggregates each window and builds the output from key, window and result. */
+  /**
+   * Aggregates each window and builds the output from key, window and result.
+   *
+   * @throws IllegalArgumentException for session windows, if {@code function} does not implement
+   *     {@link AggregateFunction#merge}
+   */
   public <A, R, O> DataStream<O> aggregate(
       AggregateFunction<T, A, R> function,
       Serde<A> accumulatorSerde,
       WindowResult<K, R, O> result) {
     Objects.requireNonNull(function, "function");
     Objects.requireNonNull(accumulatorSerde, "accumulatorSerde");
+    if (windows.kind() == Windows.Kind.SESSION && !overridesMerge(function)) {
+      // Caught here rather than when the first two sessions meet, possibly days into a run.
+      throw new IllegalArgumentException(
+          function.getClass().getName()
+              + " does not implement merge(a, b), which session windows need when two sessions"
+              + " come together: implement it, or use process(...) to see each session's values");
+    }
     return stream.then(
         new WindowSpec(
             windows,
@@ -61,6 +73,15 @@ public final class WindowedStream<K, T> {
             lateRecords,
             keySerde,
             "window"));
+  }
+
+  private static boolean overridesMerge(AggregateFunction<?, ?, ?> function) {
+    try {
+      return function.getClass().getMethod("merge", Object.class, Object.class).getDeclaringClass()
+          != AggregateFunction.class;
+    } catch (NoSuchMethodException e) {
+      throw new AssertionError("AggregateFunction declares merge(a, b)", e);
+    }
   }
 
   /** Processes each window's values at once; values are kept with {@code valueSerde} meanwhile. */

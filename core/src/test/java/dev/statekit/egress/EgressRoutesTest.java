@@ -22,9 +22,9 @@ class EgressRoutesTest {
   private static final TypeName EVENTS = TypeName.of("app", "events");
   private static final Address SOURCE = Address.of(TypeName.of("app", "fn"), "1");
 
-  private final CollectingSink plain = new CollectingSink();
-  private final CollectingSink paid = new CollectingSink();
-  private final CollectingSink events = new CollectingSink();
+  private final CollectingEgressSink plain = new CollectingEgressSink();
+  private final CollectingEgressSink paid = new CollectingEgressSink();
+  private final CollectingEgressSink events = new CollectingEgressSink();
 
   private final EgressRoutes routes =
       EgressRoutes.builder()
@@ -95,7 +95,7 @@ class EgressRoutesTest {
     var notKafka =
         assertThrows(
             IllegalArgumentException.class, () -> resolve(EgressMessageOf.text(ORDERS, "x")));
-    CollectingSink fallback = new CollectingSink();
+    CollectingEgressSink fallback = new CollectingEgressSink();
 
     assertTrue(noRoute.getMessage().contains("No sink for egress app/stray"), noRoute.getMessage());
     assertTrue(unknownTopic.getMessage().contains("'refunds'"), unknownTopic.getMessage());

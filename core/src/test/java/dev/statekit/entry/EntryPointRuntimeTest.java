@@ -11,7 +11,7 @@ import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.runtime.FunctionRuntime;
-import dev.statekit.runtime.bus.InMemoryQueue;
+import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,7 +24,8 @@ class EntryPointRuntimeTest {
   private static final ValueSpec<Integer> SEEN = ValueSpec.named("seen").withIntType();
 
   private final InMemoryFunctionStore store = new InMemoryFunctionStore();
-  private final InMemoryQueue queue = new InMemoryQueue(Clock.systemUTC(), Duration.ofSeconds(30));
+  private final InMemoryMessageBus queue =
+      new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30));
   private final FunctionRuntime runtime =
       FunctionRuntime.builder(
               StatefulFunctions.builder()
@@ -36,7 +37,7 @@ class EntryPointRuntimeTest {
                   .build())
           .store(store)
           .queue(queue)
-          .deadLetters(new InMemoryQueue(Clock.systemUTC(), Duration.ofSeconds(30)))
+          .deadLetters(new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30)))
           .build();
 
   @Test

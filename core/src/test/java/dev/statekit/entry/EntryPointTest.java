@@ -2,16 +2,19 @@ package dev.statekit.entry;
 
 import static dev.statekit.entry.Events.utf8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statekit.Deadline;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.protocol.PeerWire;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -133,8 +136,28 @@ class EntryPointTest {
     var e = assertThrows(NoRouteException.class, () -> entry.invoke(Events.sqs("elsewhere", "m1")));
 
     assertTrue(e.getMessage().contains("nothing consumes elsewhere"), e.getMessage());
+    assertTrue(e.getMessage().contains("register queue(\"elsewhere\", consumer)"), e.getMessage());
+    assertTrue(e.getMessage().contains("anyQueue(consumer)"), e.getMessage());
     assertTrue(e.getMessage().contains("queue ingress.fifo"), e.getMessage());
     assertEquals(List.of(), calls);
+  }
+
+  @Test
+  void streamsNobodyConsumesAreRefusedNamingTheBuilderMethod() {
+    EntryPoint entry = EntryPoint.builder().scheduled("tick", event -> 1).build();
+
+    var kinesis =
+        assertThrows(NoRouteException.class, () -> entry.invoke(Events.kinesis("clicks", "1")));
+    assertTrue(
+        kinesis.getMessage().contains("register kinesisStream(\"clicks\", consumer)")
+            && kinesis.getMessage().contains("anyKinesisStream(consumer)"),
+        kinesis.getMessage());
+    var table = assertThrows(NoRouteException.class, () -> entry.invoke(Events.dynamoDb("orders")));
+    assertTrue(
+        table.getMessage().contains("register dynamoDbStream(\"orders\", consumer)")
+            && table.getMessage().contains("anyDynamoDbStream(consumer)"),
+        table.getMessage());
+    assertTrue(table.getMessage().contains("scheduled task tick"), table.getMessage());
   }
 
   @Test
@@ -202,6 +225,19 @@ class EntryPointTest {
     assertTrue(nested.m().get("l").l().get(0).nul());
     assertEquals(SdkBytes.fromByteArray(new byte[] {1, 2}), nested.m().get("l").l().get(1).b());
     assertEquals(AttributeValue.fromN("1"), change.oldImage().get("n"));
+  }
+
+  @Test
+  void aScheduledTaskGetsTheInvocationsDeadline() throws Exception {
+    EntryPoint entry =
+        EntryPoint.builder()
+            .scheduled("sees", event -> event.deadline().hasMoreThan(Duration.ofMinutes(1)))
+            .build();
+
+    assertTrue(JSON.readTree(entry.invoke(Events.scheduled())).at("/tasks/sees").asBoolean());
+    JsonNode answer =
+        JSON.readTree(entry.invoke(Events.scheduled(), Deadline.after(Duration.ZERO)));
+    assertFalse(answer.at("/tasks/sees").asBoolean(), "no time left: " + answer);
   }
 
   @Test

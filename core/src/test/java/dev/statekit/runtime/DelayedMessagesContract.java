@@ -1,12 +1,15 @@
 package dev.statekit.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.Deadline;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.types.Types;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +30,27 @@ abstract class DelayedMessagesContract extends RuntimeFixture {
     assertEquals(List.of(reminder.id() + " fired t1"), fired.texts());
     clock.advance(Duration.ofMinutes(10));
     assertEquals(0, runtime.sweepTimers().sent(), "applied timers are gone");
+  }
+
+  @Test
+  void aSweepStopsAtItsDeadlineAndSaysMoreIsDue() {
+    FunctionRuntime runtime = runtime(b -> b.sweepLimit(1));
+    List<DirectInvocation> sets = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      sets.add(command(address(TestFunctions.REMINDER, "many-" + i), "set:1000:t"));
+    }
+    assertApplied(runtime.invoke(sets));
+    clock.advance(Duration.ofSeconds(2));
+
+    SweepResult first = runtime.sweepTimers(Deadline.after(Duration.ZERO));
+    assertTrue(first.more(), "stopped by the deadline with timers still due");
+    assertTrue(first.sent() >= 1 && first.sent() <= 8, "one sweep, one timer per shard: " + first);
+
+    SweepResult rest = runtime.sweepTimers(Deadline.none());
+    assertEquals(12, first.sent() + rest.sent(), "the next call carries on: " + rest);
+    assertFalse(rest.more());
+    drain(runtime);
+    assertEquals(12, fired.texts().size(), "each fired once");
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.statekit.egress.EgressSink;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.runtime.internal.FaultHook;
 import dev.statekit.types.Types;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,13 +1,13 @@
 package dev.statekit.runtime;
 
-import dev.statekit.egress.CollectingSink;
+import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressSink;
 import java.util.HashMap;
 import java.util.Map;
 
 class FaultToleranceTest extends FaultToleranceContract {
-  private final CollectingSink sink = new CollectingSink();
+  private final CollectingEgressSink sink = new CollectingEgressSink();
 
   @Override
   EgressSink egressSink() {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.TypeName;
-import dev.statekit.runtime.bus.InMemoryQueue;
+import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /** Settings are checked when given, with messages that say how to fix them. */
 class FunctionRuntimeBuilderTest {
-  private final InMemoryQueue queue = new InMemoryQueue(Clock.systemUTC(), Duration.ofSeconds(30));
+  private final InMemoryMessageBus queue =
+      new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30));
 
   @Test
   void theStoreAndTheQueueAreRequired() {

@@ -1,18 +1,18 @@
 package dev.statekit.runtime;
 
-import dev.statekit.runtime.bus.InMemoryQueue;
+import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.bus.MessageBus;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** A {@link QueueSource} over an {@link InMemoryQueue}. */
+/** A {@link QueueSource} over an {@link InMemoryMessageBus}. */
 final class MemoryQueueSource implements QueueSource {
-  private final InMemoryQueue queue;
+  private final InMemoryMessageBus queue;
 
   MemoryQueueSource(Clock clock, Duration visibilityTimeout) {
-    this.queue = new InMemoryQueue(clock, visibilityTimeout);
+    this.queue = new InMemoryMessageBus(clock, visibilityTimeout);
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.statekit.function.Address;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.runtime.internal.FaultHook;
 import dev.statekit.types.Types;
 import java.util.List;
 import java.util.Map;

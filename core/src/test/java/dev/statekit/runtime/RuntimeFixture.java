@@ -3,7 +3,7 @@ package dev.statekit.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.egress.CollectingSink;
+import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
@@ -20,9 +20,9 @@ import java.util.function.Consumer;
  */
 abstract class RuntimeFixture {
   final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
-  final CollectingSink counted = new CollectingSink();
-  final CollectingSink fired = new CollectingSink();
-  final CollectingSink seen = new CollectingSink();
+  final CollectingEgressSink counted = new CollectingEgressSink();
+  final CollectingEgressSink fired = new CollectingEgressSink();
+  final CollectingEgressSink seen = new CollectingEgressSink();
   private QueueSource queue;
   private QueueSource deadLetters;
   final String run = UUID.randomUUID().toString().substring(0, 8);

@@ -89,7 +89,7 @@ class TransientFailuresIT {
             .deadLetters(bus)
             .egress(
                 dev.statekit.egress.EgressRoutes.builder()
-                    .otherwise(new dev.statekit.egress.CollectingSink())
+                    .otherwise(new dev.statekit.egress.CollectingEgressSink())
                     .build())
             .build();
     Address counter = Address.of(TestFunctions.COUNTER, "c-" + UUID.randomUUID());

@@ -49,6 +49,15 @@ public final class LocalServers {
     return KINESIS.get();
   }
 
+  /**
+   * True if {@link #dynamoDb()} would start a new, empty server: nothing configured elsewhere and
+   * none started by this JVM yet.
+   */
+  public static boolean dynamoDbWouldStartEmpty() {
+    String configured = System.getenv(DYNAMODB_ENDPOINT);
+    return (configured == null || configured.isBlank()) && !useLocalStack() && !DYNAMODB.started();
+  }
+
   /** {@code AWS_REGION}, or us-east-1 for the emulators, which accept any region. */
   public static Region region() {
     String region = System.getenv("AWS_REGION");
@@ -99,6 +108,10 @@ public final class LocalServers {
 
     Lazy(Supplier<T> start) {
       this.start = start;
+    }
+
+    synchronized boolean started() {
+      return value != null;
     }
 
     synchronized T get() {

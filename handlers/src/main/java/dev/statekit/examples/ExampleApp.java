@@ -2,7 +2,7 @@ package dev.statekit.examples;
 
 import dev.statekit.aws.AwsConfig;
 import dev.statekit.aws.Priming;
-import dev.statekit.egress.CollectingSink;
+import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.egress.LoggingSink;
@@ -19,7 +19,7 @@ import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.Variables;
 import dev.statekit.runtime.FunctionRuntime;
-import dev.statekit.runtime.bus.InMemoryQueue;
+import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.bus.SqsMessageBus;
 import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
@@ -153,10 +153,10 @@ public final class ExampleApp {
   public static InMemory inMemory(Duration hold, Clock clock) {
     StatefulFunctions functions = functions(hold);
     InMemoryFunctionStore store = new InMemoryFunctionStore();
-    InMemoryQueue ingress = new InMemoryQueue(clock, Duration.ofSeconds(30));
-    InMemoryQueue deadLetters = new InMemoryQueue(clock, Duration.ofSeconds(30));
-    CollectingSink greets = new CollectingSink();
-    CollectingSink orders = new CollectingSink();
+    InMemoryMessageBus ingress = new InMemoryMessageBus(clock, Duration.ofSeconds(30));
+    InMemoryMessageBus deadLetters = new InMemoryMessageBus(clock, Duration.ofSeconds(30));
+    CollectingEgressSink greets = new CollectingEgressSink();
+    CollectingEgressSink orders = new CollectingEgressSink();
     FunctionRuntime runtime =
         FunctionRuntime.builder(functions)
             .store(store)
@@ -184,10 +184,10 @@ public final class ExampleApp {
   public record InMemory(
       StatefulFunctions functions,
       InMemoryFunctionStore store,
-      InMemoryQueue ingress,
-      InMemoryQueue deadLetters,
-      CollectingSink greets,
-      CollectingSink orders,
+      InMemoryMessageBus ingress,
+      InMemoryMessageBus deadLetters,
+      CollectingEgressSink greets,
+      CollectingEgressSink orders,
       EntryPoint entryPoint) {}
 
   /** The carts' hold time from {@code variables}. */

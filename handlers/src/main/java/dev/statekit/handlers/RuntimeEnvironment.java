@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * The self-hosted runtime's wiring on Lambda, read from environment variables that {@code
  * template.yaml} sets: {@code STATEKIT_TABLE} (the application table), {@code STATEKIT_QUEUE_URL}
  * (the ingress FIFO queue) and {@code STATEKIT_DEAD_LETTER_QUEUE_URL}; clients from {@link
- * AwsConfig}. Build it once, in a handler's constructor.
+ * Variables#aws()}. Build it once, in a handler's constructor.
  */
 public final class RuntimeEnvironment {
   /** The application table's name. */
@@ -26,12 +26,11 @@ public final class RuntimeEnvironment {
   /** The dead-letter FIFO queue's URL. */
   public static final String DEAD_LETTER_QUEUE_URL = "STATEKIT_DEAD_LETTER_QUEUE_URL";
 
-  private final Map<String, String> variables;
+  private final Variables variables;
   private final DynamoDbClient dynamoDb;
   private final SqsClient sqs;
 
-  private RuntimeEnvironment(
-      Map<String, String> variables, DynamoDbClient dynamoDb, SqsClient sqs) {
+  private RuntimeEnvironment(Variables variables, DynamoDbClient dynamoDb, SqsClient sqs) {
     this.variables = variables;
     this.dynamoDb = dynamoDb;
     this.sqs = sqs;
@@ -39,15 +38,20 @@ public final class RuntimeEnvironment {
 
   /** Reads this process's environment and builds the clients. */
   public static RuntimeEnvironment fromEnvironment() {
-    AwsConfig aws = AwsConfig.fromEnvironment();
-    return new RuntimeEnvironment(System.getenv(), aws.dynamoDbClient(), aws.sqsClient());
+    return of(Variables.fromEnvironment());
   }
 
-  /** The given variables and clients (tests, the local runner). */
+  /** Reads {@code variables} and builds the clients they configure. */
+  public static RuntimeEnvironment of(Variables variables) {
+    AwsConfig aws = variables.aws();
+    return new RuntimeEnvironment(variables, aws.dynamoDbClient(), aws.sqsClient());
+  }
+
+  /** The given variables and clients (tests). */
   public static RuntimeEnvironment of(
       Map<String, String> variables, DynamoDbClient dynamoDb, SqsClient sqs) {
     return new RuntimeEnvironment(
-        Map.copyOf(variables),
+        Variables.of(variables),
         Objects.requireNonNull(dynamoDb, "dynamoDb"),
         Objects.requireNonNull(sqs, "sqs"));
   }
@@ -60,9 +64,18 @@ public final class RuntimeEnvironment {
    */
   public FunctionRuntime.Builder runtime(StatefulFunctions functions) {
     return FunctionRuntime.builder(functions)
-        .store(new DynamoDbFunctionStore(dynamoDb, required(TABLE)))
-        .queue(new SqsMessageBus(sqs, required(QUEUE_URL)))
-        .deadLetters(new SqsMessageBus(sqs, required(DEAD_LETTER_QUEUE_URL)));
+        .store(
+            new DynamoDbFunctionStore(
+                dynamoDb, variables.required(TABLE, "the application's DynamoDB table")))
+        .queue(new SqsMessageBus(sqs, variables.required(QUEUE_URL, "the ingress FIFO queue")))
+        .deadLetters(
+            new SqsMessageBus(
+                sqs, variables.required(DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue")));
+  }
+
+  /** The variables this wiring reads. */
+  public Variables variables() {
+    return variables;
   }
 
   /** The DynamoDB client. */
@@ -73,19 +86,5 @@ public final class RuntimeEnvironment {
   /** The SQS client. */
   public SqsClient sqs() {
     return sqs;
-  }
-
-  /**
-   * A variable's value.
-   *
-   * @throws IllegalStateException if it is not set
-   */
-  public String required(String name) {
-    String value = variables.get(name);
-    if (value == null || value.isBlank()) {
-      throw new IllegalStateException(
-          name + " is not set; template.yaml sets it for the runtime's functions (see the README)");
-    }
-    return value;
   }
 }

@@ -13,7 +13,8 @@ import org.crac.Resource;
 /**
  * The one Lambda handler of a StateKit application: every payload (a StateFun {@code ToFunction}, a
  * Function URL event, ingress envelopes, SQS, Kinesis and DynamoDB Streams batches, the scheduled
- * tick) goes to {@link EntryPoint#invoke(byte[])}, and its answer is written back as it is.
+ * tick) goes to {@link EntryPoint#invoke(byte[], dev.statekit.Deadline)} with the time the
+ * invocation has left, and its answer is written back as it is.
  *
  * <p>Subclass it with a public no-argument constructor that builds the entry point (see {@code
  * ExampleAppHandler}); Lambda constructs the handler once per execution environment. With SnapStart
@@ -38,7 +39,7 @@ public class StateKitHandler implements RequestStreamHandler, Resource {
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
-    output.write(entryPoint.invoke(input.readAllBytes()));
+    output.write(entryPoint.invoke(input.readAllBytes(), Deadlines.of(context)));
   }
 
   /** SnapStart is about to snapshot this environment: load what every payload path needs. */

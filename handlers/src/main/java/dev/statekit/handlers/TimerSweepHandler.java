@@ -12,12 +12,12 @@ import java.util.Objects;
 
 /**
  * The scheduled timer sweep (an EventBridge schedule, every minute): sends the delayed messages
- * that are due, sweeping again while more are due and at least 10 seconds of the invocation remain.
- * Answers {@code {"sent": n, "failed": m}}. The scheduled event's content is not used.
+ * that are due with {@link FunctionRuntime#sweepTimers(dev.statekit.Deadline)}, sweeping again
+ * while more are due and the invocation has time left for another sweep. Answers {@code {"sent": n,
+ * "failed": m, "more": true|false}}, {@code more} meaning due messages were left for the next run.
+ * The scheduled event's content is not used.
  */
 public class TimerSweepHandler implements RequestStreamHandler {
-  private static final long MARGIN_MILLIS = 10_000;
-
   private final FunctionRuntime runtime;
 
   /** Serves {@code runtime}. */
@@ -29,17 +29,15 @@ public class TimerSweepHandler implements RequestStreamHandler {
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
     input.readAllBytes();
-    int sent = 0;
-    int failed = 0;
-    SweepResult result;
-    do {
-      result = runtime.sweepTimers();
-      sent += result.sent();
-      failed += result.failed();
-    } while (result.more()
-        && result.sent() > 0
-        && (context == null || context.getRemainingTimeInMillis() > MARGIN_MILLIS));
+    SweepResult result = runtime.sweepTimers(Deadlines.of(context));
     output.write(
-        ("{\"sent\":" + sent + ",\"failed\":" + failed + "}").getBytes(StandardCharsets.UTF_8));
+        ("{\"sent\":"
+                + result.sent()
+                + ",\"failed\":"
+                + result.failed()
+                + ",\"more\":"
+                + result.more()
+                + "}")
+            .getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
-import dev.statekit.egress.CollectingSink;
+import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.examples.greeter.Audit;
 import dev.statekit.examples.greeter.ExampleFunctions;
@@ -14,7 +14,7 @@ import dev.statekit.examples.greeter.Greeter;
 import dev.statekit.examples.greeter.Reminder;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.InMemoryQueue;
+import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -28,11 +28,11 @@ import org.junit.jupiter.api.Test;
  * The handlers read Lambda's events as Lambda delivers them (fixtures), over in-memory adapters.
  */
 class FunctionQueueHandlerTest {
-  private final InMemoryQueue ingress =
-      new InMemoryQueue(Clock.systemUTC(), Duration.ofSeconds(30));
-  private final InMemoryQueue deadLetters =
-      new InMemoryQueue(Clock.systemUTC(), Duration.ofSeconds(30));
-  private final CollectingSink greets = new CollectingSink();
+  private final InMemoryMessageBus ingress =
+      new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30));
+  private final InMemoryMessageBus deadLetters =
+      new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30));
+  private final CollectingEgressSink greets = new CollectingEgressSink();
   private final FunctionRuntime runtime =
       FunctionRuntime.builder(ExampleFunctions.registry())
           .store(new InMemoryFunctionStore())
@@ -41,8 +41,8 @@ class FunctionQueueHandlerTest {
           .egress(
               EgressRoutes.builder()
                   .route(Greeter.GREETS, greets)
-                  .route(Audit.AUDITS, new CollectingSink())
-                  .route(Reminder.REMINDERS, new CollectingSink())
+                  .route(Audit.AUDITS, new CollectingEgressSink())
+                  .route(Reminder.REMINDERS, new CollectingEgressSink())
                   .build())
           .build();
 

@@ -8,7 +8,7 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.statekit.egress.CollectingSink;
+import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.function.TypeName;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
@@ -38,7 +38,7 @@ class PipelineHandlerTest {
   /** A click: {@code {"page": "home", "time": 1000}}. */
   record Click(String page, long time) {}
 
-  private final CollectingSink results = new CollectingSink();
+  private final CollectingEgressSink results = new CollectingEgressSink();
   private final ManualClock clock = new ManualClock(1_767_225_600_000L);
 
   private PipelineHandler clicksPerTenSeconds() {
@@ -146,7 +146,7 @@ class PipelineHandlerTest {
 
   @Test
   void dynamoDbChangesReachThePipelineAsPlainJson() throws IOException {
-    CollectingSink changes = new CollectingSink();
+    CollectingEgressSink changes = new CollectingEgressSink();
     Pipeline pipeline =
         Pipeline.from(BatchSource.records())
             .decode(Serdes.json(JsonNode.class))

@@ -53,8 +53,12 @@ final class BackendOptions {
    * on that backend itself).
    */
   Optional<RunningServe> runningServe() {
-    boolean chosen = localStack != null || aws || inMemory;
-    return chosen ? Optional.empty() : RunningServe.find();
+    return choosesEmbedded() ? RunningServe.find() : Optional.empty();
+  }
+
+  /** True if no backend flag was given: the embedded servers (or the endpoint variables). */
+  boolean choosesEmbedded() {
+    return localStack == null && !aws && !inMemory;
   }
 
   /** The chosen backend, servers started if embedded. */

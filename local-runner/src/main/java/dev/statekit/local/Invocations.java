@@ -3,6 +3,7 @@ package dev.statekit.local;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.protocol.PayloadKind;
+import dev.statekit.testservers.LocalServers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +44,7 @@ final class Invocations {
       err.flush();
       return new Invocations(serve.get(), null, defaultFunction);
     }
+    boolean emptyServers = options.choosesEmbedded() && LocalServers.dynamoDbWouldStartEmpty();
     Backend backend = options.backend();
     if (!backend.hasServers()) {
       throw new IllegalStateException(
@@ -50,6 +52,11 @@ final class Invocations {
               + " through that serve");
     }
     err.println("(no serve running here: in this process on " + backend.describe() + ")");
+    if (emptyServers) {
+      err.println(
+          "(embedded servers end with this command, and what it stores with them: start `serve`"
+              + " in another terminal to keep state between commands)");
+    }
     err.flush();
     return new Invocations(
         null,

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "statekit-local",
     mixinStandardHelpOptions = true,
-    version = "StateKit local runner 0.1.0",
+    versionProvider = Main.Version.class,
     description =
         "Runs a StateKit application (template.yaml and its handlers) on one machine: embedded"
             + " servers, LocalStack, AWS or in memory.",
@@ -27,6 +27,17 @@ public final class Main {
   /** The command line, failures reported as one line that says what to do. */
   static CommandLine commandLine() {
     return new CommandLine(new Main()).setExecutionExceptionHandler(new Failures());
+  }
+
+  /** The version the build wrote into the jar's manifest. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = Main.class.getPackage().getImplementationVersion();
+      return new String[] {
+        "StateKit local runner " + (version == null ? "(not built as a jar)" : version)
+      };
+    }
   }
 
   /** Runs the command line and exits with its status. */

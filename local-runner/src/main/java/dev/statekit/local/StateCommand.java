@@ -1,6 +1,8 @@
 package dev.statekit.local;
 
 import dev.statekit.function.Address;
+import dev.statekit.testservers.LocalServers;
+import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,6 +41,16 @@ final class StateCommand implements Callable<Integer> {
       spec.commandLine().getOut().println(response.body());
       return 0;
     }
+    if (options.choosesEmbedded() && LocalServers.dynamoDbWouldStartEmpty()) {
+      // The embedded servers live as long as the process that starts them: these would be empty.
+      spec.commandLine()
+          .getErr()
+          .println(
+              "statekit-local state: no serve is running here, and embedded servers keep nothing"
+                  + " between commands; start `serve` in another terminal and send to it, or read"
+                  + " a lasting backend with --localstack or --aws");
+      return 2;
+    }
     Backend backend = options.backend();
     if (!backend.hasServers()) {
       spec.commandLine()
@@ -49,10 +61,7 @@ final class StateCommand implements Callable<Integer> {
     }
     LocalDeployment deployment =
         LocalDeployment.create(
-            options.template(),
-            backend,
-            options.prefix,
-            new java.io.PrintWriter(java.io.PrintWriter.nullWriter()));
+            options.template(), backend, options.prefix, new PrintWriter(PrintWriter.nullWriter()));
     try {
       spec.commandLine().getOut().println(deployment.stateView().json(address.toString()));
     } catch (IllegalArgumentException | IllegalStateException e) {

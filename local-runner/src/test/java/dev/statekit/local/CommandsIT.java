@@ -149,4 +149,24 @@ class CommandsIT {
     Run state = Run.of("state", "--prefix", PREFIX, "fraud/card/4000-9");
     assertTrue(state.out().contains("\"alerts\" : 10"), state.out());
   }
+
+  @Test
+  void theShippedTransactionsFileBlocksTheBurstingCard() {
+    Run run =
+        Run.of(
+            "replay",
+            "--prefix",
+            PREFIX,
+            "--pipeline",
+            "fraud-check",
+            EVENTS.resolve("transactions.jsonl").toString());
+
+    assertEquals(0, run.status(), run.toString());
+    assertTrue(run.out().contains("32/32 records (100%)"), run.out());
+    Run burst = Run.of("state", "--prefix", PREFIX, "fraud/card/4000-0000-0000-0666");
+    assertTrue(burst.out().contains("3 countries in 10 minutes"), burst.out());
+    Run quiet = Run.of("state", "--prefix", PREFIX, "fraud/card/4000-0000-0000-0001");
+    assertEquals(0, quiet.status(), quiet.toString());
+    assertTrue(!quiet.out().contains("\"reason\""), "an ordinary card stays unblocked: " + quiet);
+  }
 }

@@ -1,7 +1,7 @@
 package dev.statekit.benchmarks.pipeline;
 
 import dev.statekit.aws.ApplicationTable;
-import dev.statekit.aws.CostMeter;
+import dev.statekit.aws.internal.CostMeter;
 import dev.statekit.benchmarks.Result;
 import dev.statekit.benchmarks.Suite;
 import dev.statekit.benchmarks.runtime.NetworkDelay;

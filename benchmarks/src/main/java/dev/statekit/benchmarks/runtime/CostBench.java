@@ -1,7 +1,7 @@
 package dev.statekit.benchmarks.runtime;
 
 import dev.statekit.aws.ApplicationTable;
-import dev.statekit.aws.CostMeter;
+import dev.statekit.aws.internal.CostMeter;
 import dev.statekit.testservers.AwsClients;
 import java.util.Map;
 import java.util.UUID;

@@ -1,6 +1,6 @@
 package dev.statekit.benchmarks.runtime;
 
-import dev.statekit.aws.CostMeter;
+import dev.statekit.aws.internal.CostMeter;
 import dev.statekit.benchmarks.Result;
 import dev.statekit.benchmarks.Suite;
 import dev.statekit.function.Address;

@@ -23,6 +23,14 @@ public final class Routes<C> {
     this.kind = kind;
   }
 
+  /** A copy that later additions to this one do not change. */
+  public Routes<C> copy() {
+    Routes<C> copy = new Routes<>(kind);
+    copy.byName.putAll(byName);
+    copy.any = any;
+    return copy;
+  }
+
   /** Adds the consumer of {@code name}; refuses a name given twice. */
   public void add(String name, C consumer) {
     Objects.requireNonNull(consumer, "consumer");

@@ -1,5 +1,6 @@
 package dev.statekit.entry.internal;
 
+import dev.statekit.Deadline;
 import dev.statekit.entry.BatchOutcome;
 import dev.statekit.entry.QueueRecord;
 import dev.statekit.runtime.FunctionRuntime;
@@ -13,9 +14,6 @@ import java.util.Map;
 
 /** The self-hosted runtime's entry points as the entry point's routes. */
 public final class RuntimeRoutes {
-  /** Sweeps at most this many times per scheduled event while more timers are due. */
-  private static final int MAX_SWEEPS = 20;
-
   private RuntimeRoutes() {}
 
   /** The ingress queue's batches. */
@@ -34,20 +32,18 @@ public final class RuntimeRoutes {
     return BatchOutcome.failed(result.failedMessageIds());
   }
 
-  /** The timer sweep: sends the due delayed messages, sweeping again while more are due. */
-  public static Map<String, Object> sweep(FunctionRuntime runtime) {
-    int sent = 0;
-    int failed = 0;
-    SweepResult result;
-    int sweeps = 0;
-    do {
-      result = runtime.sweepTimers();
-      sent += result.sent();
-      failed += result.failed();
-    } while (result.more() && result.sent() > 0 && ++sweeps < MAX_SWEEPS);
+  /**
+   * The timer sweep until {@code deadline}: {@code {"sent": n, "failed": m, "more": true|false}},
+   * where {@code more} means due messages were left for the next scheduled event.
+   */
+  public static Map<String, Object> sweep(FunctionRuntime runtime, Deadline deadline) {
+    return summary(runtime.sweepTimers(deadline));
+  }
+
+  private static Map<String, Object> summary(SweepResult result) {
     Map<String, Object> summary = new LinkedHashMap<>();
-    summary.put("sent", sent);
-    summary.put("failed", failed);
+    summary.put("sent", result.sent());
+    summary.put("failed", result.failed());
     summary.put("more", result.more());
     return summary;
   }

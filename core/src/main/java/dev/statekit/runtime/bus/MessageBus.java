@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * A queue the runtime sends to: messages between functions and fired timers go to the ingress FIFO
  * queue (group = target address), dead letters to the dead-letter queue. Adapters: {@link
- * SqsMessageBus} and {@link InMemoryQueue}. Thread-safe.
+ * SqsMessageBus} and {@link InMemoryMessageBus}. Thread-safe.
  */
 public interface MessageBus {
   /** The most messages {@link #send} takes at once. */

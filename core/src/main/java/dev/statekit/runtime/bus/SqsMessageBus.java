@@ -86,6 +86,9 @@ public final class SqsMessageBus implements MessageBus {
         Set<Integer> failed = new HashSet<>();
         pending.values().forEach(failed::add);
         throw new BusException(
+            permanent.isEmpty()
+                ? BusException.Reason.UNAVAILABLE
+                : BusException.Reason.INVALID_REQUEST,
             "SQS did not take "
                 + failed.size()
                 + " of "

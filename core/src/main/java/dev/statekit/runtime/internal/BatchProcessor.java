@@ -2,7 +2,6 @@ package dev.statekit.runtime.internal;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.UnknownFunctionException;
-import dev.statekit.runtime.FaultHook;
 import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.bus.MessageBus;
@@ -56,7 +55,7 @@ public final class BatchProcessor {
           });
       if (d.hasQueueSequence()) {
         firstSequenceByGroup.merge(
-            d.groupId, d.sequence, (a, b) -> Marks.compareSequences(a, b) <= 0 ? a : b);
+            d.groupId, d.sequence, (a, b) -> AppliedMarks.compareSequences(a, b) <= 0 ? a : b);
       }
     }
     LoadResult loaded = load(byAddress, timers, unreadable);
@@ -64,11 +63,11 @@ public final class BatchProcessor {
       return;
     }
     settings.hook.reached(FaultHook.Step.LOADED, null);
-    List<AddressWork> work = new ArrayList<>();
+    List<AddressCommitter> work = new ArrayList<>();
     byAddress.forEach(
         (address, addressDeliveries) ->
             work.add(
-                new AddressWork(
+                new AddressCommitter(
                     settings,
                     delivery,
                     address,
@@ -78,7 +77,7 @@ public final class BatchProcessor {
                     loaded.existingTimers())));
     List<Callable<Void>> runs = new ArrayList<>();
     List<Callable<PendingOutbox>> commits = new ArrayList<>();
-    for (AddressWork address : work) {
+    for (AddressCommitter address : work) {
       runs.add(address::prepare);
       commits.add(address::commit);
     }
@@ -95,9 +94,9 @@ public final class BatchProcessor {
       String reason = failed.get(outbox.address());
       if (reason != null) {
         for (Delivery d : byAddress.get(outbox.address())) {
-          if (d.outcome != Outcome.FAILED) {
+          if (d.outcome != DeliveryOutcome.FAILED) {
             d.settle(
-                Outcome.FAILED,
+                DeliveryOutcome.FAILED,
                 "Committed, but its messages could not be delivered yet ("
                     + reason
                     + "); they are delivered when it comes again");
@@ -136,7 +135,7 @@ public final class BatchProcessor {
                         list.forEach(
                             d ->
                                 d.settle(
-                                    Outcome.FAILED,
+                                    DeliveryOutcome.FAILED,
                                     "The state store failed: "
                                         + e.getMessage()
                                         + "; it comes again")));
@@ -154,7 +153,7 @@ public final class BatchProcessor {
   private void deadLetterUnreadable(List<Delivery> unreadable) {
     List<Delivery> queued = new ArrayList<>();
     for (Delivery d : unreadable) {
-      d.settle(Outcome.DEAD_LETTERED, d.invalid.getMessage());
+      d.settle(DeliveryOutcome.DEAD_LETTERED, d.invalid.getMessage());
       if (d.fromQueue) {
         queued.add(d);
       }
@@ -173,7 +172,7 @@ public final class BatchProcessor {
                     chunk
                         .get(i)
                         .settle(
-                            Outcome.FAILED,
+                            DeliveryOutcome.FAILED,
                             "Unreadable, and the dead-letter queue refused it: " + e.getMessage()));
       }
     }

@@ -16,7 +16,7 @@ final class DeadLetters {
   private DeadLetters() {}
 
   /** The dead letter of one invocation of a queue message. */
-  static DeadLetter of(Delivery delivery, Inbound inbound, RuntimeException error) {
+  static DeadLetter of(Delivery delivery, InboundInvocation inbound, RuntimeException error) {
     String body =
         inbound.bundleSender == null && inbound.timer == null
             ? delivery.body

@@ -18,11 +18,11 @@ final class Delivery {
   final int attempts;
   final String idempotencyKey;
   final String body;
-  final List<Inbound> invocations = new ArrayList<>();
+  final List<InboundInvocation> invocations = new ArrayList<>();
   Address target;
   RuntimeException invalid;
 
-  Outcome outcome;
+  DeliveryOutcome outcome;
   String error;
 
   private Delivery(
@@ -57,7 +57,7 @@ final class Delivery {
     return groupId != null && sequence != null;
   }
 
-  void settle(Outcome outcome, String error) {
+  void settle(DeliveryOutcome outcome, String error) {
     this.outcome = outcome;
     this.error = error;
   }

@@ -56,7 +56,7 @@ final class EffectCheck {
    * Before a delayed message is run: its timer is consumed with the commit, and if this address
    * owns it, its token is free again (a reminder may set itself again with the same token).
    */
-  void firing(Inbound inbound) {
+  void firing(InboundInvocation inbound) {
     consumed += timerChangesOf(inbound);
     if (ownToken(inbound) && inbound.timer.equals(tokens.get(inbound.timerToken))) {
       tokens.remove(inbound.timerToken);
@@ -64,19 +64,19 @@ final class EffectCheck {
   }
 
   /** The delayed message failed and will come again: its timer and token stay as they were. */
-  void notFired(Inbound inbound) {
+  void notFired(InboundInvocation inbound) {
     consumed -= timerChangesOf(inbound);
     if (ownToken(inbound)) {
       tokens.putIfAbsent(inbound.timerToken, inbound.timer);
     }
   }
 
-  private boolean ownToken(Inbound inbound) {
+  private boolean ownToken(InboundInvocation inbound) {
     return inbound.timerToken != null && self.equals(inbound.caller);
   }
 
   /** The timer's removal, and the release of its owner's token if another address owns it. */
-  private int timerChangesOf(Inbound inbound) {
+  private int timerChangesOf(InboundInvocation inbound) {
     return inbound.timerToken != null && !self.equals(inbound.caller) ? 2 : 1;
   }
 
@@ -182,7 +182,7 @@ final class EffectCheck {
         new TimerKey(
             Math.floorMod(QueueIds.fingerprint(id), RuntimeSettings.TIMER_SHARDS), due, id);
     String body =
-        QueueBodies.timer(
+        QueueBodyCodec.timer(
             key,
             self,
             token,

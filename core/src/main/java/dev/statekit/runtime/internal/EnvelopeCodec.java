@@ -60,7 +60,7 @@ public final class EnvelopeCodec {
   }
 
   /** Reads one envelope. */
-  public static Envelope parse(JsonNode node, Targets targets) {
+  public static Envelope parse(JsonNode node, AddressResolver targets) {
     if (!node.isObject()) {
       throw new InvalidEnvelopeException(
           "An envelope is a JSON object, got " + node.getNodeType() + "; send one like " + EXAMPLE);

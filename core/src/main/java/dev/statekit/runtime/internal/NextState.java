@@ -32,7 +32,7 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
       RuntimeSettings settings,
       AddressState loaded,
       RuntimeData loadedData,
-      RunPlan plan,
+      RunResult plan,
       List<Delivery> deliveries,
       long now) {
     Address self = loaded.address();
@@ -43,10 +43,11 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
     List<TimerChange> changes = new ArrayList<>();
     plan.check.scheduled().forEach(timer -> changes.add(new TimerChange.Schedule(timer)));
     plan.check.cancelled().forEach(key -> changes.add(new TimerChange.Cancel(key)));
-    Marks marks = Marks.of(loadedData);
-    for (Map.Entry<Inbound, Outcome> entry : plan.outcomes.entrySet()) {
-      Inbound inbound = entry.getKey();
-      if (entry.getValue() != Outcome.APPLIED && entry.getValue() != Outcome.DEAD_LETTERED) {
+    AppliedMarks marks = AppliedMarks.of(loadedData);
+    for (Map.Entry<InboundInvocation, DeliveryOutcome> entry : plan.outcomes.entrySet()) {
+      InboundInvocation inbound = entry.getKey();
+      if (entry.getValue() != DeliveryOutcome.APPLIED
+          && entry.getValue() != DeliveryOutcome.DEAD_LETTERED) {
         continue;
       }
       if (inbound.timer != null) {
@@ -78,11 +79,11 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
         outbox.setProofGroupId(delivery.groupId).setProofSequence(delivery.sequence);
       }
       if (delivery.idempotencyKey != null
-          && plan.outcomes.get(delivery.invocations.get(0)) == Outcome.APPLIED) {
+          && plan.outcomes.get(delivery.invocations.get(0)) == DeliveryOutcome.APPLIED) {
         marks.recordId(delivery.idempotencyKey, nowSeconds);
       }
-      for (Inbound inbound : delivery.invocations) {
-        if (delivery.fromQueue && plan.outcomes.get(inbound) == Outcome.DEAD_LETTERED) {
+      for (InboundInvocation inbound : delivery.invocations) {
+        if (delivery.fromQueue && plan.outcomes.get(inbound) == DeliveryOutcome.DEAD_LETTERED) {
           outbox.addDeadLetters(DeadLetters.of(delivery, inbound, plan.failures.get(inbound)));
         }
       }
@@ -113,9 +114,9 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
     return new NextState(state, changes, anyEffects ? outbox.build() : null);
   }
 
-  private static boolean done(RunPlan plan, Delivery delivery) {
-    for (Inbound inbound : delivery.invocations) {
-      if (plan.outcomes.get(inbound) == Outcome.FAILED) {
+  private static boolean done(RunResult plan, Delivery delivery) {
+    for (InboundInvocation inbound : delivery.invocations) {
+      if (plan.outcomes.get(inbound) == DeliveryOutcome.FAILED) {
         return false;
       }
     }
@@ -123,7 +124,7 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
   }
 
   private static Map<String, StoredValue> values(
-      RuntimeSettings settings, AddressState loaded, RunPlan plan, long now) {
+      RuntimeSettings settings, AddressState loaded, RunResult plan, long now) {
     Map<String, StoredValue> values = new LinkedHashMap<>();
     loaded
         .values()

@@ -88,7 +88,7 @@ final class OutboxDelivery {
   private static BusMessage message(PendingOutbox pending, OutgoingBundle bundle) {
     Address target = Address.of(TypeName.parse(bundle.getTargetType()), bundle.getTargetId());
     String body =
-        QueueBodies.bundle(
+        QueueBodyCodec.bundle(
             pending.address(),
             pending.outbox().getIncarnation(),
             pending.version(),

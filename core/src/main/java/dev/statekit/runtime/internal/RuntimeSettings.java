@@ -4,7 +4,6 @@ import dev.statekit.aws.RetryPolicy;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.internal.FunctionEngine;
-import dev.statekit.runtime.FaultHook;
 import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.store.FunctionStore;
 import java.time.Clock;
@@ -29,7 +28,7 @@ public final class RuntimeSettings {
 
   final StatefulFunctions functions;
   final FunctionEngine engine;
-  final Targets targets;
+  final AddressResolver targets;
   final FunctionStore store;
   final MessageBus queue;
   final MessageBus deadLetters;
@@ -45,7 +44,7 @@ public final class RuntimeSettings {
   final Duration timerResendAfter;
   final int sweepLimit;
   final FaultHook hook;
-  final Parallel parallel;
+  final ParallelCalls parallel;
   final DeliveredCache delivered;
 
   /** The settings; see {@code FunctionRuntime.Builder} for what each means. */
@@ -69,7 +68,7 @@ public final class RuntimeSettings {
       int deliveredCacheSize) {
     this.functions = functions;
     this.engine = new FunctionEngine(functions);
-    this.targets = new Targets(functions);
+    this.targets = new AddressResolver(functions);
     this.store = store;
     this.queue = queue;
     this.deadLetters = deadLetters;
@@ -89,7 +88,7 @@ public final class RuntimeSettings {
     this.timerResendAfter = timerResendAfter;
     this.sweepLimit = sweepLimit;
     this.hook = hook;
-    this.parallel = new Parallel(parallelism);
+    this.parallel = new ParallelCalls(parallelism);
     this.delivered = new DeliveredCache(deliveredCacheSize);
   }
 

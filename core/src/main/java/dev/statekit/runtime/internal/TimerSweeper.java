@@ -1,10 +1,12 @@
 package dev.statekit.runtime.internal;
 
+import dev.statekit.Deadline;
 import dev.statekit.runtime.SweepResult;
 import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.store.Timer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -18,11 +20,49 @@ import java.util.concurrent.atomic.AtomicInteger;
  * applied still wins. A timer sent but not applied is sent again after {@code timerResendAfter}.
  */
 public final class TimerSweeper {
+  /**
+   * The least time left for another sweep: a sweep's reads, sends and marks each retry with
+   * backoff, so one can take seconds when DynamoDB or SQS throttles.
+   */
+  public static final Duration SWEEP_MARGIN = Duration.ofSeconds(10);
+
+  /** Sweeps at most this many times per call, so a call without a deadline still ends. */
+  public static final int MAX_SWEEPS = 20;
+
   private final RuntimeSettings settings;
 
   /** A sweeper with these settings. */
   public TimerSweeper(RuntimeSettings settings) {
     this.settings = settings;
+  }
+
+  /**
+   * Sweeps while more timers are due, the last sweep sent something and time allows: another sweep
+   * starts only if more than {@link #SWEEP_MARGIN} (or twice the longest sweep so far) is left
+   * before {@code deadline}, and never more than {@link #MAX_SWEEPS} in one call. The result's
+   * {@code more} says whether due timers were left for the next call.
+   */
+  public SweepResult sweepUntil(Deadline deadline) {
+    int sent = 0;
+    int failed = 0;
+    Duration longest = Duration.ZERO;
+    SweepResult last;
+    int sweeps = 0;
+    do {
+      long start = System.nanoTime();
+      last = sweep();
+      longest = max(longest, Duration.ofNanos(System.nanoTime() - start));
+      sent += last.sent();
+      failed += last.failed();
+    } while (last.more()
+        && last.sent() > 0
+        && ++sweeps < MAX_SWEEPS
+        && deadline.hasMoreThan(max(SWEEP_MARGIN, longest.multipliedBy(2))));
+    return new SweepResult(sent, failed, last.more());
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /** One sweep. */

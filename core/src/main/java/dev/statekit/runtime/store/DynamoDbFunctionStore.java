@@ -39,7 +39,7 @@ public final class DynamoDbFunctionStore implements FunctionStore {
    * DynamoDB's limit with a little room: our size rules may differ from the service's by a few
    * bytes.
    */
-  private static final long MAX_STATE_BYTES = ItemSize.DYNAMODB_ITEM_LIMIT - 1024;
+  private static final long MAX_STATE_BYTES = DynamoDbItemSize.DYNAMODB_ITEM_LIMIT - 1024;
 
   private final DynamoDbClient dynamoDb;
   private final String table;
@@ -65,12 +65,12 @@ public final class DynamoDbFunctionStore implements FunctionStore {
     Map<String, Address> byKey = new HashMap<>();
     List<Map<String, AttributeValue>> keys = new ArrayList<>();
     for (Address address : new HashSet<>(addresses)) {
-      byKey.put(StateItems.partitionKey(address), address);
-      keys.add(StateItems.key(address));
+      byKey.put(DynamoDbStateItems.partitionKey(address), address);
+      keys.add(DynamoDbStateItems.key(address));
     }
     Map<String, TimerKey> timerByKey = new HashMap<>();
     for (TimerKey timer : new HashSet<>(timers)) {
-      Map<String, AttributeValue> key = TimerItems.key(timer);
+      Map<String, AttributeValue> key = DynamoDbTimerItems.key(timer);
       timerByKey.put(key.get(PARTITION_KEY).s() + "|" + key.get(SORT_KEY).s(), timer);
       keys.add(key);
     }
@@ -81,8 +81,8 @@ public final class DynamoDbFunctionStore implements FunctionStore {
           batchGet(keys.subList(from, Math.min(keys.size(), from + BATCH_GET_LIMIT)))) {
         String pk = item.get(PARTITION_KEY).s();
         Address address = byKey.get(pk);
-        if (address != null && StateItems.SORT.equals(item.get(SORT_KEY).s())) {
-          states.put(address, StateItems.fromItem(address, item));
+        if (address != null && DynamoDbStateItems.SORT.equals(item.get(SORT_KEY).s())) {
+          states.put(address, DynamoDbStateItems.fromItem(address, item));
         } else {
           TimerKey timer = timerByKey.get(pk + "|" + item.get(SORT_KEY).s());
           if (timer != null) {
@@ -103,9 +103,12 @@ public final class DynamoDbFunctionStore implements FunctionStore {
             () ->
                 dynamoDb
                     .getItem(
-                        b -> b.tableName(table).key(StateItems.key(address)).consistentRead(true))
+                        b ->
+                            b.tableName(table)
+                                .key(DynamoDbStateItems.key(address))
+                                .consistentRead(true))
                     .item());
-    return StateItems.fromItem(address, item);
+    return DynamoDbStateItems.fromItem(address, item);
   }
 
   @Override
@@ -117,7 +120,7 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                 .getItem(
                     b ->
                         b.tableName(table)
-                            .key(TimerItems.key(key))
+                            .key(DynamoDbTimerItems.key(key))
                             .consistentRead(true)
                             .projectionExpression(PARTITION_KEY))
                 .hasItem());
@@ -126,15 +129,15 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   @Override
   public void commit(Commit commit) {
     AddressState state = commit.state();
-    Map<String, AttributeValue> item = StateItems.toItem(state);
-    long size = ItemSize.of(item);
+    Map<String, AttributeValue> item = DynamoDbStateItems.toItem(state);
+    long size = DynamoDbItemSize.of(item);
     if (size > MAX_STATE_BYTES) {
       throw new StateTooLargeException(state.address().toString(), size, MAX_STATE_BYTES);
     }
     boolean creates = commit.expectedVersion() == 0;
     String condition = creates ? "attribute_not_exists(" + PARTITION_KEY + ")" : "v = :expected";
     Map<String, AttributeValue> values =
-        creates ? null : Map.of(":expected", StateItems.number(commit.expectedVersion()));
+        creates ? null : Map.of(":expected", DynamoDbStateItems.number(commit.expectedVersion()));
     String what = "commit version " + state.version() + " of " + state.address();
     try {
       if (commit.timerChanges().isEmpty()) {
@@ -158,7 +161,7 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                             .conditionExpression(condition)
                             .expressionAttributeValues(values))
                 .build());
-        writes.addAll(TimerWrites.of(table, commit.timerChanges()));
+        writes.addAll(DynamoDbTimerWrites.of(table, commit.timerChanges()));
         call(what, () -> dynamoDb.transactWriteItems(b -> b.transactItems(writes)));
       }
     } catch (ConditionalCheckFailedException e) {
@@ -183,11 +186,11 @@ public final class DynamoDbFunctionStore implements FunctionStore {
               dynamoDb.updateItem(
                   b ->
                       b.tableName(table)
-                          .key(StateItems.key(address))
+                          .key(DynamoDbStateItems.key(address))
                           .updateExpression("SET obd = :version")
                           .conditionExpression("obv = :version")
                           .expressionAttributeValues(
-                              Map.of(":version", StateItems.number(outboxVersion)))));
+                              Map.of(":version", DynamoDbStateItems.number(outboxVersion)))));
     } catch (ConditionalCheckFailedException superseded) {
       // A later commit replaced that outbox: nothing to record.
     }
@@ -210,15 +213,18 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                               .filterExpression("attribute_not_exists(sent) OR sent < :before")
                               .expressionAttributeValues(
                                   Map.of(
-                                      ":pk", AttributeValue.fromS(TimerItems.partitionKey(shard)),
+                                      ":pk",
+                                          AttributeValue.fromS(
+                                              DynamoDbTimerItems.partitionKey(shard)),
                                       ":after",
-                                          AttributeValue.fromS(TimerItems.sortKeyAfter(dueBy)),
-                                      ":before", StateItems.number(sentBefore)))
+                                          AttributeValue.fromS(
+                                              DynamoDbTimerItems.sortKeyAfter(dueBy)),
+                                      ":before", DynamoDbStateItems.number(sentBefore)))
                               .limit(limit)
                               .exclusiveStartKey(from)));
       for (Map<String, AttributeValue> item : page.items()) {
         if (due.size() < limit) {
-          due.add(TimerItems.fromItem(item));
+          due.add(DynamoDbTimerItems.fromItem(item));
         }
       }
       start = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
@@ -235,11 +241,11 @@ public final class DynamoDbFunctionStore implements FunctionStore {
               dynamoDb.updateItem(
                   b ->
                       b.tableName(table)
-                          .key(TimerItems.key(key))
+                          .key(DynamoDbTimerItems.key(key))
                           .updateExpression("SET sent = :sent")
                           .conditionExpression("attribute_exists(pk)")
                           .expressionAttributeValues(
-                              Map.of(":sent", StateItems.number(sentAtMillis)))));
+                              Map.of(":sent", DynamoDbStateItems.number(sentAtMillis)))));
     } catch (ConditionalCheckFailedException gone) {
       // Applied or cancelled meanwhile: nothing to mark.
     }
@@ -247,7 +253,7 @@ public final class DynamoDbFunctionStore implements FunctionStore {
 
   @Override
   public long sizeOf(AddressState state) {
-    return StateItems.sizeOf(state);
+    return DynamoDbStateItems.sizeOf(state);
   }
 
   @Override
@@ -297,7 +303,9 @@ public final class DynamoDbFunctionStore implements FunctionStore {
             "DynamoDB kept refusing to " + what + " in table " + table + ": " + e.getMessage(), e);
       }
       throw new StoreException(
-          "DynamoDB failed to " + what + " in table " + table + ": " + e.getMessage(), e);
+          StoreException.Reason.INVALID_REQUEST,
+          "DynamoDB failed to " + what + " in table " + table + ": " + e.getMessage(),
+          e);
     }
   }
 }

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * DynamoDbFunctionStore}. Nothing survives the JVM.
  */
 public final class InMemoryFunctionStore implements FunctionStore {
-  private static final long MAX_STATE_BYTES = ItemSize.DYNAMODB_ITEM_LIMIT - 1024;
+  private static final long MAX_STATE_BYTES = DynamoDbItemSize.DYNAMODB_ITEM_LIMIT - 1024;
 
   private final Map<Address, AddressState> states = new HashMap<>();
   private final Map<Integer, NavigableMap<String, Timer>> shards = new HashMap<>();
@@ -35,7 +35,7 @@ public final class InMemoryFunctionStore implements FunctionStore {
     }
     Set<TimerKey> existing = new HashSet<>();
     for (TimerKey timer : timers) {
-      if (timers(timer.shard()).containsKey(TimerItems.sortKey(timer))) {
+      if (timers(timer.shard()).containsKey(DynamoDbTimerItems.sortKey(timer))) {
         existing.add(timer);
       }
     }
@@ -49,7 +49,7 @@ public final class InMemoryFunctionStore implements FunctionStore {
 
   @Override
   public synchronized boolean timerExists(TimerKey key) {
-    return timers(key.shard()).containsKey(TimerItems.sortKey(key));
+    return timers(key.shard()).containsKey(DynamoDbTimerItems.sortKey(key));
   }
 
   @Override
@@ -75,13 +75,13 @@ public final class InMemoryFunctionStore implements FunctionStore {
     for (TimerChange change : commit.timerChanges()) {
       if (change instanceof TimerChange.Schedule) {
         Timer timer = ((TimerChange.Schedule) change).timer();
-        timers(timer.key().shard()).put(TimerItems.sortKey(timer.key()), timer);
+        timers(timer.key().shard()).put(DynamoDbTimerItems.sortKey(timer.key()), timer);
       } else if (change instanceof TimerChange.Cancel) {
         TimerKey key = ((TimerChange.Cancel) change).key();
-        timers(key.shard()).remove(TimerItems.sortKey(key));
+        timers(key.shard()).remove(DynamoDbTimerItems.sortKey(key));
       } else if (change instanceof TimerChange.Consume) {
         TimerKey key = ((TimerChange.Consume) change).key();
-        timers(key.shard()).remove(TimerItems.sortKey(key));
+        timers(key.shard()).remove(DynamoDbTimerItems.sortKey(key));
       }
     }
     released.forEach(
@@ -114,7 +114,7 @@ public final class InMemoryFunctionStore implements FunctionStore {
   @Override
   public synchronized List<Timer> dueTimers(int shard, long dueBy, long sentBefore, int limit) {
     List<Timer> due = new ArrayList<>();
-    for (Timer timer : timers(shard).headMap(TimerItems.sortKeyAfter(dueBy)).values()) {
+    for (Timer timer : timers(shard).headMap(DynamoDbTimerItems.sortKeyAfter(dueBy)).values()) {
       if (due.size() == limit) {
         break;
       }
@@ -129,13 +129,13 @@ public final class InMemoryFunctionStore implements FunctionStore {
   public synchronized void markSent(TimerKey key, long sentAtMillis) {
     timers(key.shard())
         .computeIfPresent(
-            TimerItems.sortKey(key),
+            DynamoDbTimerItems.sortKey(key),
             (k, t) -> new Timer(t.key(), t.groupId(), t.body(), sentAtMillis));
   }
 
   @Override
   public long sizeOf(AddressState state) {
-    return StateItems.sizeOf(state);
+    return DynamoDbStateItems.sizeOf(state);
   }
 
   @Override
@@ -172,6 +172,7 @@ public final class InMemoryFunctionStore implements FunctionStore {
       if (timer != null && !touched.add(timer)) {
         // DynamoDB refuses a transaction that names one item twice; so does this store.
         throw new StoreException(
+            StoreException.Reason.INVALID_REQUEST,
             "A commit of "
                 + commit.state().address()
                 + " changes timer "

@@ -2,7 +2,7 @@ package dev.statekit.runtime.store;
 
 /**
  * An address's state would not fit in one stored item. Nothing was written. The runtime refuses the
- * message that made it grow past the limit.
+ * message that made it grow past the limit ({@link Reason#INVALID_REQUEST}).
  */
 public final class StateTooLargeException extends StoreException {
   private static final long serialVersionUID = 1L;
@@ -13,6 +13,7 @@ public final class StateTooLargeException extends StoreException {
   /** The state would take {@code sizeBytes} where at most {@code limitBytes} fit. */
   public StateTooLargeException(String address, long sizeBytes, long limitBytes) {
     super(
+        Reason.INVALID_REQUEST,
         "The state of "
             + address
             + " would take "

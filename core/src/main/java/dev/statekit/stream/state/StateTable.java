@@ -24,17 +24,11 @@ public interface StateTable {
 
   /**
    * Reads every item of a collection: items that a restore lists instead of looking them up by key
-   * (a window operator's timers). Implementations that hold no collections refuse; windows cannot
-   * run on them.
+   * (a window operator's timers).
    *
    * @return the items by item key; empty if the collection has none
    */
-  default Map<String, byte[]> readCollection(String collection) {
-    throw new UnsupportedOperationException(
-        getClass().getName()
-            + " keeps no collections, which window timers need: implement readCollection and"
-            + " writeCollection, or use InMemoryStateTable or DynamoDbStateTable");
-  }
+  Map<String, byte[]> readCollection(String collection);
 
   /**
    * Puts and deletes items of a collection (see {@link #readCollection}).
@@ -42,13 +36,7 @@ public interface StateTable {
    * @param puts items to put, by item key
    * @param deletes item keys to delete
    */
-  default void writeCollection(
-      String collection, Map<String, byte[]> puts, Collection<String> deletes) {
-    throw new UnsupportedOperationException(
-        getClass().getName()
-            + " keeps no collections, which window timers need: implement readCollection and"
-            + " writeCollection, or use InMemoryStateTable or DynamoDbStateTable");
-  }
+  void writeCollection(String collection, Map<String, byte[]> puts, Collection<String> deletes);
 
   /**
    * One item to write.

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class EnvelopeCodecTest {
   private static final TypeName GREETER = TypeName.of("example", "greeter");
-  private final Targets targets =
-      new Targets(StatefulFunctions.builder().withFunction(GREETER, (c, m) -> {}).build());
+  private final AddressResolver targets =
+      new AddressResolver(StatefulFunctions.builder().withFunction(GREETER, (c, m) -> {}).build());
 
   @Test
   void builtInValuesArePlainJson() {

@@ -3,7 +3,7 @@ package dev.statekit.stream.lambda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.egress.CollectingSink;
+import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.function.TypeName;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
@@ -18,7 +18,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class BatchPipelineTest {
-  private final CollectingSink results = new CollectingSink();
+  private final CollectingEgressSink results = new CollectingEgressSink();
   private final InMemoryBatchStore store = new InMemoryBatchStore();
   private final ManualClock clock = new ManualClock(1_000_000);
 

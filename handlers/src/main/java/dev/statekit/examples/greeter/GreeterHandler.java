@@ -3,8 +3,8 @@ package dev.statekit.examples.greeter;
 import dev.statekit.handlers.StatefulFunctionsHandler;
 
 /**
- * The Lambda handler {@code template.yaml} deploys behind a Function URL: serves the example
- * functions to a StateFun runtime.
+ * The example functions served to a StateFun runtime by a function of their own (behind a Function
+ * URL, or invoked directly); {@code template.yaml} serves them through the one entry point instead.
  */
 public final class GreeterHandler extends StatefulFunctionsHandler {
   /** Lambda's constructor: the registry is built once per execution environment. */

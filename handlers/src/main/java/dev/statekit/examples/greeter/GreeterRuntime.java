@@ -18,7 +18,7 @@ public final class GreeterRuntime {
 
   private GreeterRuntime() {}
 
-  /** The runtime wired from the environment {@code template.yaml} sets. */
+  /** The runtime wired from the environment variables the README lists for the runtime. */
   public static FunctionRuntime fromEnvironment() {
     return create(RuntimeEnvironment.fromEnvironment());
   }
@@ -27,7 +27,10 @@ public final class GreeterRuntime {
   public static FunctionRuntime create(RuntimeEnvironment environment) {
     return environment
         .runtime(ExampleFunctions.registry())
-        .egress(routes(environment.sqs(), environment.required(GREETS_QUEUE_URL)))
+        .egress(
+            routes(
+                environment.sqs(),
+                environment.variables().required(GREETS_QUEUE_URL, "the greets queue")))
         .build();
   }
 

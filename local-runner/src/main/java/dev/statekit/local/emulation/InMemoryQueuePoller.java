@@ -1,7 +1,7 @@
 package dev.statekit.local.emulation;
 
 import dev.statekit.runtime.QueueMessage;
-import dev.statekit.runtime.bus.InMemoryQueue;
+import dev.statekit.runtime.bus.InMemoryMessageBus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,7 +18,7 @@ public final class InMemoryQueuePoller implements Runnable {
   private static final int BATCH = 10;
   private static final String ARN = "arn:aws:sqs:us-east-1:000000000000:in-memory-ingress.fifo";
 
-  private final InMemoryQueue queue;
+  private final InMemoryMessageBus queue;
   private final Invoker function;
   private final Activity activity;
   private final String name;
@@ -26,7 +26,7 @@ public final class InMemoryQueuePoller implements Runnable {
 
   /** Polls {@code queue} for {@code function}. */
   public InMemoryQueuePoller(
-      String name, InMemoryQueue queue, Invoker function, Activity activity) {
+      String name, InMemoryMessageBus queue, Invoker function, Activity activity) {
     this.name = name;
     this.queue = queue;
     this.function = function;
@@ -41,14 +41,14 @@ public final class InMemoryQueuePoller implements Runnable {
   @Override
   public void run() {
     while (running) {
-      List<InMemoryQueue.Received> batch = queue.receive(BATCH);
+      List<InMemoryMessageBus.Received> batch = queue.receive(BATCH);
       if (batch.isEmpty()) {
         sleep(20);
         continue;
       }
       List<Message> messages = new ArrayList<>();
       Map<String, String> receipts = new HashMap<>();
-      for (InMemoryQueue.Received received : batch) {
+      for (InMemoryMessageBus.Received received : batch) {
         messages.add(asSqs(received));
         receipts.put(received.message().messageId(), received.receiptHandle());
       }
@@ -75,7 +75,7 @@ public final class InMemoryQueuePoller implements Runnable {
     }
   }
 
-  private static Message asSqs(InMemoryQueue.Received received) {
+  private static Message asSqs(InMemoryMessageBus.Received received) {
     QueueMessage m = received.message();
     Map<MessageSystemAttributeName, String> attributes = new HashMap<>();
     attributes.put(

@@ -33,7 +33,13 @@ class TemplateMatchesCodeTest {
 
   /** Set by Lambda itself, or read by the JVM rather than the code. */
   private static final Set<String> NOT_FROM_THE_TEMPLATE =
-      Set.of("AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN");
+      Set.of(
+          "AWS_REGION",
+          "AWS_ACCESS_KEY_ID",
+          "AWS_SECRET_ACCESS_KEY",
+          "AWS_SESSION_TOKEN",
+          "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+          "AWS_CONTAINER_AUTHORIZATION_TOKEN");
 
   private static final Set<String> READ_BY_THE_JVM = Set.of("JAVA_TOOL_OPTIONS");
 

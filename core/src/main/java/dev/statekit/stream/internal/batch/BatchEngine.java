@@ -1,6 +1,6 @@
 package dev.statekit.stream.internal.batch;
 
-import dev.statekit.runtime.internal.Parallel;
+import dev.statekit.runtime.internal.ParallelCalls;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.lambda.BatchFaultHook;
 import dev.statekit.stream.lambda.BatchResult;
@@ -30,7 +30,7 @@ public final class BatchEngine {
   final BatchSettings settings;
   final TimerCodec codec;
   private final ItemCache cache;
-  private final Parallel parallel = new Parallel(16);
+  private final ParallelCalls parallel = new ParallelCalls(16);
 
   /**
    * The engine of {@code pipeline}.

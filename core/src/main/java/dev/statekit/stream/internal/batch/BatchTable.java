@@ -40,6 +40,20 @@ final class BatchTable implements StateTable {
     }
   }
 
+  // Batch runs keep window timers in the pipeline's timer index (TimerCodec), never in collections.
+  @Override
+  public Map<String, byte[]> readCollection(String collection) {
+    throw new UnsupportedOperationException(
+        "A batch's state table keeps no collections: window timers go to the timer index");
+  }
+
+  @Override
+  public void writeCollection(
+      String collection, Map<String, byte[]> puts, Collection<String> deletes) {
+    throw new UnsupportedOperationException(
+        "A batch's state table keeps no collections: window timers go to the timer index");
+  }
+
   /** The key's state after the batch: as flushed, or as read if it did not change. */
   byte[] stateOf(String key) {
     if (written.containsKey(key)) {

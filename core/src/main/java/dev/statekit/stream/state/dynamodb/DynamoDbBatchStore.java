@@ -2,7 +2,7 @@ package dev.statekit.stream.state.dynamodb;
 
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.aws.RetryPolicy;
-import dev.statekit.runtime.internal.Parallel;
+import dev.statekit.runtime.internal.ParallelCalls;
 import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SplitState;
@@ -54,7 +54,7 @@ public final class DynamoDbBatchStore implements BatchStore {
   private final String table;
   private final Batches batches;
   private final RetryPolicy retry;
-  private final Parallel parallel;
+  private final ParallelCalls parallel;
 
   /**
    * The store in {@code table}, writing up to 512 keys at once: a batch's key writes are one round
@@ -80,7 +80,7 @@ public final class DynamoDbBatchStore implements BatchStore {
       throw new IllegalArgumentException("parallelism must be >= 1, got " + parallelism);
     }
     this.batches = new Batches(dynamoDb, table);
-    this.parallel = new Parallel(parallelism);
+    this.parallel = new ParallelCalls(parallelism);
   }
 
   @Override

@@ -1,0 +1,134 @@
+package dev.statekit.entry;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.statekit.Deadline;
+import dev.statekit.entry.internal.Answers;
+import dev.statekit.entry.internal.EventReader;
+import dev.statekit.entry.internal.Routes;
+import dev.statekit.protocol.PayloadKind;
+import dev.statekit.protocol.RequestReplyHandler;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/** Tells a payload's shape, hands it to what is registered for it and writes the answer. */
+final class PayloadRouter {
+  private final RouteTable routes;
+
+  PayloadRouter(RouteTable routes) {
+    this.routes = routes;
+  }
+
+  byte[] route(byte[] payload, Deadline deadline) {
+    PayloadKind kind = PayloadKind.of(payload);
+    if (kind == PayloadKind.TO_FUNCTION) {
+      return requireFunctions(PayloadShape.TO_FUNCTION).invoke(payload);
+    }
+    if (kind != PayloadKind.JSON) {
+      throw EntryErrors.unrecognized(payload, "it is neither JSON nor a ToFunction");
+    }
+    JsonNode json = PayloadJson.parse(payload);
+    PayloadShape shape = PayloadShape.of(json);
+    if (shape == null) {
+      throw EntryErrors.unrecognized(payload, "its JSON fields match none of them");
+    }
+    return switch (shape) {
+      case HTTP_EVENT -> {
+        requireFunctions(shape);
+        yield routes.httpEvents.handle(json);
+      }
+      case ENVELOPE, ENVELOPE_BATCH -> {
+        if (routes.envelopes == null) {
+          throw noRoute(shape, "register envelopes(consumer) or runtime(runtime) to apply them");
+        }
+        yield call(() -> routes.envelopes.invoke(payload), "The envelope consumer");
+      }
+      case SQS -> batches(shape, EventReader.sqs(json), QueueRecord::queueName, routes.queues);
+      case KINESIS ->
+          batches(shape, EventReader.kinesis(json), KinesisRecord::streamName, routes.kinesis);
+      case DYNAMODB_STREAM ->
+          batches(shape, EventReader.dynamoDb(json), ChangeRecord::tableName, routes.dynamoDb);
+      case SCHEDULED -> scheduled(EventReader.scheduled(json).withDeadline(deadline));
+      case TO_FUNCTION -> throw new IllegalStateException("A ToFunction is never JSON");
+    };
+  }
+
+  private <R> byte[] batches(
+      PayloadShape shape,
+      List<R> records,
+      Function<R, String> sourceName,
+      Routes<BatchConsumer<R>> consumers) {
+    Map<String, List<R>> groups = Routes.group(records, sourceName);
+    // Every group's route is checked before any runs, so a misrouted batch changes nothing.
+    for (String source : groups.keySet()) {
+      if (consumers.get(source) == null) {
+        throw EntryErrors.noConsumer(shape, source, routes.describe());
+      }
+    }
+    List<String> failed = new ArrayList<>();
+    for (Map.Entry<String, List<R>> group : groups.entrySet()) {
+      BatchConsumer<R> consumer = consumers.get(group.getKey());
+      BatchOutcome outcome =
+          call(() -> consumer.accept(group.getValue()), "The consumer of " + group.getKey());
+      failed.addAll(outcome.failedItemIds());
+    }
+    return Answers.batchItemFailures(failed);
+  }
+
+  private byte[] scheduled(ScheduledEvent event) {
+    if (routes.tasks.isEmpty()) {
+      throw noRoute(
+          PayloadShape.SCHEDULED,
+          "register scheduled(name, task), or runtime(runtime) for the timer sweep");
+    }
+    Map<String, Object> summaries = new LinkedHashMap<>();
+    RuntimeException failure = null;
+    // Each task runs even if another failed: a stuck tick must not stop delayed messages.
+    for (Map.Entry<String, ScheduledTask> task : routes.tasks.entrySet()) {
+      String name = task.getKey();
+      try {
+        summaries.put(name, task.getValue().run(event));
+      } catch (Exception e) {
+        summaries.put(name, Map.of("error", String.valueOf(e.getMessage())));
+        if (failure == null) {
+          failure =
+              new IllegalStateException(
+                  "The scheduled task '" + name + "' failed: " + e.getMessage(), e);
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return Answers.tasks(summaries);
+  }
+
+  private RequestReplyHandler requireFunctions(PayloadShape shape) {
+    if (routes.functions == null) {
+      throw noRoute(shape, "register functions(registry) to serve StateFun requests");
+    }
+    return routes.functions;
+  }
+
+  private NoRouteException noRoute(PayloadShape shape, String what) {
+    return EntryErrors.noRoute(shape, what, routes.describe());
+  }
+
+  private interface Call<T> {
+    T run() throws Exception;
+  }
+
+  private static <T> T call(Call<T> call, String who) {
+    try {
+      return call.run();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(who + " failed: " + e.getMessage(), e);
+    }
+  }
+}

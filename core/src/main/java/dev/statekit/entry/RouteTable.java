@@ -1,0 +1,66 @@
+package dev.statekit.entry;
+
+import dev.statekit.entry.internal.Routes;
+import dev.statekit.http.HttpEventAdapter;
+import dev.statekit.http.HttpRouter;
+import dev.statekit.protocol.RequestReplyHandler;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What an entry point routes each payload shape to, fixed when its builder builds it. */
+final class RouteTable {
+  final RequestReplyHandler functions;
+  final HttpEventAdapter httpEvents;
+  final EnvelopeConsumer envelopes;
+  final Routes<BatchConsumer<QueueRecord>> queues;
+  final Routes<BatchConsumer<KinesisRecord>> kinesis;
+  final Routes<BatchConsumer<ChangeRecord>> dynamoDb;
+  final Map<String, ScheduledTask> tasks;
+  final List<Runnable> primers;
+
+  /** Copies what {@code b} registered, so a builder used again changes no built entry point. */
+  RouteTable(EntryPointBuilder b) {
+    this.functions = b.functions;
+    this.httpEvents =
+        b.functions == null
+            ? null
+            : new HttpEventAdapter(new HttpRouter(b.functions, b.maxRequestBytes));
+    this.envelopes = b.envelopes;
+    this.queues = b.queues.copy();
+    this.kinesis = b.kinesis.copy();
+    this.dynamoDb = b.dynamoDb.copy();
+    this.tasks = Collections.unmodifiableMap(new LinkedHashMap<>(b.tasks));
+    this.primers = List.copyOf(b.primers);
+  }
+
+  boolean accepts(PayloadShape shape) {
+    return switch (shape) {
+      case TO_FUNCTION, HTTP_EVENT -> functions != null;
+      case ENVELOPE, ENVELOPE_BATCH -> envelopes != null;
+      case SQS -> !queues.isEmpty();
+      case KINESIS -> !kinesis.isEmpty();
+      case DYNAMODB_STREAM -> !dynamoDb.isEmpty();
+      case SCHEDULED -> !tasks.isEmpty();
+    };
+  }
+
+  /** One line per route, for logs and error messages. */
+  List<String> describe() {
+    List<String> routes = new ArrayList<>();
+    if (functions != null) {
+      routes.add(
+          "StateFun functions " + functions.functions().types() + " (ToFunction, HTTP events)");
+    }
+    if (envelopes != null) {
+      routes.add("ingress envelopes (direct invokes)");
+    }
+    routes.addAll(queues.describe());
+    routes.addAll(kinesis.describe());
+    routes.addAll(dynamoDb.describe());
+    tasks.keySet().forEach(name -> routes.add("scheduled task " + name));
+    return routes;
+  }
+}

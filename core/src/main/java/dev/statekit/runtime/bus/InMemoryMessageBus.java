@@ -1,0 +1,151 @@
+package dev.statekit.runtime.bus;
+
+import dev.statekit.runtime.QueueMessage;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * A FIFO queue in this JVM's memory that behaves like an SQS FIFO queue: messages of one group are
+ * handed out in order and never while an earlier one of the group is in flight; a message not
+ * deleted within the visibility timeout comes back with its receive count raised; a repeated
+ * deduplication id is dropped for five minutes. The embedded queue of the local runner and of fast
+ * tests. Thread-safe; time comes from the given clock.
+ */
+public final class InMemoryMessageBus implements MessageBus {
+  private static final Duration DEDUPLICATION_WINDOW = Duration.ofMinutes(5);
+
+  private final Clock clock;
+  private final Duration visibilityTimeout;
+  private final Map<String, Deque<Entry>> groups = new LinkedHashMap<>();
+  private final Map<String, Long> deduplication = new HashMap<>();
+  private long sequence;
+
+  /** A queue whose received messages come back after {@code visibilityTimeout}. */
+  public InMemoryMessageBus(Clock clock, Duration visibilityTimeout) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.visibilityTimeout = Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
+    if (visibilityTimeout.isNegative() || visibilityTimeout.isZero()) {
+      throw new IllegalArgumentException("The visibility timeout must be positive");
+    }
+  }
+
+  @Override
+  public synchronized void send(List<BusMessage> messages) {
+    if (messages.size() > MAX_BATCH) {
+      throw new IllegalArgumentException(
+          "A batch holds at most " + MAX_BATCH + " messages, got " + messages.size());
+    }
+    long now = clock.millis();
+    deduplication.values().removeIf(sentAt -> sentAt + DEDUPLICATION_WINDOW.toMillis() <= now);
+    for (BusMessage message : messages) {
+      if (deduplication.putIfAbsent(message.deduplicationId(), now) == null) {
+        groups
+            .computeIfAbsent(message.groupId(), g -> new ArrayDeque<>())
+            .add(new Entry(message, ++sequence));
+      }
+    }
+  }
+
+  @Override
+  public int maxMessageBytes() {
+    return SqsMessageBus.SQS_MAX_BYTES;
+  }
+
+  /**
+   * Hands out up to {@code max} visible messages, oldest group first, several of one group
+   * together, as SQS does.
+   */
+  public synchronized List<Received> receive(int max) {
+    long now = clock.millis();
+    List<Deque<Entry>> ready = new ArrayList<>();
+    for (Deque<Entry> group : groups.values()) {
+      Entry head = group.peekFirst();
+      if (head != null && (head.receipt == null || head.visibleAt <= now)) {
+        ready.add(group);
+      }
+    }
+    ready.sort(Comparator.comparingLong(group -> group.peekFirst().sequence));
+    List<Received> received = new ArrayList<>();
+    for (Deque<Entry> group : ready) {
+      for (Entry entry : group) {
+        if (received.size() == max) {
+          return received;
+        }
+        entry.receiveCount++;
+        entry.receipt = UUID.randomUUID().toString();
+        entry.visibleAt = now + visibilityTimeout.toMillis();
+        received.add(new Received(entry.receipt, entry.toMessage()));
+      }
+    }
+    return received;
+  }
+
+  /**
+   * Deletes a received message.
+   *
+   * @return false if the receipt is stale (the message came back and was handed out again) or the
+   *     message is already gone
+   */
+  public synchronized boolean delete(String receiptHandle) {
+    for (Deque<Entry> group : groups.values()) {
+      if (group.removeIf(entry -> receiptHandle.equals(entry.receipt))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** How many messages are stored, in flight or not. */
+  public synchronized int size() {
+    return groups.values().stream().mapToInt(Deque::size).sum();
+  }
+
+  /** Every stored message as it was sent (attributes included), oldest first. */
+  public synchronized List<BusMessage> peekAll() {
+    List<Entry> all = new ArrayList<>();
+    groups.values().forEach(all::addAll);
+    all.sort(Comparator.comparingLong(entry -> entry.sequence));
+    return all.stream().map(entry -> entry.message).toList();
+  }
+
+  /**
+   * A message handed out by {@link #receive}.
+   *
+   * @param receiptHandle what {@link #delete} takes
+   * @param message the message
+   */
+  public record Received(String receiptHandle, QueueMessage message) {}
+
+  private static final class Entry {
+    final BusMessage message;
+    final long sequence;
+    final String messageId = UUID.randomUUID().toString();
+    int receiveCount;
+    String receipt;
+    long visibleAt;
+
+    Entry(BusMessage message, long sequence) {
+      this.message = message;
+      this.sequence = sequence;
+    }
+
+    QueueMessage toMessage() {
+      return new QueueMessage(
+          messageId,
+          message.body(),
+          message.groupId(),
+          Long.toString(sequence),
+          Math.max(1, receiveCount));
+    }
+  }
+}

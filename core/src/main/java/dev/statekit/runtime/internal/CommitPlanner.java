@@ -1,0 +1,98 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.runtime.internal.data.RuntimeData;
+import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.StateTooLargeException;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs an address's invocations until the runtime accepts every effect and the new state fits: an
+ * invocation whose effects are refused, or that takes the state past the limit, is dead-lettered
+ * and the rest run again without it.
+ */
+final class CommitPlanner {
+  private final RuntimeSettings settings;
+  private final AddressState loaded;
+  private final RuntimeData data;
+  private final List<Delivery> deliveries;
+  private final InvocationRunner runs;
+  private final long now;
+
+  CommitPlanner(
+      RuntimeSettings settings,
+      AddressState loaded,
+      RuntimeData data,
+      List<Delivery> deliveries,
+      InvocationRunner runs,
+      long now) {
+    this.settings = settings;
+    this.loaded = loaded;
+    this.data = data;
+    this.deliveries = deliveries;
+    this.runs = runs;
+    this.now = now;
+  }
+
+  /** The run to commit, with its next state ({@code null} when it changes nothing). */
+  CommitPlan plan() {
+    Map<InboundInvocation, RuntimeException> skip = new IdentityHashMap<>();
+    int limit = Integer.MAX_VALUE;
+    while (true) {
+      RunResult plan = runs.run(skip, limit);
+      if (plan.rejected != null) {
+        if (plan.tooMuchForOneCommit && !plan.appliedInbounds.isEmpty()) {
+          limit = plan.appliedInbounds.size();
+        } else {
+          skip.put(plan.rejected, plan.rejection);
+        }
+        continue;
+      }
+      if (!plan.needsCommit()) {
+        return new CommitPlan(plan, null);
+      }
+      NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
+      long size = settings.store.sizeOf(next.state());
+      if (size <= settings.store.maxStateBytes()) {
+        return new CommitPlan(plan, next);
+      }
+      InboundInvocation culprit = firstOversized(skip, plan.appliedInbounds.size());
+      if (culprit == null) {
+        // Too large even without this batch: the commit refuses it with the reason.
+        return new CommitPlan(plan, next);
+      }
+      skip.put(
+          culprit,
+          new StateTooLargeException(
+              loaded.address().toString(), size, settings.store.maxStateBytes()));
+    }
+  }
+
+  /** The invocation whose effects first take the state past the limit, found by bisection. */
+  private InboundInvocation firstOversized(
+      Map<InboundInvocation, RuntimeException> skip, int applied) {
+    int fitting = 0;
+    int tooLarge = applied;
+    if (!fits(runs.run(skip, 0))) {
+      return null;
+    }
+    while (tooLarge - fitting > 1) {
+      int middle = (fitting + tooLarge) >>> 1;
+      if (fits(runs.run(skip, middle))) {
+        fitting = middle;
+      } else {
+        tooLarge = middle;
+      }
+    }
+    return runs.run(skip, tooLarge).appliedInbounds.get(tooLarge - 1);
+  }
+
+  private boolean fits(RunResult plan) {
+    if (!plan.needsCommit()) {
+      return true;
+    }
+    NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
+    return settings.store.sizeOf(next.state()) <= settings.store.maxStateBytes();
+  }
+}

@@ -1,0 +1,158 @@
+package dev.statekit.runtime.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.function.Message;
+import dev.statekit.function.internal.TypedValue;
+import dev.statekit.runtime.DirectInvocation;
+import dev.statekit.runtime.DirectResult;
+import dev.statekit.runtime.InvalidEnvelopeException;
+import dev.statekit.runtime.QueueBatchResult;
+import dev.statekit.runtime.QueueMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The runtime's entry points over a {@link BatchProcessor}: direct invocations (typed or as JSON)
+ * and queue batches, turned into deliveries and their outcomes back into answers. Not for users.
+ */
+public final class DeliveryTranslator {
+  private final RuntimeSettings settings;
+  private final BatchProcessor processor;
+
+  /** DeliveryTranslator with these settings. */
+  public DeliveryTranslator(RuntimeSettings settings) {
+    this.settings = settings;
+    this.processor = new BatchProcessor(settings);
+  }
+
+  /** Processes direct invocations; one result each, in order. */
+  public List<DirectResult> invoke(List<DirectInvocation> invocations) {
+    List<Delivery> deliveries = new ArrayList<>();
+    for (DirectInvocation invocation : invocations) {
+      deliveries.add(direct(deliveries.size(), invocation));
+    }
+    processor.process(deliveries);
+    List<DirectResult> results = new ArrayList<>();
+    deliveries.forEach(d -> results.add(result(d)));
+    return results;
+  }
+
+  /**
+   * Processes a JSON payload: one envelope (answers {@code {"status": "applied"}} or {@code
+   * "duplicate"}; a failure is thrown) or an array of envelopes (answers {@code {"results":
+   * [...]}}, one per envelope, failures included).
+   */
+  public byte[] invokeJson(byte[] payload) {
+    JsonNode node = EnvelopeCodec.tree(new String(payload, StandardCharsets.UTF_8));
+    if (!node.isArray()) {
+      Delivery delivery = envelope(0, node);
+      if (delivery.invalid != null) {
+        throw (RuntimeException) delivery.invalid;
+      }
+      processor.process(List.of(delivery));
+      DirectResult result = result(delivery);
+      if (!result.succeeded()) {
+        throw new dev.statekit.runtime.InvocationFailedException(result);
+      }
+      return status(result).toString().getBytes(StandardCharsets.UTF_8);
+    }
+    List<Delivery> deliveries = new ArrayList<>();
+    for (JsonNode element : node) {
+      deliveries.add(envelope(deliveries.size(), element));
+    }
+    processor.process(deliveries);
+    ObjectNode answer = JsonNodeFactory.instance.objectNode();
+    ArrayNode results = answer.putArray("results");
+    deliveries.forEach(d -> results.add(status(result(d))));
+    return answer.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Processes a queue batch; failed messages and, per FIFO group, those after them come back. */
+  public QueueBatchResult process(List<QueueMessage> messages) {
+    if (settings.deadLetters == null) {
+      throw new IllegalStateException(
+          "Queue batches need a dead-letter queue for messages that can't be processed:"
+              + " configure it with FunctionRuntime.builder(...).deadLetters(...)");
+    }
+    List<Delivery> deliveries = new ArrayList<>();
+    for (QueueMessage message : messages) {
+      deliveries.add(QueueBodyCodec.read(deliveries.size(), message, settings.targets));
+    }
+    processor.process(deliveries);
+    List<String> failed = new ArrayList<>();
+    Set<String> failedGroups = new HashSet<>();
+    int applied = 0;
+    int duplicates = 0;
+    int deadLettered = 0;
+    for (Delivery d : deliveries) {
+      // Lambda's FIFO rule: after a group's failed message, its later messages come back too.
+      boolean blocked = d.groupId != null && failedGroups.contains(d.groupId);
+      if (d.outcome == DeliveryOutcome.FAILED || blocked) {
+        failed.add(d.messageId);
+        if (d.groupId != null) {
+          failedGroups.add(d.groupId);
+        }
+      } else if (d.outcome == DeliveryOutcome.APPLIED) {
+        applied++;
+      } else if (d.outcome == DeliveryOutcome.DUPLICATE) {
+        duplicates++;
+      } else {
+        deadLettered++;
+      }
+    }
+    return new QueueBatchResult(failed, applied, duplicates, deadLettered);
+  }
+
+  private Delivery envelope(int position, JsonNode node) {
+    try {
+      EnvelopeCodec.Envelope envelope = EnvelopeCodec.parse(node, settings.targets);
+      Delivery delivery = Delivery.direct(position, envelope.id());
+      delivery.target = envelope.target();
+      delivery.invocations.add(
+          InboundInvocation.ingress(
+              delivery, new TypedValue(envelope.typeName(), envelope.value())));
+      return delivery;
+    } catch (InvalidEnvelopeException e) {
+      Delivery delivery = Delivery.direct(position, null);
+      delivery.invalid = e;
+      return delivery;
+    }
+  }
+
+  private static Delivery direct(int position, DirectInvocation invocation) {
+    Message message = invocation.message();
+    Delivery delivery = Delivery.direct(position, invocation.idempotencyKey());
+    delivery.target = message.targetAddress();
+    delivery.invocations.add(
+        InboundInvocation.ingress(
+            delivery, new TypedValue(message.valueTypeName().asString(), message.rawValue())));
+    return delivery;
+  }
+
+  private static DirectResult result(Delivery d) {
+    switch (d.outcome) {
+      case APPLIED:
+        return new DirectResult(DirectResult.Status.APPLIED, null);
+      case DUPLICATE:
+        return new DirectResult(DirectResult.Status.DUPLICATE, null);
+      case DEAD_LETTERED:
+        return new DirectResult(DirectResult.Status.REJECTED, d.error);
+      default:
+        return new DirectResult(DirectResult.Status.FAILED, d.error);
+    }
+  }
+
+  private static ObjectNode status(DirectResult result) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("status", result.status().name().toLowerCase(Locale.ROOT));
+    result.errorMessage().ifPresent(error -> node.put("error", error));
+    return node;
+  }
+}

@@ -1,0 +1,159 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.function.FunctionInvocationException;
+import dev.statekit.function.IncompatibleStateException;
+import dev.statekit.function.UnknownFunctionException;
+import dev.statekit.function.ValueSpec;
+import dev.statekit.function.internal.BatchRun;
+import dev.statekit.function.internal.InvocationEffects;
+import dev.statekit.function.internal.TypedValue;
+import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.StoredValue;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs an address's invocations once through the engine, in order, from its loaded state: repeats
+ * are skipped, a failing invocation stops the address (its later messages come again) unless it is
+ * on its last attempt (then it is dead-lettered and the address carries on), and invocations the
+ * runtime refused in an earlier run are dead-lettered without running.
+ */
+final class InvocationRunner {
+  private final RuntimeSettings settings;
+  private final AddressState loaded;
+  private final List<InboundInvocation> invocations;
+  private final Set<InboundInvocation> duplicates;
+  private final long incarnation;
+  private final long now;
+
+  /**
+   * Runs of {@code invocations} from {@code loaded}, skipping {@code duplicates}.
+   *
+   * @param incarnation the address's incarnation (timer ids and outbox ids carry it)
+   */
+  InvocationRunner(
+      RuntimeSettings settings,
+      AddressState loaded,
+      List<InboundInvocation> invocations,
+      Set<InboundInvocation> duplicates,
+      long incarnation,
+      long now) {
+    this.settings = settings;
+    this.loaded = loaded;
+    this.invocations = invocations;
+    this.duplicates = duplicates;
+    this.incarnation = incarnation;
+    this.now = now;
+  }
+
+  /**
+   * One run.
+   *
+   * @param skip invocations to dead-letter without running, with why
+   * @param limit run at most this many invocations; the rest fail for now
+   */
+  RunResult run(Map<InboundInvocation, RuntimeException> skip, int limit) {
+    EffectCheck check =
+        new EffectCheck(
+            settings,
+            loaded.address(),
+            incarnation,
+            loaded.version() + 1,
+            now,
+            loaded.pendingTokens());
+    RunResult plan = new RunResult(check, incarnation);
+    BatchRun batch;
+    try {
+      batch = settings.engine.open(loaded.address());
+      offerValues(batch);
+    } catch (UnknownFunctionException | IncompatibleStateException e) {
+      invocations.forEach(
+          inbound ->
+              plan.settle(
+                  inbound,
+                  duplicates.contains(inbound)
+                      ? DeliveryOutcome.DUPLICATE
+                      : DeliveryOutcome.DEAD_LETTERED,
+                  e));
+      return plan;
+    } catch (FunctionInvocationException e) {
+      invocations.forEach(
+          inbound ->
+              plan.settle(
+                  inbound,
+                  duplicates.contains(inbound) ? DeliveryOutcome.DUPLICATE : DeliveryOutcome.FAILED,
+                  e));
+      return plan;
+    }
+    RuntimeException stop = null;
+    for (InboundInvocation inbound : invocations) {
+      if (duplicates.contains(inbound)) {
+        plan.settle(inbound, DeliveryOutcome.DUPLICATE, null);
+      } else if (stop != null) {
+        plan.settle(inbound, DeliveryOutcome.FAILED, stop);
+      } else if (skip.containsKey(inbound)) {
+        plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, skip.get(inbound));
+      } else if (plan.appliedInbounds.size() >= limit) {
+        stop =
+            new IllegalStateException(
+                "Not run in this batch: " + loaded.address() + " had as much as one commit holds");
+        plan.settle(inbound, DeliveryOutcome.FAILED, stop);
+      } else {
+        stop = invoke(batch, check, plan, inbound);
+        if (plan.rejected != null) {
+          return plan;
+        }
+      }
+    }
+    plan.mutations = batch.mutations();
+    return plan;
+  }
+
+  /** Runs one invocation; returns the error that stops the address, if it does. */
+  private RuntimeException invoke(
+      BatchRun batch, EffectCheck check, RunResult plan, InboundInvocation inbound) {
+    if (inbound.timer != null) {
+      check.firing(inbound);
+    }
+    InvocationEffects effects;
+    try {
+      effects = batch.invoke(inbound.caller, inbound.argument);
+    } catch (FunctionInvocationException e) {
+      if (inbound.delivery.fromQueue && inbound.delivery.attempts >= settings.maxAttempts) {
+        plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, e);
+        return null;
+      }
+      if (inbound.timer != null) {
+        check.notFired(inbound);
+      }
+      plan.settle(inbound, DeliveryOutcome.FAILED, e);
+      return new IllegalStateException(
+          "Not run: an earlier message to "
+              + inbound.target()
+              + " failed; it comes again after it");
+    }
+    EffectCheck.Verdict verdict = check.check(effects);
+    if (verdict != null) {
+      plan.rejected = inbound;
+      plan.rejection = verdict.error();
+      plan.tooMuchForOneCommit = verdict.tooMuchForOneCommit();
+      return null;
+    }
+    plan.applied(inbound, effects);
+    return null;
+  }
+
+  private void offerValues(BatchRun batch) {
+    for (ValueSpec<?> spec :
+        settings.functions.get(loaded.address().type()).orElseThrow().valueSpecs()) {
+      StoredValue stored = loaded.values().get(spec.name());
+      // Expired values are absent even while DynamoDB's TTL has not deleted them yet.
+      batch.offer(
+          spec.name(),
+          stored == null || stored.isExpiredAt(now)
+              ? null
+              : new TypedValue(stored.typeName(), stored.bytes()));
+    }
+  }
+}

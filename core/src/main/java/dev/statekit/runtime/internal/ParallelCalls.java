@@ -1,0 +1,92 @@
+package dev.statekit.runtime.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs independent calls (one per address, one per request) at the same time, so a batch costs one
+ * round trip per step however many addresses it holds. Threads start on demand and end when idle,
+ * and are daemons; when all are busy the caller runs the call itself (nested use cannot deadlock).
+ * Shared with the pipelines' batch store, which writes a batch's keys the same way.
+ */
+public final class ParallelCalls {
+  private final ThreadPoolExecutor pool;
+
+  /** At most {@code parallelism} calls at once beside the caller's own. */
+  public ParallelCalls(int parallelism) {
+    AtomicInteger count = new AtomicInteger();
+    this.pool =
+        new ThreadPoolExecutor(
+            0,
+            parallelism,
+            30,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            runnable -> {
+              Thread thread = new Thread(runnable, "statekit-runtime-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            },
+            new ThreadPoolExecutor.CallerRunsPolicy());
+  }
+
+  /**
+   * Runs every call and waits for all of them; then throws the first failure, if any, as it was
+   * thrown.
+   */
+  public <T> List<T> all(List<Callable<T>> calls) {
+    if (calls.size() <= 1) {
+      List<T> result = new ArrayList<>(1);
+      calls.forEach(call -> result.add(unchecked(call)));
+      return result;
+    }
+    List<Future<T>> futures = new ArrayList<>(calls.size());
+    for (Callable<T> call : calls) {
+      futures.add(pool.submit(call));
+    }
+    List<T> results = new ArrayList<>(calls.size());
+    RuntimeException runtimeFailure = null;
+    Error errorFailure = null;
+    for (Future<T> future : futures) {
+      try {
+        results.add(future.get());
+      } catch (ExecutionException e) {
+        results.add(null);
+        if (e.getCause() instanceof Error && errorFailure == null) {
+          errorFailure = (Error) e.getCause();
+        } else if (e.getCause() instanceof RuntimeException && runtimeFailure == null) {
+          runtimeFailure = (RuntimeException) e.getCause();
+        } else if (runtimeFailure == null) {
+          runtimeFailure = new IllegalStateException(e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while waiting for parallel calls", e);
+      }
+    }
+    if (errorFailure != null) {
+      throw errorFailure;
+    }
+    if (runtimeFailure != null) {
+      throw runtimeFailure;
+    }
+    return results;
+  }
+
+  private static <T> T unchecked(Callable<T> call) {
+    try {
+      return call.call();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,157 @@
+package dev.statekit.runtime.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.function.Address;
+import dev.statekit.function.TypeName;
+import dev.statekit.function.internal.TypedValue;
+import dev.statekit.runtime.InvalidEnvelopeException;
+import dev.statekit.runtime.QueueMessage;
+import dev.statekit.runtime.internal.data.Payload;
+import dev.statekit.runtime.store.TimerKey;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * The bodies of queue messages: an ingress envelope ({@link EnvelopeCodec}), or one of the
+ * runtime's own, told apart by a {@code "statekit"} field. A bundle carries one sender's messages
+ * to one target from one commit, in order: {@code {"statekit": "bundle", "from": {"type", "id"},
+ * "incarnation": hex, "version": n, "part": p, "target": {...}, "messages": [{"typename", "value":
+ * base64}]}}. A fired timer: {@code {"statekit": "timer", "timer": "shard:due:id", "owner": {...},
+ * "token": "...", "target": {...}, "typename", "value"}}.
+ */
+final class QueueBodyCodec {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private QueueBodyCodec() {}
+
+  static String bundle(
+      Address from,
+      long incarnation,
+      long version,
+      int part,
+      Address target,
+      List<Payload> payloads) {
+    ObjectNode body = NODES.objectNode();
+    body.put("statekit", "bundle");
+    body.set("from", address(from));
+    body.put("incarnation", Long.toHexString(incarnation));
+    body.put("version", version);
+    body.put("part", part);
+    body.set("target", address(target));
+    ArrayNode messages = body.putArray("messages");
+    for (Payload payload : payloads) {
+      messages
+          .addObject()
+          .put("typename", payload.getTypeName())
+          .put("value", Base64.getEncoder().encodeToString(payload.getValue().toByteArray()));
+    }
+    return body.toString();
+  }
+
+  static String timer(
+      TimerKey timer, Address owner, String token, Address target, TypedValue value) {
+    ObjectNode body = NODES.objectNode();
+    body.put("statekit", "timer");
+    body.put("timer", timer.asString());
+    body.set("owner", address(owner));
+    if (token != null) {
+      body.put("token", token);
+    }
+    body.set("target", address(target));
+    body.put("typename", value.typeName());
+    body.put("value", Base64.getEncoder().encodeToString(value.value()));
+    return body.toString();
+  }
+
+  /**
+   * Reads a queue message into a delivery; one that can't be read carries the error in {@link
+   * Delivery#invalid}.
+   */
+  static Delivery read(int position, QueueMessage message, AddressResolver targets) {
+    Delivery delivery =
+        Delivery.queued(
+            position,
+            message.messageId(),
+            message.groupId(),
+            sequenceOrNull(message.sequenceNumber()),
+            message.receiveCount(),
+            message.body());
+    try {
+      JsonNode node = EnvelopeCodec.tree(message.body());
+      JsonNode kind = node.get("statekit");
+      if (kind == null) {
+        EnvelopeCodec.Envelope envelope = EnvelopeCodec.parse(node, targets);
+        delivery.target = envelope.target();
+        delivery.invocations.add(
+            InboundInvocation.ingress(
+                delivery, new TypedValue(envelope.typeName(), envelope.value())));
+      } else if ("bundle".equals(kind.asText())) {
+        readBundle(node, delivery);
+      } else if ("timer".equals(kind.asText())) {
+        readTimer(node, delivery);
+      } else {
+        throw new InvalidEnvelopeException("Unknown runtime message kind '" + kind.asText() + "'");
+      }
+    } catch (InvalidEnvelopeException e) {
+      delivery.invalid = e;
+    } catch (RuntimeException e) {
+      delivery.invalid =
+          new InvalidEnvelopeException("The queue message is not a valid message: " + e, e);
+    }
+    return delivery;
+  }
+
+  private static void readBundle(JsonNode node, Delivery delivery) {
+    Address from = address(node.get("from"));
+    long incarnation = Long.parseUnsignedLong(EnvelopeCodec.text(node, "incarnation"), 16);
+    long version = node.get("version").asLong();
+    int part = node.get("part").asInt();
+    delivery.target = address(node.get("target"));
+    int index = 0;
+    for (JsonNode message : node.get("messages")) {
+      TypedValue value =
+          new TypedValue(
+              EnvelopeCodec.text(message, "typename"),
+              Base64.getDecoder().decode(message.get("value").asText()));
+      delivery.invocations.add(
+          InboundInvocation.bundled(delivery, from, incarnation, version, part, index++, value));
+    }
+  }
+
+  private static void readTimer(JsonNode node, Delivery delivery) {
+    TimerKey timer = TimerKey.parse(EnvelopeCodec.text(node, "timer"));
+    Address owner = address(node.get("owner"));
+    JsonNode token = node.get("token");
+    delivery.target = address(node.get("target"));
+    TypedValue value =
+        new TypedValue(
+            EnvelopeCodec.text(node, "typename"),
+            Base64.getDecoder().decode(node.get("value").asText()));
+    delivery.invocations.add(
+        InboundInvocation.fired(
+            delivery, owner, timer, token == null ? null : token.asText(), value));
+  }
+
+  private static ObjectNode address(Address address) {
+    return NODES.objectNode().put("type", address.type().asString()).put("id", address.id());
+  }
+
+  private static Address address(JsonNode node) {
+    if (node == null || !node.isObject()) {
+      throw new InvalidEnvelopeException("A runtime message lacks an address");
+    }
+    return Address.of(
+        TypeName.parse(EnvelopeCodec.text(node, "type")), EnvelopeCodec.text(node, "id"));
+  }
+
+  /** A FIFO sequence number, or null when there is none or it is not a decimal. */
+  private static String sequenceOrNull(String sequence) {
+    if (sequence == null || sequence.isEmpty() || !sequence.chars().allMatch(Character::isDigit)) {
+      return null;
+    }
+    return sequence;
+  }
+}

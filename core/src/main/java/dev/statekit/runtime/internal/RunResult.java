@@ -1,0 +1,53 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.function.internal.InvocationEffects;
+import dev.statekit.function.internal.StateMutation;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What one run of an address's invocations produced; the runtime may run them again after it. */
+final class RunResult {
+  final EffectCheck check;
+  final long incarnation;
+  final Map<InboundInvocation, DeliveryOutcome> outcomes = new IdentityHashMap<>();
+  final Map<InboundInvocation, String> errors = new IdentityHashMap<>();
+  final Map<InboundInvocation, RuntimeException> failures = new IdentityHashMap<>();
+  final List<InboundInvocation> appliedInbounds = new ArrayList<>();
+  final List<InvocationEffects> appliedEffects = new ArrayList<>();
+  List<StateMutation> mutations = List.of();
+
+  /** An invocation whose effects the runtime refuses; run again without it. */
+  InboundInvocation rejected;
+
+  RuntimeException rejection;
+
+  /** The refusal is only "too much for one commit": run again with fewer invocations. */
+  boolean tooMuchForOneCommit;
+
+  RunResult(EffectCheck check, long incarnation) {
+    this.check = check;
+    this.incarnation = incarnation;
+  }
+
+  void settle(InboundInvocation inbound, DeliveryOutcome outcome, RuntimeException error) {
+    outcomes.put(inbound, outcome);
+    if (error != null) {
+      failures.put(inbound, error);
+      errors.put(inbound, error.getMessage() == null ? error.toString() : error.getMessage());
+    }
+  }
+
+  void applied(InboundInvocation inbound, InvocationEffects effects) {
+    outcomes.put(inbound, DeliveryOutcome.APPLIED);
+    appliedInbounds.add(inbound);
+    appliedEffects.add(effects);
+  }
+
+  /** Whether the run changed anything that must be committed. */
+  boolean needsCommit() {
+    return outcomes.values().stream()
+        .anyMatch(o -> o == DeliveryOutcome.APPLIED || o == DeliveryOutcome.DEAD_LETTERED);
+  }
+}

@@ -1,0 +1,63 @@
+package dev.statekit.runtime.store;
+
+import static dev.statekit.aws.ApplicationTable.PARTITION_KEY;
+import static dev.statekit.aws.ApplicationTable.SORT_KEY;
+
+import java.util.HashMap;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A timer as one DynamoDB item: {@code pk = timer#<shard>}, {@code sk = <due ms, 13 digits>#<id>}
+ * (so a query on the shard reads due timers first), {@code g} the target's message group, {@code b}
+ * the message body, {@code sent} when a sweep last sent it.
+ */
+final class DynamoDbTimerItems {
+  static final String PREFIX = "timer#";
+  static final String GROUP = "g";
+  static final String BODY = "b";
+  static final String SENT = "sent";
+
+  private DynamoDbTimerItems() {}
+
+  static Map<String, AttributeValue> key(TimerKey key) {
+    return Map.of(
+        PARTITION_KEY, AttributeValue.fromS(partitionKey(key.shard())),
+        SORT_KEY, AttributeValue.fromS(sortKey(key)));
+  }
+
+  static String partitionKey(int shard) {
+    return PREFIX + shard;
+  }
+
+  /** The first sort key after every timer due at or before {@code dueAtMillis}. */
+  static String sortKeyAfter(long dueAtMillis) {
+    return String.format("%013d$", dueAtMillis);
+  }
+
+  static Map<String, AttributeValue> toItem(Timer timer) {
+    Map<String, AttributeValue> item = new HashMap<>(key(timer.key()));
+    item.put(GROUP, AttributeValue.fromS(timer.groupId()));
+    item.put(BODY, AttributeValue.fromS(timer.body()));
+    if (timer.sentAtMillis() > 0) {
+      item.put(SENT, DynamoDbStateItems.number(timer.sentAtMillis()));
+    }
+    return item;
+  }
+
+  static Timer fromItem(Map<String, AttributeValue> item) {
+    int shard = Integer.parseInt(item.get(PARTITION_KEY).s().substring(PREFIX.length()));
+    String sortKey = item.get(SORT_KEY).s();
+    int hash = sortKey.indexOf('#');
+    TimerKey key =
+        new TimerKey(
+            shard, Long.parseLong(sortKey.substring(0, hash)), sortKey.substring(hash + 1));
+    AttributeValue sent = item.get(SENT);
+    return new Timer(
+        key, item.get(GROUP).s(), item.get(BODY).s(), sent == null ? 0 : Long.parseLong(sent.n()));
+  }
+
+  static String sortKey(TimerKey key) {
+    return String.format("%013d#%s", key.dueAtMillis(), key.id());
+  }
+}

@@ -1,0 +1,81 @@
+package dev.statekit.runtime.store;
+
+import dev.statekit.function.Address;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+
+/** The transaction items for a commit's timer changes. */
+final class DynamoDbTimerWrites {
+  private DynamoDbTimerWrites() {}
+
+  static List<TransactWriteItem> of(String table, List<TimerChange> changes) {
+    List<TransactWriteItem> writes = new ArrayList<>();
+    // One item may appear once per transaction: an owner's released tokens share one update.
+    Map<Address, List<TimerChange.ReleaseToken>> releases = new LinkedHashMap<>();
+    for (TimerChange change : changes) {
+      if (change instanceof TimerChange.Schedule) {
+        Timer timer = ((TimerChange.Schedule) change).timer();
+        writes.add(
+            TransactWriteItem.builder()
+                .put(
+                    p ->
+                        p.tableName(table)
+                            .item(DynamoDbTimerItems.toItem(timer))
+                            .conditionExpression("attribute_not_exists(pk)"))
+                .build());
+      } else if (change instanceof TimerChange.Cancel) {
+        TimerKey key = ((TimerChange.Cancel) change).key();
+        writes.add(
+            TransactWriteItem.builder()
+                .delete(d -> d.tableName(table).key(DynamoDbTimerItems.key(key)))
+                .build());
+      } else if (change instanceof TimerChange.Consume) {
+        TimerKey key = ((TimerChange.Consume) change).key();
+        writes.add(
+            TransactWriteItem.builder()
+                .delete(
+                    d ->
+                        d.tableName(table)
+                            .key(DynamoDbTimerItems.key(key))
+                            .conditionExpression("attribute_exists(pk)"))
+                .build());
+      } else {
+        TimerChange.ReleaseToken release = (TimerChange.ReleaseToken) change;
+        releases.computeIfAbsent(release.owner(), o -> new ArrayList<>()).add(release);
+      }
+    }
+    releases.forEach((owner, tokens) -> writes.add(release(table, owner, tokens)));
+    return writes;
+  }
+
+  private static TransactWriteItem release(
+      String table, Address owner, List<TimerChange.ReleaseToken> tokens) {
+    Map<String, String> names = new HashMap<>();
+    Map<String, AttributeValue> values = new HashMap<>();
+    List<String> removes = new ArrayList<>();
+    List<String> conditions = new ArrayList<>();
+    for (int i = 0; i < tokens.size(); i++) {
+      names.put("#t" + i, tokens.get(i).token());
+      values.put(":k" + i, DynamoDbStateItems.timerKey(tokens.get(i).timer()));
+      removes.add("tok.#t" + i);
+      conditions.add("tok.#t" + i + " = :k" + i);
+    }
+    values.put(":one", DynamoDbStateItems.number(1));
+    String update = "REMOVE " + String.join(", ", removes) + " SET v = v + :one";
+    return TransactWriteItem.builder()
+        .update(
+            u ->
+                u.tableName(table)
+                    .key(DynamoDbStateItems.key(owner))
+                    .updateExpression(update)
+                    .conditionExpression(String.join(" AND ", conditions))
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(values))
+        .build();
+  }
+}
