@@ -2,6 +2,7 @@ package dev.statekit.benchmarks;
 
 import dev.statekit.benchmarks.coldstart.ColdStartSuite;
 import dev.statekit.benchmarks.operators.OperatorsSuite;
+import dev.statekit.benchmarks.pipeline.PipelineCostSuite;
 import dev.statekit.benchmarks.protocol.ProtocolSuite;
 import dev.statekit.benchmarks.runtime.RuntimeCostSuite;
 import java.util.List;
@@ -12,6 +13,10 @@ final class Suites {
 
   static List<Suite> all() {
     return List.of(
-        new OperatorsSuite(), new ProtocolSuite(), new RuntimeCostSuite(), new ColdStartSuite());
+        new OperatorsSuite(),
+        new ProtocolSuite(),
+        new RuntimeCostSuite(),
+        new ColdStartSuite(),
+        new PipelineCostSuite());
   }
 }

@@ -46,7 +46,18 @@ public final class Pipeline {
   }
 
   private Plan plan(RunOptions options) {
-    return Planner.plan(source, steps, sink, options.parallelism());
+    return plan(options.parallelism());
+  }
+
+  /**
+   * The stages and operators of this pipeline, keyed stages with {@code parallelism} workers unless
+   * their keyBy says otherwise. For StateKit's own engines (batch runs on Lambda plan the same
+   * pipeline); user code has no use for it.
+   *
+   * @throws IllegalArgumentException if an operator is out of place
+   */
+  public Plan plan(int parallelism) {
+    return Planner.plan(source, steps, sink, parallelism);
   }
 
   /**

@@ -11,10 +11,10 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  * round-trip count would measure thread scheduling instead of the design. Registered after the
  * {@code CostMeter}, so the delay falls inside each measured request.
  */
-final class NetworkDelay implements ExecutionInterceptor {
+public final class NetworkDelay implements ExecutionInterceptor {
   private final long millis;
 
-  NetworkDelay(long millis) {
+  public NetworkDelay(long millis) {
     this.millis = millis;
   }
 

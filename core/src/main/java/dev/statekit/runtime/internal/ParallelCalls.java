@@ -14,11 +14,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Runs independent calls (one per address, one per request) at the same time, so a batch costs one
  * round trip per step however many addresses it holds. Threads start on demand and end when idle,
  * and are daemons; when all are busy the caller runs the call itself (nested use cannot deadlock).
+ * Shared with the pipelines' batch store, which writes a batch's keys the same way.
  */
-final class ParallelCalls {
+public final class ParallelCalls {
   private final ThreadPoolExecutor pool;
 
-  ParallelCalls(int parallelism) {
+  /** At most {@code parallelism} calls at once beside the caller's own. */
+  public ParallelCalls(int parallelism) {
     AtomicInteger count = new AtomicInteger();
     this.pool =
         new ThreadPoolExecutor(
@@ -39,7 +41,7 @@ final class ParallelCalls {
    * Runs every call and waits for all of them; then throws the first failure, if any, as it was
    * thrown.
    */
-  <T> List<T> all(List<Callable<T>> calls) {
+  public <T> List<T> all(List<Callable<T>> calls) {
     if (calls.size() <= 1) {
       List<T> result = new ArrayList<>(1);
       calls.forEach(call -> result.add(unchecked(call)));

@@ -35,6 +35,11 @@ final class OutputBuffer implements Collector<Object> {
     }
   }
 
+  /** How many values are held. */
+  int size() {
+    return values.size();
+  }
+
   void clear() {
     values.clear();
   }

@@ -87,6 +87,11 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
       }
     }
 
+    /** The highest timestamp seen, {@link Long#MIN_VALUE} before the first record. */
+    long maxTimestamp() {
+      return maxTimestamp;
+    }
+
     long currentWatermark() {
       return emitted;
     }

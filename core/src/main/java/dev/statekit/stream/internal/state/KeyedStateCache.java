@@ -8,7 +8,6 @@ import dev.statekit.stream.state.StateTable;
 import dev.statekit.stream.state.StateTable.StateWrite;
 import dev.statekit.stream.state.StoredState;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -250,9 +249,6 @@ final class KeyedStateCache implements KeyedStateStore {
   }
 
   private String encodeKey(Object key) {
-    if (key instanceof String s) {
-      return s;
-    }
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(keySerde.encode(key));
+    return StateKeys.encode(key, keySerde);
   }
 }

@@ -1,0 +1,2 @@
+/** The {@code pipeline-cost} suite: what a pipeline batch on Lambda costs in DynamoDB. */
+package dev.statekit.benchmarks.pipeline;

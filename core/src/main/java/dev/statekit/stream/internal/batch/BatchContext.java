@@ -1,0 +1,40 @@
+package dev.statekit.stream.internal.batch;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the keyed work of one invocation depends on, fixed once the splits are read.
+ *
+ * @param pipeline the pipeline's name
+ * @param shape the pipeline's plan
+ * @param capture where outputs go
+ * @param settings how the pipeline runs
+ * @param split the batch's split (the tick's name for the tick)
+ * @param ordered whether the split is ordered
+ * @param firstOffset the offset of the batch's first record not covered before, or null
+ * @param offsets the offsets of the batch's records (unordered splits: a message that comes again)
+ * @param lateness records are late for windows ending at or before this
+ * @param firedThrough windows ending at or before this were delivered: their state can go
+ * @param fireUpTo windows ending after {@code firedThrough} and at or before this fire now
+ * @param positions each ordered split's position
+ * @param now the wall clock, epoch ms
+ */
+record BatchContext(
+    String pipeline,
+    PlanShape shape,
+    Capture capture,
+    BatchSettings settings,
+    String split,
+    boolean ordered,
+    String firstOffset,
+    Set<String> offsets,
+    long lateness,
+    long firedThrough,
+    long fireUpTo,
+    Map<String, String> positions,
+    long now) {
+  boolean fires() {
+    return shape.windowed() && fireUpTo > firedThrough;
+  }
+}

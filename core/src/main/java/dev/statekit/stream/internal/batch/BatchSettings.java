@@ -1,0 +1,27 @@
+package dev.statekit.stream.internal.batch;
+
+import dev.statekit.stream.lambda.BatchFaultHook;
+import dev.statekit.stream.lambda.BatchStore;
+import java.time.Clock;
+
+/**
+ * How a batch pipeline runs (see {@code BatchPipeline.Builder} for each setting's meaning).
+ *
+ * @param store where keys, splits and timers are kept
+ * @param clock the wall clock (idle time, candidate ages, retention)
+ * @param batchTimeoutMs the longest an invocation runs
+ * @param retentionMs how long message ids and undelivered outputs are remembered per key
+ * @param dedupCapacity how many message ids are remembered per key at most
+ * @param stateTtlSeconds how long a key's state is kept after its last write, 0 for ever
+ * @param maxCachedKeys key items kept in memory between batches
+ * @param hook the fault-injection hook
+ */
+public record BatchSettings(
+    BatchStore store,
+    Clock clock,
+    long batchTimeoutMs,
+    long retentionMs,
+    int dedupCapacity,
+    long stateTtlSeconds,
+    int maxCachedKeys,
+    BatchFaultHook hook) {}

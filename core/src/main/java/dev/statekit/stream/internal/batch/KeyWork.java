@@ -1,0 +1,57 @@
+package dev.statekit.stream.internal.batch;
+
+import dev.statekit.stream.internal.BatchWindowOperator.Opened;
+import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
+import dev.statekit.stream.lambda.BatchStore.KeyWrite;
+import dev.statekit.stream.lambda.KeyItem;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One key's part of a batch: what it read, applied, emitted and will write. */
+final class KeyWork {
+  final Object key;
+  final String encoded;
+  final KeyItem item;
+  final KeyBook book;
+  final boolean touched;
+
+  /** Ordered splits: the offset of the last record this split applied before the batch. */
+  String threshold;
+
+  /** Ordered splits: the offset of the last record the batch applied. */
+  String lastApplied;
+
+  /** Unordered splits: the message ids the batch applied. */
+  final List<String> appliedIds = new ArrayList<>();
+
+  /** The per-record outputs of the batch, by source offset: kept in the outbox. */
+  final Map<String, List<StoredOutput>> outbox = new LinkedHashMap<>();
+
+  /** Everything to deliver for this key: earlier outputs again, new outputs, window results. */
+  final List<Routed> deliveries = new ArrayList<>();
+
+  final List<Opened> opened = new ArrayList<>();
+  int applied;
+  int repeats;
+  int late;
+  int fired;
+  KeyWrite write;
+
+  KeyWork(Object key, String encoded, KeyItem item, boolean touched) {
+    this.key = key;
+    this.encoded = encoded;
+    this.item = item;
+    this.book = KeyBook.decode(item == null ? null : item.bookkeeping());
+    this.touched = touched;
+  }
+
+  /** A per-record output of the record at {@code offset}. */
+  void output(String offset, Routed routed) {
+    deliveries.add(routed);
+    outbox
+        .computeIfAbsent(offset, o -> new ArrayList<>())
+        .add(StoredOutput.of(routed.route(), String.valueOf(key), routed.record()));
+  }
+}

@@ -1,0 +1,307 @@
+package dev.statekit.stream.internal.batch;
+
+import dev.statekit.runtime.bus.QueueIds;
+import dev.statekit.stream.SourcePosition;
+import dev.statekit.stream.TimeWindow;
+import dev.statekit.stream.internal.BatchChains;
+import dev.statekit.stream.internal.BatchWindowOperator;
+import dev.statekit.stream.internal.BatchWindowOperator.Opened;
+import dev.statekit.stream.internal.Operator;
+import dev.statekit.stream.internal.batch.KeyBook.Outbox;
+import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
+import dev.statekit.stream.internal.state.CachingStateBackend;
+import dev.statekit.stream.internal.state.StateKeys;
+import dev.statekit.stream.lambda.BatchStore.KeyWrite;
+import dev.statekit.stream.lambda.KeyItem;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the keyed operator over some keys of a batch: their records in order (each skipped if the
+ * key applied it before), then the windows due now, from the state in memory. Works per key, so a
+ * key whose write conflicted runs again alone on its fresh item.
+ */
+final class KeyedPass {
+  /** The keys' work, or the first record whose processing failed. */
+  record Result(Map<String, KeyWork> works, int failedSource, String failure) {
+    boolean failed() {
+      return failure != null;
+    }
+  }
+
+  private final BatchContext context;
+  private final Keys keys;
+
+  KeyedPass(BatchContext context) {
+    this.context = context;
+    this.keys = new Keys(context);
+  }
+
+  /**
+   * Applies {@code inputs} and fires due windows.
+   *
+   * @param items the stored items of the inputs' keys and of {@code dueWindows}' keys
+   * @param dueWindows windows the timer index says are due, of keys that may have no input
+   */
+  Result run(
+      List<KeyedInput> inputs, Map<String, KeyItem> items, Map<String, List<Opened>> dueWindows)
+      throws Exception {
+    BatchTable table = new BatchTable(items);
+    BatchChains.Chain chain =
+        BatchChains.open(
+            context.shape().plan(),
+            1,
+            context.pipeline(),
+            new CachingStateBackend(table, Integer.MAX_VALUE),
+            context.capture(),
+            null);
+    Operator head = chain.head();
+    BatchWindowOperator window = head instanceof BatchWindowOperator w ? w : null;
+    if (window != null) {
+      window.lateness(context.lateness());
+    }
+    Map<String, KeyWork> works = new LinkedHashMap<>();
+    for (KeyedInput input : inputs) {
+      KeyWork work = works.get(input.encoded());
+      if (work == null) {
+        work = keys.prepare(input.key(), input.encoded(), items.get(input.encoded()), window, true);
+        works.put(input.encoded(), work);
+      }
+      if (keys.repeat(work, input)) {
+        work.repeats++;
+        continue;
+      }
+      KeyWork target = work;
+      context
+          .capture()
+          .target(
+              new IdTarget(
+                  context.pipeline(),
+                  context.shape().routes(),
+                  String.valueOf(input.key()),
+                  context.split() + "/" + input.offset() + "/" + input.sub(),
+                  routed -> target.output(input.offset(), routed)));
+      int late = window == null ? 0 : window.lateRecords();
+      try {
+        head.emitKeyed(input.key(), input.record());
+      } catch (Exception | LinkageError | AssertionError e) {
+        return new Result(
+            works,
+            input.source(),
+            "Record "
+                + input.offset()
+                + " of "
+                + context.split()
+                + " failed for key "
+                + input.key()
+                + ": "
+                + e);
+      }
+      work.late += window == null ? 0 : window.lateRecords() - late;
+      work.applied++;
+      keys.applied(work, input);
+    }
+    if (window != null) {
+      fire(window, works, items, dueWindows);
+      for (Opened opened : window.takeOpened()) {
+        works.get(StateKeys.encode(opened.key(), context.shape().keySerde())).opened.add(opened);
+      }
+    }
+    chain.flushState();
+    for (KeyWork work : works.values()) {
+      if (work.touched) {
+        keys.finish(work, table.stateOf(work.encoded));
+      }
+    }
+    return new Result(works, -1, null);
+  }
+
+  /** Fires the windows due now: those of keys in memory, and those the index named. */
+  private void fire(
+      BatchWindowOperator window,
+      Map<String, KeyWork> works,
+      Map<String, KeyItem> items,
+      Map<String, List<Opened>> dueWindows)
+      throws Exception {
+    if (!context.fires()) {
+      return;
+    }
+    Map<KeyWork, List<TimeWindow>> due = new LinkedHashMap<>();
+    for (KeyWork work : works.values()) {
+      due.put(work, dueOf(window.windowsOf(work.key)));
+    }
+    for (Map.Entry<String, List<Opened>> named : dueWindows.entrySet()) {
+      if (works.containsKey(named.getKey()) || named.getValue().isEmpty()) {
+        continue; // in memory: all its due windows are fired above
+      }
+      Object key = named.getValue().get(0).key();
+      KeyWork work = keys.prepare(key, named.getKey(), items.get(named.getKey()), window, false);
+      works.put(named.getKey(), work);
+      due.put(work, dueOf(named.getValue().stream().map(Opened::window).toList()));
+    }
+    for (Map.Entry<KeyWork, List<TimeWindow>> entry : due.entrySet()) {
+      KeyWork work = entry.getKey();
+      for (TimeWindow w : entry.getValue()) {
+        context
+            .capture()
+            .target(
+                new IdTarget(
+                    context.pipeline(),
+                    context.shape().routes(),
+                    String.valueOf(work.key),
+                    context.shape().keyedOperator()
+                        + "/"
+                        + work.encoded
+                        + "/"
+                        + w.start()
+                        + "-"
+                        + w.end(),
+                    work.deliveries::add));
+        work.fired += window.fire(work.key, w) > 0 ? 1 : 0;
+      }
+    }
+  }
+
+  private List<TimeWindow> dueOf(List<TimeWindow> windows) {
+    return windows.stream()
+        .distinct()
+        .filter(
+            w ->
+                w.maxTimestamp() > context.firedThrough() && w.maxTimestamp() <= context.fireUpTo())
+        .sorted(Comparator.comparingLong(TimeWindow::end).thenComparingLong(TimeWindow::start))
+        .toList();
+  }
+
+  /** The per-key rules: what was applied before, what goes out again, what is written. */
+  static final class Keys {
+    private final BatchContext context;
+
+    Keys(BatchContext context) {
+      this.context = context;
+    }
+
+    /**
+     * A key met for the first time in this pass. For a key with records in the batch ({@code
+     * touched}): its earlier outputs proven delivered are dropped and those this batch repeats go
+     * out again; its closed windows are dropped; and if a crashed attempt of this split wrote it,
+     * its windows get their timers again (the timer item may not have been written).
+     */
+    KeyWork prepare(
+        Object key, String encoded, KeyItem item, BatchWindowOperator window, boolean touched) {
+      KeyWork work = new KeyWork(key, encoded, item, touched);
+      if (!touched) {
+        return work;
+      }
+      String split = context.split();
+      boolean unconfirmed = false;
+      if (context.ordered()) {
+        work.threshold = work.book.mark(split);
+        String first = context.firstOffset();
+        work.book.removeOutbox(
+            split,
+            entry -> first != null && SourcePosition.compareOffsets(entry.offset(), first) < 0);
+        String position = context.positions().get(split);
+        unconfirmed =
+            work.threshold != null
+                && (position == null
+                    || SourcePosition.compareOffsets(work.threshold, position) > 0);
+      } else {
+        for (String offset : context.offsets()) {
+          unconfirmed |= work.book.seen(split, QueueIds.fingerprint(offset));
+        }
+      }
+      for (Outbox entry : work.book.outbox()) {
+        if (entry.split().equals(split) && context.offsets().contains(entry.offset())) {
+          redeliver(work, entry);
+        }
+      }
+      if (window != null) {
+        if (context.firedThrough() != Long.MIN_VALUE) {
+          window.dropThrough(key, context.firedThrough());
+        }
+        if (unconfirmed) {
+          window.reopen(key);
+        }
+      }
+      return work;
+    }
+
+    private void redeliver(KeyWork work, Outbox entry) {
+      for (StoredOutput output : entry.outputs()) {
+        work.deliveries.add(
+            new Routed(
+                output.route(),
+                context
+                    .shape()
+                    .routes()
+                    .get(output.route())
+                    .record(
+                        output.id(),
+                        context.pipeline(),
+                        output.source(),
+                        output.key(),
+                        output.value())));
+      }
+    }
+
+    boolean repeat(KeyWork work, KeyedInput input) {
+      if (context.ordered()) {
+        return work.threshold != null
+            && SourcePosition.compareOffsets(input.offset(), work.threshold) <= 0;
+      }
+      return work.book.seen(context.split(), QueueIds.fingerprint(input.offset()));
+    }
+
+    void applied(KeyWork work, KeyedInput input) {
+      if (context.ordered()) {
+        work.lastApplied = input.offset();
+      } else if (!work.appliedIds.contains(input.offset())) {
+        work.appliedIds.add(input.offset());
+      }
+    }
+
+    /** Records what the key applied and emitted, and makes its write. */
+    void finish(KeyWork work, byte[] state) {
+      long now = context.now();
+      KeyBook book = work.book;
+      if (work.lastApplied != null) {
+        book.mark(context.split(), work.lastApplied);
+      }
+      for (String id : work.appliedIds) {
+        book.remember(context.split(), QueueIds.fingerprint(id), now);
+      }
+      work.outbox.forEach(
+          (offset, outputs) -> book.addOutbox(new Outbox(context.split(), offset, now, outputs)));
+      book.forgetCovered(context.positions());
+      BatchSettings settings = context.settings();
+      book.forgetOlder(now - settings.retentionMs(), settings.dedupCapacity());
+      byte[] bookkeeping = book.encode();
+      if (work.item == null && state == null && bookkeeping == null) {
+        return;
+      }
+      long expiresAt = 0;
+      if (settings.stateTtlSeconds() > 0) {
+        expiresAt = now / 1000 + settings.stateTtlSeconds();
+      } else if (state == null) {
+        expiresAt = (now + settings.retentionMs()) / 1000 + 1;
+      }
+      ItemLimit.check(context.pipeline(), work.key, state, bookkeeping);
+      work.write =
+          new KeyWrite(
+              work.encoded,
+              work.item == null ? 0 : work.item.version(),
+              state,
+              bookkeeping,
+              expiresAt);
+    }
+  }
+
+  static List<Routed> all(Map<String, KeyWork> works) {
+    List<Routed> all = new ArrayList<>();
+    works.values().forEach(work -> all.addAll(work.deliveries));
+    return all;
+  }
+}

@@ -1,0 +1,44 @@
+package dev.statekit.stream.internal.batch;
+
+import dev.statekit.egress.EgressRecord;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
+/**
+ * An output kept in a key's outbox until it is known delivered: enough to rebuild its {@link
+ * EgressRecord} with the output it goes to.
+ *
+ * @param route the index of the pipeline's output (main, late records, dead letters)
+ * @param id the record's id
+ * @param source the id of its source address (the key)
+ * @param key its record key, or null
+ * @param value its value's bytes
+ */
+record StoredOutput(int route, String id, String source, String key, byte[] value) {
+  static StoredOutput of(int route, String source, EgressRecord record) {
+    return new StoredOutput(route, record.id(), source, record.key().orElse(null), record.value());
+  }
+
+  void write(DataOutputStream out) throws IOException {
+    out.writeShort(route);
+    out.writeUTF(id);
+    out.writeUTF(source);
+    out.writeBoolean(key != null);
+    if (key != null) {
+      out.writeUTF(key);
+    }
+    out.writeInt(value.length);
+    out.write(value);
+  }
+
+  static StoredOutput read(DataInputStream in) throws IOException {
+    int route = in.readShort();
+    String id = in.readUTF();
+    String source = in.readUTF();
+    String key = in.readBoolean() ? in.readUTF() : null;
+    byte[] value = new byte[in.readInt()];
+    in.readFully(value);
+    return new StoredOutput(route, id, source, key, value);
+  }
+}

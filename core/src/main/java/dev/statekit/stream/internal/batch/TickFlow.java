@@ -1,0 +1,164 @@
+package dev.statekit.stream.internal.batch;
+
+import dev.statekit.stream.lambda.SplitState;
+import dev.statekit.stream.lambda.TickResult;
+import dev.statekit.stream.lambda.TimerItem;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/**
+ * The scheduled tick: moves on the watermark of splits that got no batch for the idle timeout (as a
+ * candidate, usable for firing one batch timeout later), then fires every window due at the
+ * pipeline's watermark, delivers the results, and records how far it fired. Also the only firing of
+ * pipelines fed by unordered splits (SQS), whose batches don't fire.
+ */
+final class TickFlow {
+  /** Rounds of firing per tick when more is due than one query returns. */
+  private static final int MAX_ROUNDS = 20;
+
+  private final BatchEngine engine;
+  private final long now;
+  private final long timeout;
+
+  TickFlow(BatchEngine engine) {
+    this.engine = engine;
+    this.now = engine.settings.clock().millis();
+    this.timeout = engine.settings.batchTimeoutMs();
+  }
+
+  TickResult run() throws Exception {
+    List<SplitState> splits = new ArrayList<>(engine.store().readSplits(engine.name));
+    List<String> idle = new ArrayList<>();
+    List<Callable<Void>> writes = new ArrayList<>();
+    long idleTimeout = engine.shape.idleTimeout();
+    long floor = Long.MAX_VALUE;
+    for (SplitState split : splits) {
+      if (!split.isTick() && split.watermark() != Long.MIN_VALUE) {
+        floor = Math.min(floor, Progress.lateness(split));
+      }
+    }
+    for (int i = 0; i < splits.size(); i++) {
+      SplitState split = splits.get(i);
+      boolean idleNow = idleTimeout > 0 && now - split.activeAt() >= idleTimeout;
+      long proposal;
+      if (split.isTick()) {
+        continue;
+      } else if (idleNow && split.watermark() != Long.MIN_VALUE) {
+        proposal = split.watermark() + (now - split.activeAt()); // event time follows the clock
+      } else if (idleNow && floor != Long.MAX_VALUE) {
+        proposal = floor; // never had a batch: it follows the other splits
+      } else if (!idleNow && split.position() == null && split.watermark() != Long.MIN_VALUE) {
+        proposal = split.watermark(); // a queue: its watermark becomes firable in time
+      } else {
+        continue;
+      }
+      if (idleNow) {
+        idle.add(split.split());
+      }
+      SplitState next = Progress.propose(split, proposal, now, timeout);
+      if (next.fireWatermark() != split.fireWatermark() || next.candidate() != split.candidate()) {
+        SplitState written = next.withVersion(split.version() + 1);
+        splits.set(i, written);
+        writes.add(
+            () -> {
+              engine
+                  .store()
+                  .writeSplit(engine.name, written); // a batch came: the next tick sees it
+              return null;
+            });
+      }
+    }
+    engine.together(writes);
+
+    Progress progress = new Progress(splits, now, timeout);
+    long watermark = progress.pipelineWatermark(null, Long.MIN_VALUE);
+    int fired = 0;
+    long firedThrough = progress.firedThrough();
+    for (int round = 0;
+        round < MAX_ROUNDS && engine.shape.windowed() && watermark > firedThrough;
+        round++) {
+      List<TimerItem> due = engine.store().timersDueBy(engine.name, watermark, IndexFire.LIMIT);
+      IndexFire index =
+          new IndexFire(due, firedThrough, watermark, engine.codec, engine.shape, Set.of());
+      fired += fire(progress, index, firedThrough);
+      firedThrough = index.through;
+    }
+    return new TickResult(idle, fired, watermark);
+  }
+
+  /** Fires what the index named, delivers it, then drops the covered items and records it. */
+  private int fire(Progress progress, IndexFire index, long firedThrough) throws Exception {
+    int fired = 0;
+    if (!index.windows.isEmpty()) {
+      BatchContext context =
+          new BatchContext(
+              engine.name,
+              engine.shape,
+              new Capture(engine.shape.routes()),
+              engine.settings,
+              SplitState.TICK,
+              false,
+              null,
+              Set.of(),
+              Long.MIN_VALUE,
+              firedThrough,
+              index.through,
+              progress.positions(),
+              now);
+      var works =
+          new KeyedPass(context)
+              .run(List.of(), engine.readKeys(index.windows.keySet(), true), index.windows)
+              .works();
+      Deliveries deliveries = new Deliveries(engine.shape.routes());
+      for (KeyWork work : works.values()) {
+        fired += work.fired;
+        work.deliveries.forEach(routed -> deliveries.add(routed.route(), routed.record()));
+      }
+      engine.together(deliveries.calls());
+    }
+    if (!index.rests.isEmpty()) {
+      engine.store().putTimers(engine.name, index.rests);
+    }
+    List<Callable<Void>> record = new ArrayList<>();
+    record.add(
+        () -> {
+          engine.store().deleteTimers(engine.name, index.covered);
+          return null;
+        });
+    record.add(
+        () -> {
+          recordFired(index.through);
+          return null;
+        });
+    engine.together(record);
+    return fired;
+  }
+
+  private void recordFired(long through) {
+    while (true) {
+      SplitState tick =
+          new Progress(engine.store().readSplits(engine.name), now, timeout).split(SplitState.TICK);
+      if (tick.firedThrough() >= through) {
+        return;
+      }
+      SplitState next =
+          new SplitState(
+              SplitState.TICK,
+              tick.version() + 1,
+              null,
+              Long.MIN_VALUE,
+              Long.MIN_VALUE,
+              Long.MIN_VALUE,
+              0,
+              now,
+              through,
+              Long.MIN_VALUE,
+              List.of());
+      if (engine.store().writeSplit(engine.name, next)) {
+        return;
+      }
+    }
+  }
+}

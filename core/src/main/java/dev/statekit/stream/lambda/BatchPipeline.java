@@ -1,0 +1,311 @@
+package dev.statekit.stream.lambda;
+
+import dev.statekit.entry.BatchConsumer;
+import dev.statekit.entry.BatchOutcome;
+import dev.statekit.entry.ChangeRecord;
+import dev.statekit.entry.KinesisRecord;
+import dev.statekit.entry.QueueRecord;
+import dev.statekit.entry.ScheduledTask;
+import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.PipelineFailedException;
+import dev.statekit.stream.internal.batch.BatchEngine;
+import dev.statekit.stream.internal.batch.BatchSettings;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * A pipeline run on Lambda, batch by batch: each batch of a Kinesis or DynamoDB Streams shard or an
+ * SQS queue goes through the operator core and ends in a checkpoint in the {@link BatchStore}, and
+ * a scheduled {@link #tick} moves idle splits on and fires windows due.
+ *
+ * <pre>{@code
+ * Pipeline counts =
+ *     Pipeline.from(BatchSource.records())
+ *         .decode(Serdes.json(Click.class))
+ *         .withWatermarks(WatermarkStrategy.<Click>boundedOutOfOrderness(Duration.ofSeconds(5))
+ *             .withTimestamps(Click::time)
+ *             .withIdleTimeout(Duration.ofMinutes(2)))
+ *         .keyBy(Click::page)
+ *         .window(Windows.tumbling(Duration.ofMinutes(1)))
+ *         .aggregate(AggregateFunction.count(), Serdes.longs(), (page, window, n) -> page + "=" + n)
+ *         .to(EgressOutput.to(sink, TypeName.of("clicks", "per-minute"), Types.stringType()));
+ * BatchPipeline pipeline =
+ *     BatchPipeline.builder("clicks", counts)
+ *         .store(new DynamoDbBatchStore(dynamoDb, table))
+ *         .build();
+ * BatchResult result = pipeline.process(batch);   // answer result.failedOffsets() to Lambda
+ * }</pre>
+ *
+ * <p>On Lambda, register it with the entry point, which reads the events:
+ *
+ * <pre>{@code
+ * EntryPoint.builder()
+ *     .kinesisStream("clicks", pipeline.kinesisConsumer())
+ *     .scheduled("clicks-tick", pipeline.tickTask())
+ *     .build();
+ * }</pre>
+ *
+ * <p><b>Exactly once.</b> Each key's item records, per shard, the sequence number of the last
+ * record applied to it; a retried batch, a repeated record or a batch that crashed half way through
+ * its writes skips what each key applied already. Every write is conditional on the version read,
+ * so batches of different shards that touch one key never lose an update. Outputs carry ids that a
+ * replay repeats.
+ *
+ * <p><b>Event time.</b> Each split's watermark is kept with its checkpoint; a window fires once the
+ * watermark of every split has passed its end, found through a timer index whichever keys it
+ * belongs to, by the batch that sees it due or by the tick.
+ *
+ * <p>Thread-safe: batches of different splits may be processed at once.
+ */
+public final class BatchPipeline {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
+  private final String name;
+  private final BatchEngine engine;
+
+  private BatchPipeline(String name, BatchEngine engine) {
+    this.name = name;
+    this.engine = engine;
+  }
+
+  /**
+   * Starts a batch pipeline named {@code name} (its items in the store are named after it; keep it
+   * when the code changes) running {@code pipeline}, which reads {@link BatchSource#records()}.
+   */
+  public static Builder builder(String name, Pipeline pipeline) {
+    return new Builder(name, pipeline);
+  }
+
+  /** The pipeline's name. */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Processes one batch: applies its records, checkpoints its split, fires the windows due and
+   * delivers every output, in that order of durability. A record that fails (its decoding, a
+   * function under {@code FailurePolicy.fail()}) is reported in {@link
+   * BatchResult#failedOffsets()}: on a shard with every record after it.
+   *
+   * @throws dev.statekit.stream.state.StateStoreException if the store failed (retryable or not)
+   * @throws dev.statekit.egress.EgressException if a sink did not take its records
+   * @throws PipelineFailedException on anything else; the batch may be retried whole
+   */
+  public BatchResult process(SourceBatch batch) {
+    Objects.requireNonNull(batch, "batch");
+    try {
+      return engine.process(batch);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new PipelineFailedException(
+          "Pipeline " + name + " failed on a batch of " + batch.split() + ": " + e, e);
+    }
+  }
+
+  /**
+   * Makes the splits known before their first batch (a Kinesis stream's shards, as {@code
+   * ListShards} names them): no window fires until each of them has had a batch or was idle for the
+   * idle timeout. A split that first shows up in a batch joins at the pipeline's watermark, its
+   * records behind it late. Splits known already are left alone.
+   *
+   * @return the splits that were new
+   */
+  public List<String> registerSplits(Collection<String> splits) {
+    Objects.requireNonNull(splits, "splits");
+    for (String split : splits) {
+      SourceBatch.ordered(split); // validates the name
+    }
+    return engine.registerSplits(splits);
+  }
+
+  /**
+   * The scheduled tick (every minute): moves the watermark of splits idle for the idle timeout on
+   * with the wall clock, and fires the windows due.
+   */
+  public TickResult tick() {
+    try {
+      return engine.tick();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new PipelineFailedException("Pipeline " + name + " failed on a tick: " + e, e);
+    }
+  }
+
+  /**
+   * Processes the records of a Kinesis event (one batch per shard, see {@link
+   * SourceBatches#kinesis}) and answers the first failed sequence number of each shard: register it
+   * with {@code EntryPoint.Builder#kinesisStream}.
+   */
+  public BatchConsumer<KinesisRecord> kinesisConsumer() {
+    return records -> processAll(SourceBatches.kinesis(records));
+  }
+
+  /**
+   * Processes the changes of a DynamoDB Streams event (see {@link SourceBatches#dynamoDb}) and
+   * answers the failed sequence numbers (Lambda resumes at the lowest): register it with {@code
+   * EntryPoint.Builder#dynamoDbStream}.
+   */
+  public BatchConsumer<ChangeRecord> dynamoDbConsumer() {
+    return records -> processAll(SourceBatches.dynamoDb(records));
+  }
+
+  /**
+   * Processes the messages of an SQS event (see {@link SourceBatches#queue}) and answers the failed
+   * message ids: register it with {@code EntryPoint.Builder#queue}.
+   */
+  public BatchConsumer<QueueRecord> queueConsumer() {
+    return records -> processAll(SourceBatches.queue(records));
+  }
+
+  /**
+   * Runs {@link #tick()} on every scheduled event, answering its {@link TickResult}: register it
+   * with {@code EntryPoint.Builder#scheduled}.
+   */
+  public ScheduledTask tickTask() {
+    return event -> tick();
+  }
+
+  private BatchOutcome processAll(List<SourceBatch> batches) {
+    List<String> failed = new ArrayList<>();
+    batches.stream().map(this::process).map(BatchResult::failedOffsets).forEach(failed::addAll);
+    return BatchOutcome.failed(failed);
+  }
+
+  @Override
+  public String toString() {
+    return "BatchPipeline[" + name + "]";
+  }
+
+  /** Builds a {@link BatchPipeline}. */
+  public static final class Builder {
+    private final String name;
+    private final Pipeline pipeline;
+    private BatchStore store;
+    private Clock clock = Clock.systemUTC();
+    private Duration batchTimeout = Duration.ofMinutes(15);
+    private Duration retention = Duration.ofDays(1);
+    private int dedupCapacity = 1000;
+    private Duration stateTtl = Duration.ZERO;
+    private int maxCachedKeys = 100_000;
+    private BatchFaultHook hook = BatchFaultHook.NONE;
+
+    private Builder(String name, Pipeline pipeline) {
+      Objects.requireNonNull(name, "name");
+      if (!NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException(
+            "A pipeline's name is 1 to 100 letters, digits, '.', '_' or '-', got '"
+                + name
+                + "'; e.g. clicks-per-minute");
+      }
+      this.name = name;
+      this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
+    }
+
+    /** Where keys, splits and timers are kept (required). */
+    public Builder store(BatchStore batchStore) {
+      this.store = Objects.requireNonNull(batchStore, "store");
+      return this;
+    }
+
+    /** The wall clock (idle time, retention); the system clock by default. */
+    public Builder clock(Clock wallClock) {
+      this.clock = Objects.requireNonNull(wallClock, "clock");
+      return this;
+    }
+
+    /**
+     * The longest one invocation runs: the Lambda function's timeout (15 minutes by default, the
+     * most Lambda allows). A watermark that did not come from a shard's own last batch (an idle
+     * shard's, an SQS queue's) fires windows only this long after it was recorded, when every batch
+     * that read the older one has ended. Set it to the function's timeout.
+     */
+    public Builder batchTimeout(Duration timeout) {
+      this.batchTimeout = atLeast(timeout, Duration.ofSeconds(1), "batchTimeout");
+      return this;
+    }
+
+    /**
+     * How long a key remembers the SQS message ids it applied (to drop redeliveries) and keeps
+     * outputs not yet known to be delivered: one day by default. Longer than the queue's visibility
+     * timeout times its receive count.
+     */
+    public Builder retention(Duration keep) {
+      this.retention = atLeast(keep, Duration.ofMinutes(1), "retention");
+      return this;
+    }
+
+    /** How many SQS message ids a key remembers at most (1,000 by default; 16 bytes each). */
+    public Builder dedupCapacity(int capacity) {
+      if (capacity < 1) {
+        throw new IllegalArgumentException("dedupCapacity is at least 1, got " + capacity);
+      }
+      this.dedupCapacity = capacity;
+      return this;
+    }
+
+    /**
+     * Deletes a key's state this long after its last write (DynamoDB's TTL, within days). By
+     * default state is kept until it is empty; set this for keys that come and go.
+     */
+    public Builder stateTtl(Duration ttl) {
+      this.stateTtl = atLeast(ttl, Duration.ofMinutes(1), "stateTtl");
+      return this;
+    }
+
+    /** Key items kept in memory between batches (100,000 by default). */
+    public Builder maxCachedKeys(int keys) {
+      if (keys < 0) {
+        throw new IllegalArgumentException("maxCachedKeys is 0 or more, got " + keys);
+      }
+      this.maxCachedKeys = keys;
+      return this;
+    }
+
+    /** A fault-injection hook, for tests. */
+    public Builder faultHook(BatchFaultHook faultHook) {
+      this.hook = Objects.requireNonNull(faultHook, "faultHook");
+      return this;
+    }
+
+    /**
+     * The pipeline.
+     *
+     * @throws IllegalStateException if no store was given
+     * @throws IllegalArgumentException if the pipeline cannot run batch by batch: more than one
+     *     keyBy, a sink that is not an {@link EgressOutput}, windows without watermarks
+     */
+    public BatchPipeline build() {
+      if (store == null) {
+        throw new IllegalStateException(
+            "Give the pipeline a store: store(new DynamoDbBatchStore(dynamoDb, table)) on Lambda,"
+                + " store(new InMemoryBatchStore()) in tests");
+      }
+      BatchSettings settings =
+          new BatchSettings(
+              store,
+              clock,
+              batchTimeout.toMillis(),
+              retention.toMillis(),
+              dedupCapacity,
+              stateTtl.toSeconds(),
+              maxCachedKeys,
+              hook);
+      return new BatchPipeline(name, new BatchEngine(name, pipeline, settings));
+    }
+
+    private static Duration atLeast(Duration value, Duration least, String what) {
+      Objects.requireNonNull(value, what);
+      if (value.compareTo(least) < 0) {
+        throw new IllegalArgumentException(what + " is at least " + least + ", got " + value);
+      }
+      return value;
+    }
+  }
+}

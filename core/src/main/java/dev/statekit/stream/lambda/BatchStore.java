@@ -1,0 +1,76 @@
+package dev.statekit.stream.lambda;
+
+import dev.statekit.stream.state.StateStoreException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where a {@link BatchPipeline} keeps what must outlive an invocation: each key's state with its
+ * bookkeeping ({@link KeyItem}), each split's position and watermark ({@link SplitState}), and the
+ * timer index of open windows ({@link TimerItem}). Writes of keys and splits are conditional on the
+ * version read, so concurrent invocations never overwrite each other. {@link DynamoDbBatchStore}
+ * keeps them in the application table; {@link InMemoryBatchStore} in this process.
+ *
+ * <p>Implementations translate their vendor's errors into {@link StateStoreException} (with {@code
+ * retryable()} telling throttling and outages from bad requests).
+ */
+public interface BatchStore {
+  /**
+   * Reads keys' items, strongly consistent.
+   *
+   * @param pipeline the pipeline's name
+   * @param operator the keyed operator's id
+   * @param keys encoded keys
+   * @return the items found, by key; keys without an item are absent
+   */
+  Map<String, KeyItem> readKeys(String pipeline, String operator, Collection<String> keys);
+
+  /**
+   * Writes keys' items, each only if its stored version is still {@link KeyWrite#expectedVersion()}
+   * (0: only if it has no item). The writes are independent: some may succeed while others
+   * conflict.
+   *
+   * @return the keys whose condition failed (another invocation wrote them meanwhile); nothing was
+   *     written for them
+   */
+  Set<String> writeKeys(String pipeline, String operator, List<KeyWrite> writes);
+
+  /** Every split's state and the tick's, strongly consistent. */
+  List<SplitState> readSplits(String pipeline);
+
+  /**
+   * Writes a split's state if its stored version is still {@code state.version() - 1} (no item for
+   * version 1).
+   *
+   * @return false if another invocation wrote it meanwhile; nothing was written
+   */
+  boolean writeSplit(String pipeline, SplitState state);
+
+  /** Adds timer items. */
+  void putTimers(String pipeline, List<TimerItem> timers);
+
+  /**
+   * The timer items whose earliest timer is due at {@code time}, in order of that time, strongly
+   * consistent.
+   *
+   * @param limit at most this many items
+   */
+  List<TimerItem> timersDueBy(String pipeline, long time, int limit);
+
+  /** Deletes timer items by id; ids without an item are ignored. */
+  void deleteTimers(String pipeline, Collection<String> ids);
+
+  /**
+   * One key's item to write.
+   *
+   * @param key the encoded key
+   * @param expectedVersion the version read, 0 if there was no item
+   * @param state the key's operator state, or null if it has none
+   * @param bookkeeping what the pipeline records per key (positions applied, an outbox)
+   * @param expiresAt when the item may be deleted, epoch seconds; 0 for never
+   */
+  record KeyWrite(
+      String key, long expectedVersion, byte[] state, byte[] bookkeeping, long expiresAt) {}
+}

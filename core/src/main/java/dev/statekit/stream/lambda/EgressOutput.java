@@ -1,0 +1,148 @@
+package dev.statekit.stream.lambda;
+
+import dev.statekit.egress.EgressRecord;
+import dev.statekit.egress.EgressSink;
+import dev.statekit.function.Address;
+import dev.statekit.function.TypeName;
+import dev.statekit.stream.Record;
+import dev.statekit.stream.Sink;
+import dev.statekit.stream.SinkWriter;
+import dev.statekit.types.Type;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * A pipeline sink that hands results to an {@link EgressSink} (an SQS queue, a Kinesis stream, a
+ * DynamoDB table, a function address) as {@link EgressRecord}s of egress {@link #egress()}, values
+ * written by a {@link Type}. A {@link BatchPipeline} ends in these (its late-record and dead-letter
+ * sinks too): it gives every record an id that a replayed batch repeats, so a sink that writes by
+ * id (a table, a FIFO queue, a function address) shows each result once.
+ *
+ * <pre>{@code
+ * .to(EgressOutput.to(DynamoDbTableSink.onApplicationTable(dynamoDb, table),
+ *         TypeName.of("clicks", "per-minute"), Types.stringType()))
+ * }</pre>
+ *
+ * <p>A record's source address is {@code statekit.pipeline/<pipeline>/<key>} (the key of the
+ * result, or the split for results without one), which SQS FIFO sinks use as the message group and
+ * Kinesis sinks as the partition key unless {@link #withKey} gives another. Run in process by
+ * {@code Pipeline.run}, it delivers at each checkpoint (at least once) with ids made of the egress,
+ * key and timestamp.
+ *
+ * @param <T> the values' type
+ */
+public final class EgressOutput<T> implements Sink<T> {
+  /** The namespace of the source addresses of pipeline results. */
+  public static final String SOURCE_NAMESPACE = "statekit.pipeline";
+
+  private final EgressSink sink;
+  private final TypeName egress;
+  private final Type<T> type;
+  private final Function<? super T, String> key;
+
+  private EgressOutput(
+      EgressSink sink, TypeName egress, Type<T> type, Function<? super T, String> key) {
+    this.sink = Objects.requireNonNull(sink, "sink");
+    this.egress = Objects.requireNonNull(egress, "egress");
+    this.type = Objects.requireNonNull(type, "type");
+    this.key = key;
+  }
+
+  /** Results to {@code sink} as records of {@code egress}, values written by {@code type}. */
+  public static <T> EgressOutput<T> to(EgressSink sink, TypeName egress, Type<T> type) {
+    return new EgressOutput<>(sink, egress, type, null);
+  }
+
+  /** The same output with each record's key (partition key, message group) taken from its value. */
+  public EgressOutput<T> withKey(Function<? super T, String> recordKey) {
+    return new EgressOutput<>(sink, egress, type, Objects.requireNonNull(recordKey, "recordKey"));
+  }
+
+  /** The egress the records belong to. */
+  public TypeName egress() {
+    return egress;
+  }
+
+  /** The sink records are delivered to. */
+  public EgressSink sink() {
+    return sink;
+  }
+
+  /**
+   * The egress record of one result.
+   *
+   * @param id the record's id, the same on every delivery
+   * @param pipeline the pipeline's name
+   * @param source the result's key or split, for the source address
+   * @param value the result
+   * @throws ClassCastException if the value is not of this output's type
+   */
+  @SuppressWarnings("unchecked")
+  public EgressRecord record(String id, String pipeline, String source, Object value) {
+    T typed = (T) value;
+    return record(
+        id, pipeline, source, key == null ? null : key.apply(typed), type.serialize(typed));
+  }
+
+  /**
+   * The egress record of a result written earlier.
+   *
+   * @param id the record's id
+   * @param pipeline the pipeline's name
+   * @param source the result's key or split
+   * @param recordKey the record's key, or null
+   * @param value the value's bytes, as this output's type wrote them
+   */
+  public EgressRecord record(
+      String id, String pipeline, String source, String recordKey, byte[] value) {
+    EgressRecord.Builder builder =
+        EgressRecord.builder(
+            id,
+            egress,
+            Address.of(TypeName.of(SOURCE_NAMESPACE, pipeline), source.isEmpty() ? "-" : source),
+            type.typeName().asString(),
+            value);
+    if (recordKey != null) {
+      builder.key(recordKey);
+    }
+    return builder.build();
+  }
+
+  @Override
+  public SinkWriter<T> open(int worker, int workers) {
+    return new SinkWriter<>() {
+      private final List<EgressRecord> pending = new ArrayList<>();
+      private final Map<String, Integer> seen = new HashMap<>();
+
+      @Override
+      public void write(Record<T> record) {
+        String source = record.key() == null ? "" : String.valueOf(record.key());
+        String base = egress.asString() + "/" + source + "/" + record.timestamp();
+        int n = seen.merge(base, 1, Integer::sum) - 1;
+        pending.add(this.record(base + "/" + n, source, record.value()));
+      }
+
+      private EgressRecord record(String id, String source, Object value) {
+        return EgressOutput.this.record(id, egress.name(), source, value);
+      }
+
+      @Override
+      public void checkpoint(long checkpointId) {
+        if (!pending.isEmpty()) {
+          sink.deliver(List.copyOf(pending));
+          pending.clear();
+        }
+        seen.clear();
+      }
+    };
+  }
+
+  @Override
+  public String name() {
+    return "egress:" + egress.asString();
+  }
+}

@@ -1,0 +1,103 @@
+package dev.statekit.stream.lambda;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A {@link BatchStore} in this process's memory, with the same conditions as the DynamoDB one: for
+ * tests and for running pipelines on one machine. Thread-safe. Byte arrays are handed over, never
+ * changed.
+ */
+public final class InMemoryBatchStore implements BatchStore {
+  private final Map<String, KeyItem> keys = new HashMap<>();
+  private final Map<String, TreeMap<String, SplitState>> splits = new HashMap<>();
+  private final Map<String, TreeMap<String, TimerItem>> timers = new HashMap<>();
+
+  @Override
+  public synchronized Map<String, KeyItem> readKeys(
+      String pipeline, String operator, Collection<String> encodedKeys) {
+    Map<String, KeyItem> found = new HashMap<>();
+    for (String key : encodedKeys) {
+      KeyItem item = keys.get(scope(pipeline, operator, key));
+      if (item != null) {
+        found.put(key, item);
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public synchronized Set<String> writeKeys(
+      String pipeline, String operator, List<KeyWrite> writes) {
+    Set<String> conflicts = new HashSet<>();
+    for (KeyWrite write : writes) {
+      String scoped = scope(pipeline, operator, write.key());
+      KeyItem stored = keys.get(scoped);
+      long version = stored == null ? 0 : stored.version();
+      if (version != write.expectedVersion()) {
+        conflicts.add(write.key());
+        continue;
+      }
+      keys.put(scoped, new KeyItem(write.key(), version + 1, write.state(), write.bookkeeping()));
+    }
+    return conflicts;
+  }
+
+  @Override
+  public synchronized List<SplitState> readSplits(String pipeline) {
+    return new ArrayList<>(splits.getOrDefault(pipeline, new TreeMap<>()).values());
+  }
+
+  @Override
+  public synchronized boolean writeSplit(String pipeline, SplitState state) {
+    TreeMap<String, SplitState> stored = splits.computeIfAbsent(pipeline, p -> new TreeMap<>());
+    SplitState current = stored.get(state.split());
+    long version = current == null ? 0 : current.version();
+    if (version != state.version() - 1) {
+      return false;
+    }
+    stored.put(state.split(), state);
+    return true;
+  }
+
+  @Override
+  public synchronized void putTimers(String pipeline, List<TimerItem> items) {
+    TreeMap<String, TimerItem> stored = timers.computeIfAbsent(pipeline, p -> new TreeMap<>());
+    items.forEach(item -> stored.put(item.id(), item));
+  }
+
+  @Override
+  public synchronized List<TimerItem> timersDueBy(String pipeline, long time, int limit) {
+    List<TimerItem> due = new ArrayList<>();
+    for (TimerItem item : timers.getOrDefault(pipeline, new TreeMap<>()).values()) {
+      if (item.minTime() > time || due.size() >= limit) {
+        break;
+      }
+      due.add(item);
+    }
+    return due;
+  }
+
+  @Override
+  public synchronized void deleteTimers(String pipeline, Collection<String> ids) {
+    TreeMap<String, TimerItem> stored = timers.get(pipeline);
+    if (stored != null) {
+      ids.forEach(stored::remove);
+    }
+  }
+
+  /** How many timer items a pipeline has (for tests). */
+  public synchronized int timerItems(String pipeline) {
+    return timers.getOrDefault(pipeline, new TreeMap<>()).size();
+  }
+
+  private static String scope(String pipeline, String operator, String key) {
+    return pipeline + "#" + operator + "#" + key;
+  }
+}

@@ -1,0 +1,107 @@
+package dev.statekit.stream.lambda;
+
+import dev.statekit.entry.ChangeRecord;
+import dev.statekit.entry.KinesisRecord;
+import dev.statekit.entry.QueueRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Turns the records the entry point reads from Lambda's events into {@link SourceBatch}es, one per
+ * split: the one conversion from an event source to a pipeline, used by {@link
+ * BatchPipeline#kinesisConsumer()} and its siblings.
+ *
+ * <ul>
+ *   <li>Kinesis: one ordered batch per shard, split {@code stream/shardId}, offsets the sequence
+ *       numbers, timestamps the arrival times, the partition key in header {@link #PARTITION_KEY}.
+ *   <li>SQS: one unordered batch per queue, split the queue's name, offsets the message ids,
+ *       timestamps the sent times, the message group as {@link SourceBatch#ORDER_GROUP} and the
+ *       string message attributes as headers.
+ *   <li>DynamoDB Streams: one unordered batch per table (Lambda's events don't name the stream's
+ *       shard, and sequence numbers of different shards don't compare), split {@code
+ *       dynamodb:table}, offsets the sequence numbers (unique in a stream), timestamps the change
+ *       times, the item's key as {@link SourceBatch#ORDER_GROUP} (an item's changes stay in order),
+ *       the bytes {@link ChangeJson the change as JSON}.
+ * </ul>
+ */
+public final class SourceBatches {
+  /** The header holding a Kinesis record's partition key. */
+  public static final String PARTITION_KEY = "kinesis.partition-key";
+
+  /** The header holding a DynamoDB change's event name: INSERT, MODIFY or REMOVE. */
+  public static final String EVENT_NAME = "dynamodb.event-name";
+
+  private SourceBatches() {}
+
+  /** The Kinesis records as one batch per shard, in the order of each shard's first record. */
+  public static List<SourceBatch> kinesis(List<KinesisRecord> records) {
+    return split(
+        records,
+        r -> r.streamName() + "/" + r.shardId(),
+        SourceBatch::ordered,
+        (batch, r) ->
+            batch.add(
+                r.sequenceNumber(),
+                r.arrivedAt().toEpochMilli(),
+                r.data(),
+                Map.of(PARTITION_KEY, r.partitionKey())));
+  }
+
+  /** The SQS messages as one batch per queue. */
+  public static List<SourceBatch> queue(List<QueueRecord> records) {
+    return split(
+        records,
+        QueueRecord::queueName,
+        SourceBatch::unordered,
+        (batch, r) -> {
+          Map<String, String> headers = new HashMap<>(r.messageAttributes());
+          r.groupId().ifPresent(group -> headers.put(SourceBatch.ORDER_GROUP, group));
+          batch.add(
+              r.messageId(),
+              r.sentAt().map(java.time.Instant::toEpochMilli).orElse(0L),
+              r.body().getBytes(StandardCharsets.UTF_8),
+              headers);
+        });
+  }
+
+  /** The DynamoDB Streams records as one batch per table. */
+  public static List<SourceBatch> dynamoDb(List<ChangeRecord> records) {
+    return split(
+        records,
+        r -> "dynamodb:" + r.tableName(),
+        SourceBatch::unordered,
+        (batch, r) ->
+            batch.add(
+                r.sequenceNumber(),
+                r.createdAt().toEpochMilli(),
+                ChangeJson.bytes(r),
+                Map.of(
+                    SourceBatch.ORDER_GROUP,
+                    ChangeJson.keyText(r.keys()),
+                    EVENT_NAME,
+                    r.eventName())));
+  }
+
+  private interface Adder<R> {
+    void add(SourceBatch.Builder batch, R record);
+  }
+
+  private static <R> List<SourceBatch> split(
+      List<R> records,
+      Function<R, String> splitOf,
+      Function<String, SourceBatch.Builder> start,
+      Adder<R> adder) {
+    Map<String, SourceBatch.Builder> batches = new LinkedHashMap<>();
+    for (R record : records) {
+      adder.add(batches.computeIfAbsent(splitOf.apply(record), start), record);
+    }
+    List<SourceBatch> built = new ArrayList<>();
+    batches.values().forEach(batch -> built.add(batch.build()));
+    return built;
+  }
+}

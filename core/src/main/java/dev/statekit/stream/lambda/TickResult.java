@@ -1,0 +1,18 @@
+package dev.statekit.stream.lambda;
+
+import java.util.List;
+
+/**
+ * What one scheduled tick did.
+ *
+ * @param idleSplits the splits whose watermark the tick moved on because no batch came for the idle
+ *     timeout
+ * @param windowsFired window results the tick emitted
+ * @param watermark the pipeline's event time for firing: windows ending at or before it fired
+ */
+public record TickResult(List<String> idleSplits, int windowsFired, long watermark) {
+  /** Copies the list. */
+  public TickResult {
+    idleSplits = List.copyOf(idleSplits);
+  }
+}

@@ -1,0 +1,153 @@
+package dev.statekit.stream.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.stream.lambda.BatchStore.KeyWrite;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** What every batch store promises; run against the in-memory store and DynamoDB. */
+abstract class BatchStoreContract {
+  private final String pipeline = "p" + UUID.randomUUID().toString().substring(0, 8);
+
+  abstract BatchStore store();
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void keysAreWrittenOnlyOverTheVersionRead() {
+    BatchStore store = store();
+    assertEquals(Map.of(), store.readKeys(pipeline, "op", List.of("a", "b")));
+
+    Set<String> conflicts =
+        store.writeKeys(
+            pipeline,
+            "op",
+            List.of(
+                new KeyWrite("a", 0, bytes("one"), bytes("bk"), 0),
+                new KeyWrite("b", 0, null, bytes("marks only"), 1_900_000_000L)));
+    assertEquals(Set.of(), conflicts);
+    Map<String, KeyItem> read = store.readKeys(pipeline, "op", List.of("a", "b", "c"));
+    assertEquals(Set.of("a", "b"), read.keySet());
+    assertEquals(1, read.get("a").version());
+    assertArrayEquals(bytes("one"), read.get("a").state());
+    assertArrayEquals(bytes("bk"), read.get("a").bookkeeping());
+    assertNull(read.get("b").state());
+
+    conflicts =
+        store.writeKeys(
+            pipeline,
+            "op",
+            List.of(
+                new KeyWrite("a", 0, bytes("stale"), null, 0),
+                new KeyWrite("b", 1, bytes("two"), null, 0),
+                new KeyWrite("c", 3, bytes("never read"), null, 0)));
+    assertEquals(Set.of("a", "c"), conflicts);
+    read = store.readKeys(pipeline, "op", List.of("a", "b", "c"));
+    assertArrayEquals(bytes("one"), read.get("a").state(), "a conflicting write changes nothing");
+    assertEquals(2, read.get("b").version());
+    assertArrayEquals(bytes("two"), read.get("b").state());
+    assertNull(read.get("b").bookkeeping());
+    assertFalse(read.containsKey("c"));
+  }
+
+  @Test
+  void manyKeysAreReadAndWrittenTogether() {
+    BatchStore store = store();
+    List<KeyWrite> writes = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < 250; i++) {
+      keys.add("key-" + i);
+      writes.add(new KeyWrite("key-" + i, 0, bytes("v" + i), null, 0));
+    }
+    assertEquals(Set.of(), store.writeKeys(pipeline, "op", writes));
+    Map<String, KeyItem> read = store.readKeys(pipeline, "op", keys);
+    assertEquals(250, read.size());
+    assertArrayEquals(bytes("v249"), read.get("key-249").state());
+    assertEquals(Map.of(), store.readKeys(pipeline, "other-op", keys), "operators are apart");
+  }
+
+  @Test
+  void splitsAreWrittenOnlyOverTheVersionRead() {
+    BatchStore store = store();
+    SplitState first =
+        new SplitState(
+            "stream/shardId-000000000001",
+            1,
+            "49590338271490256608559692538361571095921575989136588898",
+            1_000,
+            900,
+            950,
+            1_700_000_000_000L,
+            1_700_000_000_500L,
+            Long.MIN_VALUE,
+            899,
+            List.of("t1", "t2"));
+    assertTrue(store.writeSplit(pipeline, first));
+    assertFalse(store.writeSplit(pipeline, first), "version 1 exists already");
+    assertTrue(store.writeSplit(pipeline, SplitState.fresh(SplitState.TICK).withVersion(1)));
+    assertEquals(List.of(SplitState.TICK, first.split()), splitNames(store.readSplits(pipeline)));
+    assertEquals(first, store.readSplits(pipeline).get(1));
+
+    SplitState next = SplitState.fresh(first.split()).withVersion(2);
+    assertFalse(
+        store.writeSplit(pipeline, SplitState.fresh(first.split()).withVersion(3)),
+        "version 2 is not stored");
+    assertTrue(store.writeSplit(pipeline, next));
+    assertEquals(next, store.readSplits(pipeline).get(1));
+    assertEquals(List.of(), store.readSplits(pipeline + "-other"));
+  }
+
+  private static List<String> splitNames(List<SplitState> splits) {
+    return splits.stream().map(SplitState::split).sorted().toList();
+  }
+
+  @Test
+  void timersComeInOrderOfTheirEarliestTime() {
+    BatchStore store = store();
+    List<TimerItem> items =
+        List.of(
+            timer(-5_000, 10, "s#1"),
+            timer(2_000, 3_000, "s#2"),
+            timer(1_000, 9_000, "s#3"),
+            timer(1_000, 1_000, "s#4"),
+            timer(7_000, 7_000, "s#5"));
+    store.putTimers(pipeline, items);
+
+    assertEquals(List.of(), ids(store.timersDueBy(pipeline, -5_001, 10)));
+    assertEquals(
+        List.of(items.get(0).id(), items.get(2).id(), items.get(3).id()),
+        ids(store.timersDueBy(pipeline, 1_999, 10)));
+    assertEquals(
+        List.of(items.get(0).id(), items.get(2).id()), ids(store.timersDueBy(pipeline, 9_999, 2)));
+    TimerItem read = store.timersDueBy(pipeline, 1_000, 10).get(1);
+    assertEquals(1_000, read.minTime());
+    assertEquals(9_000, read.maxTime());
+    assertArrayEquals(items.get(2).timers(), read.timers());
+
+    store.deleteTimers(pipeline, List.of(items.get(0).id(), items.get(2).id(), "no-such-item"));
+    assertEquals(
+        List.of(items.get(3).id(), items.get(1).id(), items.get(4).id()),
+        ids(store.timersDueBy(pipeline, Long.MAX_VALUE, 10)));
+    assertEquals(List.of(), store.timersDueBy(pipeline + "-other", Long.MAX_VALUE, 10));
+  }
+
+  private static TimerItem timer(long min, long max, String suffix) {
+    return new TimerItem(TimerItem.timePrefix(min) + "#" + suffix, min, max, bytes(suffix));
+  }
+
+  private static List<String> ids(List<TimerItem> items) {
+    return items.stream().map(TimerItem::id).toList();
+  }
+}

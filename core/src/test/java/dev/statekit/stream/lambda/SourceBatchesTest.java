@@ -1,0 +1,92 @@
+package dev.statekit.stream.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.entry.ChangeRecord;
+import dev.statekit.entry.KinesisRecord;
+import dev.statekit.entry.QueueRecord;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class SourceBatchesTest {
+  private static KinesisRecord kinesis(String shard, String seq) {
+    return new KinesisRecord(
+        "clicks", shard, seq, "pk-" + seq, new byte[] {1}, Instant.ofEpochMilli(1500));
+  }
+
+  @Test
+  void kinesisRecordsMakeOneOrderedBatchPerShard() {
+    List<SourceBatch> batches =
+        SourceBatches.kinesis(
+            List.of(kinesis("shard-1", "10"), kinesis("shard-2", "5"), kinesis("shard-1", "11")));
+
+    assertEquals(
+        List.of("clicks/shard-1", "clicks/shard-2"),
+        batches.stream().map(SourceBatch::split).toList());
+    SourceBatch first = batches.get(0);
+    assertTrue(first.ordered());
+    assertEquals(
+        List.of("10", "11"), first.records().stream().map(r -> r.position().offset()).toList());
+    assertEquals(1500, first.records().get(0).timestamp());
+    assertEquals("pk-10", first.records().get(0).headers().get(SourceBatches.PARTITION_KEY));
+  }
+
+  @Test
+  void queueMessagesKeepTheirGroupAndAttributes() {
+    QueueRecord message =
+        new QueueRecord(
+            "orders.fifo",
+            "m-1",
+            "hello",
+            Map.of("MessageGroupId", "g1", "SentTimestamp", "42"),
+            Map.of("source", "web"));
+
+    SourceBatch batch = SourceBatches.queue(List.of(message)).get(0);
+
+    assertFalse(batch.ordered());
+    assertEquals("orders.fifo", batch.split());
+    var record = batch.records().get(0);
+    assertEquals("m-1", record.position().offset());
+    assertEquals(42, record.timestamp());
+    assertEquals("hello", new String(record.value(), StandardCharsets.UTF_8));
+    assertEquals(Map.of(SourceBatch.ORDER_GROUP, "g1", "source", "web"), record.headers());
+  }
+
+  @Test
+  void changesOfOneItemShareAnOrderGroup() {
+    Map<String, AttributeValue> key =
+        Map.of("pk", AttributeValue.fromS("card#1"), "sk", AttributeValue.fromN("7"));
+    ChangeRecord insert =
+        new ChangeRecord(
+            "cards", "e1", "INSERT", "100", Instant.ofEpochSecond(2), key, key, Map.of());
+    ChangeRecord remove =
+        new ChangeRecord(
+            "cards",
+            "e2",
+            "REMOVE",
+            "101",
+            Instant.ofEpochSecond(3),
+            Map.of("sk", AttributeValue.fromN("7"), "pk", AttributeValue.fromS("card#1")),
+            Map.of(),
+            key);
+
+    SourceBatch batch = SourceBatches.dynamoDb(List.of(insert, remove)).get(0);
+
+    assertEquals("dynamodb:cards", batch.split());
+    var headers = batch.records().stream().map(r -> r.headers()).toList();
+    assertEquals("{\"pk\":\"card#1\",\"sk\":7}", headers.get(0).get(SourceBatch.ORDER_GROUP));
+    assertEquals(
+        headers.get(0).get(SourceBatch.ORDER_GROUP), headers.get(1).get(SourceBatch.ORDER_GROUP));
+    assertEquals("REMOVE", headers.get(1).get(SourceBatches.EVENT_NAME));
+    assertEquals(
+        "{\"eventName\":\"REMOVE\",\"keys\":{\"pk\":\"card#1\",\"sk\":7},"
+            + "\"oldImage\":{\"pk\":\"card#1\",\"sk\":7}}",
+        new String(batch.records().get(1).value(), StandardCharsets.UTF_8));
+  }
+}

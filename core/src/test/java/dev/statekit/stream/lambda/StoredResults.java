@@ -1,0 +1,27 @@
+package dev.statekit.stream.lambda;
+
+import dev.statekit.egress.DynamoDbTableSink;
+import java.util.Map;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** What {@link DynamoDbTableSink#onApplicationTable} wrote for one egress: text by record id. */
+public final class StoredResults {
+  private StoredResults() {}
+
+  public static Map<String, String> texts(DynamoDbClient dynamoDb, String table, String egress) {
+    Map<String, String> stored = new TreeMap<>();
+    dynamoDb
+        .queryPaginator(
+            b ->
+                b.tableName(table)
+                    .consistentRead(true)
+                    .keyConditionExpression("pk = :p")
+                    .expressionAttributeValues(
+                        Map.of(":p", AttributeValue.fromS("egress#" + egress))))
+        .items()
+        .forEach(item -> stored.put(item.get("sk").s(), item.get("text").s()));
+    return stored;
+  }
+}
