@@ -9,6 +9,7 @@ import dev.statekit.egress.LoggingSink;
 import dev.statekit.egress.SqsEgressSink;
 import dev.statekit.entry.EntryPoint;
 import dev.statekit.examples.fraud.Card;
+import dev.statekit.examples.fraud.FraudCheck;
 import dev.statekit.examples.greeter.Audit;
 import dev.statekit.examples.greeter.Greeter;
 import dev.statekit.examples.greeter.Reminder;
@@ -16,6 +17,7 @@ import dev.statekit.examples.shop.Cart;
 import dev.statekit.examples.shop.Inventory;
 import dev.statekit.examples.shop.ShopMessages;
 import dev.statekit.function.StatefulFunctions;
+import dev.statekit.handlers.KinesisShards;
 import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.Variables;
 import dev.statekit.runtime.FunctionRuntime;
@@ -23,6 +25,9 @@ import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.bus.SqsMessageBus;
 import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
+import dev.statekit.stream.lambda.BatchPipeline;
+import dev.statekit.stream.lambda.InMemoryBatchStore;
+import dev.statekit.stream.state.dynamodb.DynamoDbBatchStore;
 import java.time.Clock;
 import java.time.Duration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -30,9 +35,12 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Every example behind one entry point: the greeter family, the shop (carts and inventory) and the
- * card-blocking function of the fraud check, served to StateFun runtimes and run by StateKit's own
- * runtime (state in the application table, messages over the ingress queue, delayed messages swept
- * every minute). Greetings and orders go to their queues; the other egresses to the log.
+ * fraud check, served to StateFun runtimes and run by StateKit's own runtime (state in the
+ * application table, messages over the ingress queue, delayed messages swept every minute). The
+ * fraud check's pipeline reads the transactions stream's Kinesis batches (its state and checkpoints
+ * in the same table, its tick beside the timer sweep) and applies its alerts to the {@code
+ * fraud/card} functions through the runtime. Greetings and orders go to their queues; the other
+ * egresses to the log.
  */
 public final class ExampleApp {
   /** The greeter's egress queue. */
@@ -43,6 +51,24 @@ public final class ExampleApp {
 
   /** The carts' hold time in seconds (optional, default 900). */
   public static final String HOLD_SECONDS = "STATEKIT_HOLD_SECONDS";
+
+  /** The Kinesis stream of card transactions the fraud check reads (its name or ARN). */
+  public static final String TRANSACTIONS_STREAM = "TRANSACTIONS_STREAM";
+
+  /**
+   * How long a shard of the transactions stream may be silent before the fraud check's windows fire
+   * without it, in seconds (optional, default 60).
+   */
+  public static final String FRAUD_IDLE_SECONDS = "FRAUD_IDLE_SECONDS";
+
+  /**
+   * The function's timeout in seconds, the longest one batch can run (optional, default 900, the
+   * most Lambda allows): an idle shard's watermark fires windows only this long after it moved.
+   */
+  public static final String BATCH_TIMEOUT_SECONDS = "STATEKIT_BATCH_TIMEOUT_SECONDS";
+
+  /** The name of the fraud check's tick among the scheduled tasks. */
+  public static final String FRAUD_TICK = FraudCheck.NAME + "-tick";
 
   private ExampleApp() {}
 
@@ -82,12 +108,26 @@ public final class ExampleApp {
                 sqs, variables.required(GREETS_QUEUE_URL, "the greeter's egress queue")),
             new SqsEgressSink(sqs, variables.required(ORDERS_QUEUE_URL, "the shop's orders queue")),
             new LoggingSink());
-    FunctionRuntime runtime =
-        runtime(functions, aws.dynamoDbClient(), sqs, table, queue, deadLetters, egress);
+    DynamoDbClient dynamoDb = aws.dynamoDbClient();
+    FunctionRuntime runtime = runtime(functions, dynamoDb, sqs, table, queue, deadLetters, egress);
+    String stream =
+        variables.required(TRANSACTIONS_STREAM, "the Kinesis stream of card transactions");
+    Duration idle = seconds(variables, FRAUD_IDLE_SECONDS, FraudCheck.IDLE_TIMEOUT);
+    Duration batchTimeout = seconds(variables, BATCH_TIMEOUT_SECONDS, Duration.ofMinutes(15));
+    BatchPipeline fraudCheck =
+        ExamplePipelines.fraudCheck(
+            new DynamoDbBatchStore(dynamoDb, table),
+            runtime,
+            idle,
+            batchTimeout,
+            Clock.systemUTC());
+    KinesisShards shards = new KinesisShards(aws.kinesisClient(), stream, fraudCheck);
     return EntryPoint.builder()
         .functions(functions)
         .runtime(runtime)
-        .primer(() -> prime(functions, table, queue, deadLetters))
+        .kinesisStream(stream, shards.kinesisConsumer())
+        .scheduled(FRAUD_TICK, shards.tickTask())
+        .primer(() -> prime(functions, table, queue, deadLetters, idle, batchTimeout))
         .build();
   }
 
@@ -113,17 +153,37 @@ public final class ExampleApp {
    * invocation (the runtime, the SDK's request path) without a connection or a real write.
    */
   private static void prime(
-      StatefulFunctions functions, String table, String queue, String deadLetters) {
+      StatefulFunctions functions,
+      String table,
+      String queue,
+      String deadLetters,
+      Duration idle,
+      Duration batchTimeout) {
+    DynamoDbClient dynamoDb = Priming.dynamoDbClient();
     FunctionRuntime offline =
         runtime(
             functions,
-            Priming.dynamoDbClient(),
+            dynamoDb,
             Priming.sqsClient(),
             table,
             queue,
             deadLetters,
             EgressRoutes.builder().otherwise(records -> {}).build());
-    EntryPoint copy = EntryPoint.builder().functions(functions).runtime(offline).build();
+    // The pipeline without its shard listing: priming calls no AWS API, not even offline Kinesis.
+    BatchPipeline fraudCheck =
+        ExamplePipelines.fraudCheck(
+            new DynamoDbBatchStore(dynamoDb, table),
+            offline,
+            idle,
+            batchTimeout,
+            Clock.systemUTC());
+    EntryPoint copy =
+        EntryPoint.builder()
+            .functions(functions)
+            .runtime(offline)
+            .anyKinesisStream(fraudCheck.kinesisConsumer())
+            .scheduled(FRAUD_TICK, fraudCheck.tickTask())
+            .build();
     for (String payload : PRIMING) {
       try {
         copy.invoke(payload.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -141,16 +201,24 @@ public final class ExampleApp {
         + "\"ApproximateReceiveCount\":\"1\"},\"eventSource\":\"aws:sqs\","
         + "\"eventSourceARN\":\"arn:aws:sqs:us-east-1:000000000000:priming.fifo\"}]}",
     "{\"id\":\"priming\",\"detail-type\":\"Scheduled Event\",\"source\":\"aws.events\","
-        + "\"time\":\"2024-01-01T00:00:00Z\",\"resources\":[],\"detail\":{}}"
+        + "\"time\":\"2024-01-01T00:00:00Z\",\"resources\":[],\"detail\":{}}",
+    "{\"Records\":[{\"kinesis\":{\"partitionKey\":\"priming\",\"sequenceNumber\":\"1\","
+        + "\"data\":\"eyJpZCI6InByaW1pbmciLCJjYXJkIjoicHJpbWluZyIsImFtb3VudENlbnRzIjoxLCJtZXJjaGFudCI6In"
+        + "ByaW1pbmciLCJjb3VudHJ5IjoiRlIiLCJ0aW1lIjowfQ==\",\"approximateArrivalTimestamp\":0},"
+        + "\"eventSource\":\"aws:kinesis\",\"eventID\":\"shardId-000000000000:1\","
+        + "\"eventSourceARN\":\"arn:aws:kinesis:us-east-1:000000000000:stream/priming\"}]}"
   };
 
   /**
    * The examples with nothing but the JDK: state and timers in memory, the ingress and dead-letter
-   * queues in memory, greetings and orders collected, the other egresses logged.
+   * queues in memory, greetings and orders collected, the other egresses logged, the fraud check
+   * over an in-memory batch store reading the Kinesis events of any stream (shards join with their
+   * first batch: there is no stream to list them from).
    *
-   * @param clock the clock of expiry, delays and queue visibility
+   * @param idle how long a shard may be silent before the fraud check's windows fire without it
+   * @param clock the clock of expiry, delays, queue visibility and idle shards
    */
-  public static InMemory inMemory(Duration hold, Clock clock) {
+  public static InMemory inMemory(Duration hold, Duration idle, Clock clock) {
     StatefulFunctions functions = functions(hold);
     InMemoryFunctionStore store = new InMemoryFunctionStore();
     InMemoryMessageBus ingress = new InMemoryMessageBus(clock, Duration.ofSeconds(30));
@@ -165,7 +233,17 @@ public final class ExampleApp {
             .egress(egress(greets, orders, new LoggingSink()))
             .clock(clock)
             .build();
-    EntryPoint entryPoint = EntryPoint.builder().functions(functions).runtime(runtime).build();
+    // One process runs every batch, none for long: a second is batch timeout enough.
+    BatchPipeline fraudCheck =
+        ExamplePipelines.fraudCheck(
+            new InMemoryBatchStore(), runtime, idle, Duration.ofSeconds(1), clock);
+    EntryPoint entryPoint =
+        EntryPoint.builder()
+            .functions(functions)
+            .runtime(runtime)
+            .anyKinesisStream(fraudCheck.kinesisConsumer())
+            .scheduled(FRAUD_TICK, fraudCheck.tickTask())
+            .build();
     return new InMemory(functions, store, ingress, deadLetters, greets, orders, entryPoint);
   }
 
@@ -192,15 +270,28 @@ public final class ExampleApp {
 
   /** The carts' hold time from {@code variables}. */
   public static Duration hold(Variables variables) {
-    String seconds = variables.optional(HOLD_SECONDS).orElse(null);
+    return seconds(variables, HOLD_SECONDS, Cart.DEFAULT_HOLD);
+  }
+
+  private static Duration seconds(Variables variables, String name, Duration otherwise) {
+    String seconds = variables.optional(name).orElse(null);
     if (seconds == null) {
-      return Cart.DEFAULT_HOLD;
+      return otherwise;
     }
     try {
-      return Duration.ofSeconds(Long.parseLong(seconds.trim()));
+      long value = Long.parseLong(seconds.trim());
+      if (value > 0) {
+        return Duration.ofSeconds(value);
+      }
     } catch (NumberFormatException e) {
-      throw new IllegalStateException(
-          HOLD_SECONDS + " is a number of seconds, such as 900, not '" + seconds + "'", e);
+      // said below
     }
+    throw new IllegalStateException(
+        name
+            + " is a number of seconds above 0, such as "
+            + otherwise.toSeconds()
+            + ", not '"
+            + seconds
+            + "'");
   }
 }

@@ -1,13 +1,19 @@
 package dev.statekit.examples;
 
 import dev.statekit.examples.fraud.AlertsToCards;
+import dev.statekit.examples.fraud.Card;
 import dev.statekit.examples.fraud.FraudCheck;
 import dev.statekit.examples.fraud.FraudRules;
-import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.Source;
+import dev.statekit.runtime.FunctionRuntime;
+import dev.statekit.stream.lambda.BatchPipeline;
+import dev.statekit.stream.lambda.BatchSource;
+import dev.statekit.stream.lambda.BatchStore;
+import dev.statekit.stream.lambda.EgressOutput;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
-/** The example pipelines by name, for tools that run a pipeline over a source of their choice. */
+/** The example pipelines, as the one entry point runs them: batch by batch, on Lambda's events. */
 public final class ExamplePipelines {
   private ExamplePipelines() {}
 
@@ -17,17 +23,26 @@ public final class ExamplePipelines {
   }
 
   /**
-   * The pipeline {@code name} reading {@code records} (the bytes of one record each, as producers
-   * put them on the stream), sending what it finds to functions through {@code functions}.
+   * The fraud check over Kinesis batches: state, positions and watermarks in {@code store}, alerts
+   * applied to the {@code fraud/card} functions through {@code runtime}.
    *
-   * @throws IllegalArgumentException if there is no pipeline of that name
+   * @param idleTimeout how long a shard may be silent before windows fire without it
+   * @param batchTimeout the function's timeout
+   * @param clock the wall clock (idle shards, retention)
    */
-  public static Pipeline pipeline(
-      String name, Source<byte[]> records, AlertsToCards.Sender functions) {
-    if (name.equals(FraudCheck.NAME)) {
-      return FraudCheck.pipeline(records, new AlertsToCards(functions), FraudRules.DEFAULT, 2);
-    }
-    throw new IllegalArgumentException(
-        "There is no pipeline '" + name + "'; the examples have " + names());
+  public static BatchPipeline fraudCheck(
+      BatchStore store,
+      FunctionRuntime runtime,
+      Duration idleTimeout,
+      Duration batchTimeout,
+      Clock clock) {
+    var alerts = EgressOutput.to(new AlertsToCards(runtime), AlertsToCards.ALERTS, Card.ALERT);
+    return BatchPipeline.builder(
+            FraudCheck.NAME,
+            FraudCheck.pipeline(BatchSource.records(), alerts, FraudRules.DEFAULT, 2, idleTimeout))
+        .store(store)
+        .batchTimeout(batchTimeout)
+        .clock(clock)
+        .build();
   }
 }

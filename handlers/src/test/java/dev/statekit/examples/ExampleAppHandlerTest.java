@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.statekit.entry.NoRouteException;
 import dev.statekit.entry.UnrecognizedPayloadException;
 import dev.statekit.examples.shop.Inventory;
 import dev.statekit.examples.shop.InventoryState;
@@ -27,7 +26,7 @@ class ExampleAppHandlerTest {
   private static final Path EVENTS = Path.of("..", "events");
 
   private final ExampleApp.InMemory app =
-      ExampleApp.inMemory(Duration.ofMinutes(15), Clock.systemUTC());
+      ExampleApp.inMemory(Duration.ofMinutes(15), Duration.ofMinutes(1), Clock.systemUTC());
   private final ExampleAppHandler handler = new ExampleAppHandler(app.entryPoint());
 
   @Test
@@ -62,12 +61,16 @@ class ExampleAppHandlerTest {
 
     assertEquals(0, answer.at("/tasks/timers/sent").asInt());
     assertEquals(0, answer.at("/tasks/timers/failed").asInt());
+    assertTrue(answer.at("/tasks/fraud-check-tick").has("watermark"), answer.toString());
   }
 
   @Test
-  void kinesisBatchesNeedAPipelineRoute() {
-    var e = assertThrows(NoRouteException.class, () -> invoke("kinesis-transactions.json"));
-    assertTrue(e.getMessage().contains("Kinesis event"), e.getMessage());
+  void aKinesisBatchGoesThroughTheFraudCheck() throws Exception {
+    assertEquals("{\"batchItemFailures\":[]}", invoke("kinesis-transactions.json").toString());
+    assertEquals(
+        "{\"batchItemFailures\":[]}",
+        invoke("kinesis-transactions.json").toString(),
+        "a repeated batch is answered the same");
   }
 
   @Test

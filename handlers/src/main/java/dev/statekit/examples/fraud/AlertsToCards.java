@@ -1,29 +1,39 @@
 package dev.statekit.examples.fraud;
 
+import dev.statekit.StateKitException;
+import dev.statekit.egress.EgressException;
+import dev.statekit.egress.EgressRecord;
+import dev.statekit.egress.EgressSink;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
-import dev.statekit.stream.Sink;
-import dev.statekit.stream.SinkWriter;
+import dev.statekit.runtime.DirectInvocation;
+import dev.statekit.runtime.DirectResult;
+import dev.statekit.runtime.FunctionRuntime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.logging.Logger;
 
 /**
- * The fraud check's sink: each {@link Alert} becomes a message to {@code fraud/card/<card>}, handed
- * to a {@link Sender} with the alert's id as idempotency key (a replayed window sends the same key
- * again, and the runtime applies it once).
+ * The fraud check's sink: each {@link Alert} (a record of the pipeline's {@link #ALERTS} output)
+ * becomes a message to {@code fraud/card/<card>}, applied by the runtime as a direct invocation
+ * whose idempotency key is the record's id. The pipeline gives a window's result the same id on
+ * every delivery, so a replayed batch or a repeated delivery is applied to the card once. Each
+ * alert is logged ({@code dev.statekit.examples.fraud}, INFO).
  */
-public final class AlertsToCards implements Sink<Alert> {
-  /** Delivers a message to a function. */
-  @FunctionalInterface
-  public interface Sender {
-    /** Sends {@code message}; a repeat with the same {@code idempotencyKey} is applied once. */
-    void send(Message message, String idempotencyKey) throws Exception;
-  }
+public final class AlertsToCards implements EgressSink {
+  /** The name of the pipeline's output of alerts. */
+  public static final dev.statekit.function.TypeName ALERTS =
+      dev.statekit.function.TypeName.of("fraud", "alerts");
 
-  private final Sender sender;
+  private static final Logger LOG = Logger.getLogger(AlertsToCards.class.getPackageName());
 
-  /** Sends alerts through {@code sender}. */
-  public AlertsToCards(Sender sender) {
-    this.sender = Objects.requireNonNull(sender, "sender");
+  private final FunctionRuntime runtime;
+
+  /** Applies alerts to the card functions through {@code runtime}. */
+  public AlertsToCards(FunctionRuntime runtime) {
+    this.runtime = Objects.requireNonNull(runtime, "runtime");
   }
 
   /** The message to the card's function for {@code alert}. */
@@ -33,13 +43,69 @@ public final class AlertsToCards implements Sink<Alert> {
         .build();
   }
 
+  /**
+   * Applies the alerts, cards in parallel.
+   *
+   * @throws EgressException if some were not applied (the pipeline delivers them again, with the
+   *     same ids): for now ({@code UNAVAILABLE}) or for good ({@code INVALID_REQUEST})
+   */
   @Override
-  public SinkWriter<Alert> open(int worker, int workers) {
-    return record -> sender.send(message(record.value()), record.value().id());
+  public void deliver(List<EgressRecord> records) {
+    List<Alert> alerts = new ArrayList<>();
+    List<DirectInvocation> invocations = new ArrayList<>();
+    for (EgressRecord record : records) {
+      Alert alert = Card.ALERT.deserialize(record.value());
+      alerts.add(alert);
+      invocations.add(DirectInvocation.of(message(alert), record.id()));
+    }
+    List<DirectResult> results = runtime.invoke(invocations);
+    List<String> failed = new ArrayList<>();
+    boolean rejected = false;
+    for (int i = 0; i < results.size(); i++) {
+      DirectResult result = results.get(i);
+      Alert alert = alerts.get(i);
+      if (result.succeeded()) {
+        LOG.info(() -> describe(alert) + " (" + result.status().name().toLowerCase() + ")");
+      } else {
+        rejected |= result.status() == DirectResult.Status.REJECTED;
+        failed.add(alert.id() + ": " + result.errorMessage().orElse(result.status().name()));
+      }
+    }
+    if (!failed.isEmpty()) {
+      throw new EgressException(
+          rejected
+              ? StateKitException.Reason.INVALID_REQUEST
+              : StateKitException.Reason.UNAVAILABLE,
+          failed.size()
+              + " alert(s) were not applied to fraud/card functions, "
+              + failed
+              + "; the pipeline delivers them again with the same ids",
+          null);
+    }
+  }
+
+  /** One line for an alert: the card, the window, the rule it broke. */
+  public static String describe(Alert alert) {
+    return "window result: "
+        + alert.card()
+        + " ["
+        + minute(alert.windowStart())
+        + ", "
+        + minute(alert.windowEnd())
+        + "): "
+        + alert.reason()
+        + " -> "
+        + Card.TYPE.asString()
+        + "/"
+        + alert.card();
+  }
+
+  private static String minute(long epochMillis) {
+    return Instant.ofEpochMilli(epochMillis).toString().substring(11, 16);
   }
 
   @Override
-  public String name() {
-    return "fraud/card";
+  public String toString() {
+    return "AlertsToCards[" + Card.TYPE + "]";
   }
 }

@@ -35,13 +35,21 @@ public final class FraudCheck {
 
   private FraudCheck() {}
 
+  /** How long a shard may be silent before windows fire without it, by default. */
+  public static final Duration IDLE_TIMEOUT = Duration.ofMinutes(1);
+
   /**
    * The pipeline from {@code transactions} (JSON {@link Transaction} bytes) to {@code alerts}.
    *
    * @param partitions keyed workers (cards are spread over them)
+   * @param idleTimeout how long a shard may send nothing before windows fire without waiting for it
    */
   public static Pipeline pipeline(
-      Source<byte[]> transactions, Sink<Alert> alerts, FraudRules rules, int partitions) {
+      Source<byte[]> transactions,
+      Sink<Alert> alerts,
+      FraudRules rules,
+      int partitions,
+      Duration idleTimeout) {
     Objects.requireNonNull(rules, "rules");
     var parse = Serdes.json(Transaction.class);
     return Pipeline.from(transactions)
@@ -59,7 +67,7 @@ public final class FraudCheck {
         .withWatermarks(
             WatermarkStrategy.<Transaction>boundedOutOfOrderness(OUT_OF_ORDER)
                 .withTimestamps(Transaction::time)
-                .withIdleTimeout(Duration.ofMinutes(1)))
+                .withIdleTimeout(idleTimeout))
         .keyBy(Transaction::card, partitions)
         .window(Windows.sliding(WINDOW, SLIDE))
         .aggregate(

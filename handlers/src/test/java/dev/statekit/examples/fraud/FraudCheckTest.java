@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.statekit.function.Message;
 import dev.statekit.stream.CollectingSink;
 import dev.statekit.stream.PipelineResult;
 import dev.statekit.stream.Record;
@@ -73,36 +72,12 @@ class FraudCheckTest {
         travel.reason().startsWith("3 countries in 10 minutes [DE, FR, US]"), travel.reason());
   }
 
-  @Test
-  void alertsBecomeMessagesToTheCardWithTheirIdAsIdempotencyKey() throws Exception {
-    List<String> keys = new ArrayList<>();
-    List<Message> messages = new ArrayList<>();
-    List<byte[]> input = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      input.add(json(new Transaction("s" + i, "stolen", 1, "x", "FR", i)));
-    }
-
-    run(
-        input,
-        new AlertsToCards(
-            (message, key) -> {
-              messages.add(message);
-              keys.add(key);
-            }),
-        FraudRules.DEFAULT);
-
-    assertEquals(10, messages.size());
-    assertEquals("fraud/card/stolen", messages.get(0).targetAddress().toString());
-    assertEquals("stolen", messages.get(0).as(Card.ALERT).card());
-    assertEquals(10, Set.copyOf(keys).size());
-    assertTrue(keys.get(0).startsWith("stolen@"), keys.get(0));
-  }
-
   private static PipelineResult run(
       List<byte[]> input, dev.statekit.stream.Sink<Alert> alerts, FraudRules rules)
       throws InterruptedException {
     List<Record<byte[]>> records = input.stream().map(Record::of).toList();
-    return FraudCheck.pipeline(Sources.fromRecords(records, 64), alerts, rules, 2)
+    return FraudCheck.pipeline(
+            Sources.fromRecords(records, 64), alerts, rules, 2, FraudCheck.IDLE_TIMEOUT)
         .run(RunOptions.named(FraudCheck.NAME).build());
   }
 
