@@ -2,14 +2,12 @@ package dev.statekit.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.statekit.examples.ExamplePipelines;
+import dev.statekit.examples.ExampleApp;
 import dev.statekit.examples.fraud.Card;
 import dev.statekit.examples.fraud.FraudCheck;
 import dev.statekit.function.Address;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.template.Template;
-import dev.statekit.stream.PipelineResult;
-import dev.statekit.stream.RunOptions;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -134,59 +132,41 @@ final class DemoCommand implements Callable<Integer> {
 
   private int fraudCheck() throws Exception {
     out.println(
-        "[6/6] The fraud check: transactions keyed by card, sliding windows of 10 minutes every minute");
-    List<byte[]> transactions =
-        DemoData.transactions(
-            // Whole hours, so the windows (and the window results shown) are the same every run.
-            Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1)).toEpochMilli());
-    var source = app.transactions(transactions);
-    out.println(
-        "      "
-            + transactions.size()
-            + " transactions put on "
-            + source.name()
-            + "; the pipeline reads them in this process");
-    AtomicInteger alerts = new AtomicInteger();
-    PipelineResult result =
-        ExamplePipelines.pipeline(
-                FraudCheck.NAME,
-                source,
-                (message, key) -> {
-                  var alert = message.as(Card.ALERT);
-                  if (alerts.incrementAndGet() <= 12) {
-                    out.println(
-                        "      window result: "
-                            + alert.card()
-                            + " ["
-                            + minute(alert.windowStart())
-                            + ", "
-                            + minute(alert.windowEnd())
-                            + "): "
-                            + alert.reason()
-                            + " -> "
-                            + message.targetAddress());
-                  }
-                  invoke(Envelopes.of(message, key));
-                })
-            .run(RunOptions.named(FraudCheck.NAME).build());
-    if (alerts.get() > 12) {
-      out.println(
-          "      ... "
-              + (alerts.get() - 12)
-              + " more window results (overlapping windows report a burst up to ten times)");
-    }
-    out.println(
-        "      "
-            + result.recordsRead()
-            + " transactions read, "
-            + alerts.get()
-            + " alerts sent to fraud/card functions");
+        "[6/6] The fraud check: transactions keyed by card, sliding windows of 10 minutes every"
+            + " minute, run by "
+            + function.name()
+            + " batch by batch");
+    // Whole hours, so the windows (and the window results shown) are the same every run.
+    long start =
+        Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1)).toEpochMilli();
+    List<byte[]> transactions = DemoData.transactions(start);
+    out.println("      " + app.feedTransactions(transactions));
+    // The batch that holds the last transaction moves event time past every window before it.
+    long watermark =
+        PipelineTicks.until(
+            function::invoke,
+            ExampleApp.FRAUD_TICK,
+            start + DemoData.LAST - FraudCheck.OUT_OF_ORDER.toMillis() - 1,
+            Duration.ofSeconds(waitSeconds));
     awaitIdle();
+    int alerts = 0;
+    for (String card : DemoData.cards()) {
+      JsonNode block = values("fraud/card/" + card).path(Card.BLOCK.name()).path("value");
+      alerts += block.path("alerts").asInt(0);
+    }
     for (String card :
         List.of(DemoData.BURST, DemoData.TRAVEL, DemoData.SPENDER, DemoData.ORDINARY)) {
       state("fraud/card/" + card);
     }
-    return alerts.get();
+    out.println(
+        "      "
+            + transactions.size()
+            + " transactions through the pipeline (event time now "
+            + minute(watermark)
+            + "), "
+            + alerts
+            + " alerts applied to fraud/card functions");
+    return alerts;
   }
 
   private void summary(long started, int alerts) {
@@ -197,11 +177,11 @@ final class DemoCommand implements Callable<Integer> {
             + directInvokes.get()
             + " direct invokes of "
             + function.name()
-            + " ("
-            + alerts
-            + " of them alerts from the pipeline), "
+            + ", "
             + function.invocations()
-            + " invocations in all (the rest by the emulated queue and schedule).");
+            + " invocations in all (the rest by the emulated queue, stream and schedule); "
+            + alerts
+            + " alerts from the fraud check.");
     out.println(
         "Next: java -jar local-runner/target/statekit-local-runner.jar serve, then send, state, replay (see the README).");
     out.flush();
@@ -222,14 +202,17 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
+  private JsonNode values(String address) {
+    return read(app.stateView().json(address).getBytes(StandardCharsets.UTF_8)).path("values");
+  }
+
   private void state(String address) {
-    JsonNode state = read(app.stateView().json(address).getBytes(StandardCharsets.UTF_8));
+    JsonNode values = values(address);
     StringBuilder line = new StringBuilder("      state of " + address + ":");
-    if (state.path("values").isEmpty()) {
+    if (values.isEmpty()) {
       line.append(" (none)");
     }
-    state
-        .path("values")
+    values
         .fields()
         .forEachRemaining(
             v ->

@@ -18,12 +18,29 @@ final class DemoData {
 
   private DemoData() {}
 
-  /** About 80 transactions over 40 minutes starting at {@code start} (epoch ms), in time order. */
+  /** Every card of the demo's transactions. */
+  static List<String> cards() {
+    List<String> cards = new ArrayList<>();
+    for (int card = 1; card <= 12; card++) {
+      cards.add(String.format("4000-0000-0000-%04d", card));
+    }
+    cards.addAll(List.of(BURST, TRAVEL, SPENDER));
+    return cards;
+  }
+
+  /** When the last transaction is, after {@code start}: a coffee that moves event time on. */
+  static final long LAST = 55 * 60_000;
+
+  /**
+   * About 80 transactions over 40 minutes starting at {@code start} (epoch ms), in time order, and
+   * one at {@link #LAST}: event time on the stream then passes every window of the 40 minutes, as
+   * it does on a stream that keeps flowing.
+   */
   static List<byte[]> transactions(long start) {
     Random random = new Random(42);
     List<Transaction> all = new ArrayList<>();
     for (int card = 1; card <= 12; card++) {
-      String number = String.format("4000-0000-0000-%04d", card);
+      String number = cards().get(card - 1);
       for (int i = 0; i < 5; i++) {
         all.add(
             new Transaction(
@@ -53,6 +70,7 @@ final class DemoData {
     }
     all.add(new Transaction("big-1", SPENDER, 120_000, "jeweller", "FR", start + 30 * MINUTE));
     all.add(new Transaction("big-2", SPENDER, 95_000, "jeweller", "FR", start + 33 * MINUTE));
+    all.add(new Transaction("coffee", ORDINARY, 350, "cafe", "FR", start + LAST));
     all.sort((a, b) -> Long.compare(a.time(), b.time()));
     List<byte[]> bytes = new ArrayList<>();
     for (Transaction t : all) {

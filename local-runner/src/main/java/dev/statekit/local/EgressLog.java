@@ -8,10 +8,12 @@ import java.util.logging.Logger;
 
 /**
  * Shows the records of the logging egress sink ({@code dev.statekit.egress}, through the JDK's
- * logging) as activity lines, one per record, instead of the JDK's two-line default format.
+ * logging) and the fraud check's window results ({@code dev.statekit.examples.fraud}) as activity
+ * lines, one per record, instead of the JDK's two-line default format.
  */
 final class EgressLog {
   private static final Logger EGRESS = Logger.getLogger("dev.statekit.egress");
+  private static final Logger FRAUD = Logger.getLogger("dev.statekit.examples.fraud");
 
   private EgressLog() {}
 
@@ -26,16 +28,21 @@ final class EgressLog {
   }
 
   static void showOn(Activity activity) {
-    for (Handler old : EGRESS.getHandlers()) {
-      EGRESS.removeHandler(old);
+    show(EGRESS, "egress", activity);
+    show(FRAUD, "fraud-check", activity);
+  }
+
+  private static void show(Logger logger, String label, Activity activity) {
+    for (Handler old : logger.getHandlers()) {
+      logger.removeHandler(old);
     }
-    EGRESS.setUseParentHandlers(false);
-    EGRESS.setLevel(Level.INFO);
-    EGRESS.addHandler(
+    logger.setUseParentHandlers(false);
+    logger.setLevel(Level.INFO);
+    logger.addHandler(
         new Handler() {
           @Override
           public void publish(LogRecord record) {
-            activity.log("egress", readable(record.getMessage()));
+            activity.log(label, readable(record.getMessage()));
           }
 
           @Override

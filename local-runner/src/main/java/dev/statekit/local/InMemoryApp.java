@@ -3,13 +3,11 @@ package dev.statekit.local;
 import dev.statekit.examples.ExampleApp;
 import dev.statekit.examples.ExampleAppHandler;
 import dev.statekit.local.emulation.Activity;
+import dev.statekit.local.emulation.EventJson;
 import dev.statekit.local.emulation.InMemoryQueuePoller;
 import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.local.template.Template;
-import dev.statekit.stream.Record;
-import dev.statekit.stream.Source;
-import dev.statekit.stream.Sources;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,10 +17,12 @@ import java.util.Map;
 /**
  * The examples with nothing but the JDK: the application function runs the in-memory wiring of
  * {@link ExampleApp}, its ingress queue is polled in memory and its schedule fires; there is no
- * stream (the fraud check reads a list).
+ * stream: transactions reach the function as the Kinesis events the stream's event source mapping
+ * would make of them.
  */
 final class InMemoryApp implements LocalApp {
   private static final String NAME = "AppFunction";
+  private static final String STREAM = "transactions";
 
   private final ExampleApp.InMemory app;
   private final LocalFunction function;
@@ -31,8 +31,8 @@ final class InMemoryApp implements LocalApp {
   private int greetingsTaken;
   private int ordersTaken;
 
-  InMemoryApp(Template template, Duration hold) {
-    this.app = ExampleApp.inMemory(hold, Clock.systemUTC());
+  InMemoryApp(Template template, Duration hold, Duration pipelineIdle) {
+    this.app = ExampleApp.inMemory(hold, pipelineIdle, Clock.systemUTC());
     FunctionDef definition =
         template.functions().stream()
             .filter(f -> f.handlerClass().equals(ExampleAppHandler.class.getName()))
@@ -125,8 +125,23 @@ final class InMemoryApp implements LocalApp {
   }
 
   @Override
-  public Source<byte[]> transactions(List<byte[]> records) {
-    return Sources.fromRecords(records.stream().map(Record::of).toList(), 256);
+  public String feedTransactions(List<byte[]> records) {
+    List<byte[]> events = KinesisFeed.events(records, STREAM, "shardId-000000000000");
+    for (byte[] event : events) {
+      List<String> failed = EventJson.batchItemFailures(function.invoke(event));
+      if (failed != null && !failed.isEmpty()) {
+        throw new IllegalStateException(
+            "The fraud check failed on the transactions from sequence number " + failed.get(0));
+      }
+    }
+    return records.size()
+        + " transactions handed to "
+        + function.name()
+        + " as "
+        + events.size()
+        + " Kinesis event(s) of "
+        + STREAM
+        + "/shardId-000000000000 (in memory there is no stream)";
   }
 
   @Override

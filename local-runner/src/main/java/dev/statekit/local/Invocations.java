@@ -22,11 +22,19 @@ final class Invocations {
   private final RunningServe serve;
   private final LocalDeployment deployment;
   private final String defaultFunction;
+  private final String prefix;
 
-  private Invocations(RunningServe serve, LocalDeployment deployment, String defaultFunction) {
+  private Invocations(
+      RunningServe serve, LocalDeployment deployment, String defaultFunction, String prefix) {
     this.serve = serve;
     this.deployment = deployment;
     this.defaultFunction = defaultFunction;
+    this.prefix = prefix;
+  }
+
+  /** The prefix of the resources' names: the serve's, or the one this command was given. */
+  String prefix() {
+    return prefix;
   }
 
   static Invocations open(CommandSpec spec, BackendOptions options) throws IOException {
@@ -42,7 +50,7 @@ final class Invocations {
       err.println(
           "(through the serve at " + serve.get().url() + ", pid " + serve.get().pid() + ")");
       err.flush();
-      return new Invocations(serve.get(), null, defaultFunction);
+      return new Invocations(serve.get(), null, defaultFunction, serve.get().prefix());
     }
     boolean emptyServers = options.choosesEmbedded() && LocalServers.dynamoDbWouldStartEmpty();
     Backend backend = options.backend();
@@ -62,7 +70,8 @@ final class Invocations {
         null,
         LocalDeployment.create(
             template, backend, options.prefix, new PrintWriter(PrintWriter.nullWriter())),
-        defaultFunction);
+        defaultFunction,
+        options.prefix);
   }
 
   RunningServe.Answer invoke(String function, byte[] payload)

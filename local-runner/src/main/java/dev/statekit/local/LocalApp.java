@@ -5,7 +5,6 @@ import dev.statekit.examples.shop.Cart;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.template.Template;
-import dev.statekit.stream.Source;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -13,8 +12,8 @@ import java.util.Map;
 
 /**
  * The application running on this machine, whatever the backend: its functions, its event sources,
- * and what the demo looks at (the ingress queue's depth, the egress queues, stored state, the
- * transactions stream).
+ * and what the demo looks at (the ingress queue's depth, the egress queues, stored state) or feeds
+ * (the transactions stream).
  */
 interface LocalApp extends AutoCloseable {
   /**
@@ -26,7 +25,8 @@ interface LocalApp extends AutoCloseable {
   static LocalApp open(
       Backend backend, Template template, String prefix, Duration hold, PrintWriter log) {
     if (!backend.hasServers()) {
-      return new InMemoryApp(template, hold == null ? Cart.DEFAULT_HOLD : hold);
+      return new InMemoryApp(
+          template, hold == null ? Cart.DEFAULT_HOLD : hold, LocalDeployment.PIPELINE_IDLE);
     }
     Map<String, String> overrides =
         hold == null ? Map.of() : Map.of(ExampleApp.HOLD_SECONDS, Long.toString(hold.toSeconds()));
@@ -67,8 +67,13 @@ interface LocalApp extends AutoCloseable {
   /** Stored state, decoded. */
   StateView stateView();
 
-  /** Puts {@code records} where the fraud check reads them; the source that reads them back. */
-  Source<byte[]> transactions(List<byte[]> records);
+  /**
+   * Hands {@code records} to the fraud check: onto the transactions stream, where the emulated
+   * event source mapping reads them, or (in memory) straight to the function as Kinesis events.
+   *
+   * @return what was done, for the console
+   */
+  String feedTransactions(List<byte[]> records);
 
   @Override
   void close();

@@ -1,6 +1,7 @@
 package dev.statekit.local;
 
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.statekit.examples.ExampleApp;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.StateKitHandler;
@@ -12,6 +13,7 @@ import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +26,24 @@ import java.util.Optional;
  * exactly the variables it would read on Lambda.
  */
 final class LocalDeployment {
+  /**
+   * How long a pipeline's shard may be silent, locally, before its windows fire without it: one
+   * process runs every batch, so a replay's held-back windows fire within seconds rather than after
+   * the minute the template gives Lambda.
+   */
+  static final Duration PIPELINE_IDLE = Duration.ofSeconds(2);
+
+  /**
+   * What the local runner sets instead of the template (when the template sets the variable): the
+   * pipeline's idle timeout above, and a batch timeout of 5 s (no local batch runs that long).
+   */
+  static final Map<String, String> LOCAL_TIMING =
+      Map.of(
+          ExampleApp.FRAUD_IDLE_SECONDS,
+          Long.toString(PIPELINE_IDLE.toSeconds()),
+          ExampleApp.BATCH_TIMEOUT_SECONDS,
+          "5");
+
   private final Template template;
   private final Backend backend;
   private final LocalResources resources;
@@ -66,7 +86,9 @@ final class LocalDeployment {
             backend.kinesisClient(),
             backend.mode() == Backend.Mode.AWS,
             log);
-    return new LocalDeployment(template, backend, resources, overrides);
+    Map<String, String> settings = new LinkedHashMap<>(LOCAL_TIMING);
+    settings.putAll(overrides);
+    return new LocalDeployment(template, backend, resources, settings);
   }
 
   Template template() {

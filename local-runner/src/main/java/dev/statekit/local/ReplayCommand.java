@@ -1,18 +1,20 @@
 package dev.statekit.local;
 
 import dev.statekit.examples.ExamplePipelines;
-import dev.statekit.examples.fraud.Card;
-import dev.statekit.function.Message;
-import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.PipelineResult;
-import dev.statekit.stream.RunOptions;
+import dev.statekit.local.emulation.EventJson;
+import dev.statekit.local.template.EventSource;
+import dev.statekit.local.template.FunctionDef;
+import dev.statekit.local.template.Template;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,17 +22,21 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** Feeds the records of a file through a named pipeline, with a progress bar. */
+/**
+ * Feeds the records of a file through a named pipeline by the route Lambda takes: Kinesis events of
+ * the stream the pipeline reads, to the one entry point, then the scheduled tick until the
+ * pipeline's event time has moved.
+ */
 @Command(
     name = "replay",
     mixinStandardHelpOptions = true,
     description =
-        "Feeds the records of FILE (one JSON record per line) through the pipeline NAME in this"
-            + " process, with a progress bar; what the pipeline sends to functions goes to the"
-            + " running serve (or, with none, to the functions in this process).")
+        "Feeds the records of FILE (one JSON record per line) through the pipeline NAME as Kinesis"
+            + " events of the stream it reads, with a progress bar, then fires the schedule until"
+            + " the pipeline's windows have fired: through the running serve (or, with none, in"
+            + " this process). The file is a shard of its own: replaying it again applies nothing"
+            + " twice.")
 final class ReplayCommand implements Callable<Integer> {
-  private static final int PRINTED = 50;
-
   @Spec CommandSpec spec;
   @Mixin BackendOptions options;
 
@@ -46,9 +52,12 @@ final class ReplayCommand implements Callable<Integer> {
   Path file;
 
   @Option(
-      names = "--print",
-      description = "Print what the pipeline would send instead of sending it.")
-  boolean printOnly;
+      names = "--wait-seconds",
+      defaultValue = "60",
+      description =
+          "The longest wait for the pipeline's event time to move after the file"
+              + " (default: ${DEFAULT-VALUE}).")
+  int waitSeconds;
 
   @Override
   public Integer call() throws Exception {
@@ -66,65 +75,73 @@ final class ReplayCommand implements Callable<Integer> {
       err.println("statekit-local replay: " + file + ": no such file");
       return 2;
     }
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    Invocations functions = printOnly ? null : Invocations.open(spec, options);
-    AtomicInteger sent = new AtomicInteger();
-    List<String> printed = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-    ProgressBar progress = new ProgressBar(out, lines.size(), "records");
-    Pipeline run =
-        ExamplePipelines.pipeline(
-            pipeline,
-            new LineSource(file.toString(), lines, progress::update),
-            (message, key) -> {
-              sent.incrementAndGet();
-              if (functions == null) {
-                printed.add("  -> " + describe(message));
-              } else {
-                RunningServe.Answer answer = functions.invoke(null, Envelopes.of(message, key));
-                if (answer.failed()) {
-                  throw new IllegalStateException(
-                      "Delivering to "
-                          + message.targetAddress()
-                          + " failed: "
-                          + new String(answer.body(), StandardCharsets.UTF_8));
-                }
-              }
-            });
-    PipelineResult result = run.run(RunOptions.named(pipeline).build());
-    progress.finish(lines.size());
-    printed.stream().limit(PRINTED).forEach(out::println);
-    if (printed.size() > PRINTED) {
-      out.println("  ... and " + (printed.size() - PRINTED) + " more");
+    byte[] content = Files.readAllBytes(file);
+    List<byte[]> records = new ArrayList<>();
+    for (String line : new String(content, StandardCharsets.UTF_8).split("\n")) {
+      if (!line.isBlank()) {
+        records.add(line.strip().getBytes(StandardCharsets.UTF_8));
+      }
     }
+    Template template = options.template();
+    FunctionDef function = template.urlFunction().orElse(template.functions().get(0));
+    Invocations functions = Invocations.open(spec, options);
+    String stream = functions.prefix() + "-" + kinesisSource(function);
+    String shard = "shardId-replay-" + HexFormat.of().formatHex(sha256(content), 0, 6);
+    ProgressBar progress = new ProgressBar(out, records.size(), "records");
+    int fed = 0;
+    for (byte[] event : KinesisFeed.events(records, stream, shard)) {
+      RunningServe.Answer answer = functions.invoke(function.logicalId(), event);
+      List<String> failed = EventJson.batchItemFailures(answer.body());
+      if (answer.failed() || (failed != null && !failed.isEmpty())) {
+        progress.finish(fed);
+        err.println(
+            "statekit-local replay: "
+                + function.logicalId()
+                + " failed on the batch from record "
+                + (fed + 1)
+                + ": "
+                + Invocations.describe(answer.body()));
+        return 1;
+      }
+      fed = Math.min(records.size(), fed + KinesisFeed.BATCH);
+      progress.update(fed);
+    }
+    progress.finish(records.size());
+    long watermark =
+        PipelineTicks.until(
+            payload -> functions.invoke(function.logicalId(), payload).body(),
+            pipeline + "-tick",
+            Long.MIN_VALUE + 1,
+            Duration.ofSeconds(waitSeconds));
     out.println(
         "Replayed "
-            + result.recordsRead()
+            + records.size()
             + " records through "
             + pipeline
-            + ": "
-            + sent.get()
-            + " message(s) "
-            + (functions == null ? "printed" : "sent to functions")
-            + ", "
-            + result.droppedRecords()
-            + " unreadable record(s) dropped, "
-            + result.lateRecords()
-            + " late.");
+            + " as Kinesis events of "
+            + stream
+            + "/"
+            + shard
+            + "; its event time is now "
+            + PipelineTicks.describe(watermark)
+            + " (records behind it were late; a window fires once event time passes its end).");
     out.flush();
     return 0;
   }
 
-  private static String describe(Message message) {
-    if (message.is(Card.ALERT)) {
-      var alert = message.as(Card.ALERT);
-      return message.targetAddress()
-          + ": "
-          + alert.reason()
-          + " (window ending "
-          + java.time.Instant.ofEpochMilli(alert.windowEnd())
-          + ")";
-    }
-    return message.toString();
+  private static String kinesisSource(FunctionDef function) {
+    return function.events().stream()
+        .filter(e -> e.type().equals("Kinesis"))
+        .map(EventSource::sourceLogicalId)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    function.logicalId() + " reads no Kinesis stream in the template"));
+  }
+
+  private static byte[] sha256(byte[] content) throws java.security.NoSuchAlgorithmException {
+    return MessageDigest.getInstance("SHA-256").digest(content);
   }
 
   /** Completion candidates of --pipeline. */

@@ -2,10 +2,8 @@ package dev.statekit.local;
 
 import dev.statekit.examples.ExampleApp;
 import dev.statekit.local.emulation.Activity;
-import dev.statekit.local.emulation.KinesisSource;
 import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.template.EventSource;
-import dev.statekit.stream.Source;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +92,7 @@ final class ServersApp implements LocalApp {
   }
 
   @Override
-  public Source<byte[]> transactions(List<byte[]> records) {
+  public String feedTransactions(List<byte[]> records) {
     String stream = kinesisStream();
     KinesisClient kinesis = deployment.backend().kinesisClient();
     for (int i = 0; i < records.size(); i += 500) {
@@ -102,13 +100,16 @@ final class ServersApp implements LocalApp {
       for (byte[] record : records.subList(i, Math.min(records.size(), i + 500))) {
         entries.add(
             PutRecordsRequestEntry.builder()
-                .partitionKey(partitionKey(record))
+                .partitionKey(KinesisFeed.partitionKey(record))
                 .data(SdkBytes.fromByteArray(record))
                 .build());
       }
       kinesis.putRecords(b -> b.streamName(stream).records(entries));
     }
-    return new KinesisSource(kinesis, stream);
+    return records.size()
+        + " transactions put on "
+        + stream
+        + ": the emulated event source mapping hands them to the function";
   }
 
   @Override
@@ -150,16 +151,5 @@ final class ServersApp implements LocalApp {
       }
     } while (!messages.isEmpty());
     return bodies;
-  }
-
-  /** The card, as producers key the stream (the demo's records are JSON with a "card"). */
-  private static String partitionKey(byte[] record) {
-    String text = new String(record, java.nio.charset.StandardCharsets.UTF_8);
-    int at = text.indexOf("\"card\":\"");
-    if (at < 0) {
-      return "none";
-    }
-    int start = at + 8;
-    return text.substring(start, text.indexOf('"', start));
   }
 }

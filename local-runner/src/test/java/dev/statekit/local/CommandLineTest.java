@@ -63,7 +63,7 @@ class CommandLineTest {
 
   @Test
   void anUnknownPipelineNamesTheKnownOnes() {
-    assertEquals(2, run("replay", "--pipeline", "nope", "--print", "whatever.jsonl"));
+    assertEquals(2, run("replay", "--pipeline", "nope", "whatever.jsonl"));
     assertTrue(err.toString().contains("choose one of [fraud-check]"), err.toString());
   }
 

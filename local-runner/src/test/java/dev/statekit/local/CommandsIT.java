@@ -135,37 +135,66 @@ class CommandsIT {
           .append("}\n");
     }
     lines.append("not json\n");
+    // A payment on another card 15 minutes later: event time passes every window of the burst.
+    lines.append(
+        "{\"id\":\"later\",\"card\":\"4000-1\",\"amountCents\":100,\"merchant\":\"m\","
+            + "\"country\":\"FR\",\"time\":1905000}\n");
     Files.writeString(file, lines);
+    // Its own table: the pipeline's event time must not have passed the file's already.
+    String prefix = PREFIX + "-r1";
 
-    Run run = Run.of("replay", "--prefix", PREFIX, "--pipeline", "fraud-check", file.toString());
+    Run run = Run.of("replay", "--prefix", prefix, "--pipeline", "fraud-check", file.toString());
 
     assertEquals(0, run.status(), run.toString());
-    assertTrue(run.out().contains("7/7 records (100%)"), run.out());
+    assertTrue(run.out().contains("8/8 records (100%)"), run.out());
     assertTrue(
         run.out()
             .contains(
-                "Replayed 7 records through fraud-check: 10 message(s) sent to functions, 1 unreadable record(s) dropped"),
+                "Replayed 8 records through fraud-check as Kinesis events of "
+                    + prefix
+                    + "-TransactionsStream/shardId-replay-"),
         run.out());
-    Run state = Run.of("state", "--prefix", PREFIX, "fraud/card/4000-9");
+    Run state = Run.of("state", "--prefix", prefix, "fraud/card/4000-9");
     assertTrue(state.out().contains("\"alerts\" : 10"), state.out());
+
+    Run again = Run.of("replay", "--prefix", prefix, "--pipeline", "fraud-check", file.toString());
+    assertEquals(0, again.status(), again.toString());
+    Run after = Run.of("state", "--prefix", prefix, "fraud/card/4000-9");
+    assertTrue(after.out().contains("\"alerts\" : 10"), "nothing applied twice: " + after.out());
+  }
+
+  @Test
+  void invokeRunsTheKinesisFixtureThroughTheFraudCheck() {
+    // The fixture's records come from statekit-TransactionsStream: the template's default names.
+    Run run =
+        Run.of(
+            "invoke",
+            "--prefix",
+            "statekit",
+            "--event",
+            EVENTS.resolve("kinesis-transactions.json").toString());
+
+    assertEquals(0, run.status(), run.toString());
+    assertTrue(run.out().contains("\"batchItemFailures\" : [ ]"), run.out());
   }
 
   @Test
   void theShippedTransactionsFileBlocksTheBurstingCard() {
+    String prefix = PREFIX + "-r2";
     Run run =
         Run.of(
             "replay",
             "--prefix",
-            PREFIX,
+            prefix,
             "--pipeline",
             "fraud-check",
             EVENTS.resolve("transactions.jsonl").toString());
 
     assertEquals(0, run.status(), run.toString());
     assertTrue(run.out().contains("32/32 records (100%)"), run.out());
-    Run burst = Run.of("state", "--prefix", PREFIX, "fraud/card/4000-0000-0000-0666");
+    Run burst = Run.of("state", "--prefix", prefix, "fraud/card/4000-0000-0000-0666");
     assertTrue(burst.out().contains("3 countries in 10 minutes"), burst.out());
-    Run quiet = Run.of("state", "--prefix", PREFIX, "fraud/card/4000-0000-0000-0001");
+    Run quiet = Run.of("state", "--prefix", prefix, "fraud/card/4000-0000-0000-0001");
     assertEquals(0, quiet.status(), quiet.toString());
     assertTrue(!quiet.out().contains("\"reason\""), "an ordinary card stays unblocked: " + quiet);
   }

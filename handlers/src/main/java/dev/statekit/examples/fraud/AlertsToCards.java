@@ -20,7 +20,7 @@ import java.util.logging.Logger;
  * becomes a message to {@code fraud/card/<card>}, applied by the runtime as a direct invocation
  * whose idempotency key is the record's id. The pipeline gives a window's result the same id on
  * every delivery, so a replayed batch or a repeated delivery is applied to the card once. Each
- * alert is logged ({@code dev.statekit.examples.fraud}, INFO).
+ * alert applied is logged ({@code dev.statekit.examples.fraud}: INFO, repeats FINE).
  */
 public final class AlertsToCards implements EgressSink {
   /** The name of the pipeline's output of alerts. */
@@ -64,8 +64,10 @@ public final class AlertsToCards implements EgressSink {
     for (int i = 0; i < results.size(); i++) {
       DirectResult result = results.get(i);
       Alert alert = alerts.get(i);
-      if (result.succeeded()) {
-        LOG.info(() -> describe(alert) + " (" + result.status().name().toLowerCase() + ")");
+      if (result.status() == DirectResult.Status.APPLIED) {
+        LOG.info(() -> describe(alert));
+      } else if (result.succeeded()) {
+        LOG.fine(() -> describe(alert) + " (applied before: a repeated delivery)");
       } else {
         rejected |= result.status() == DirectResult.Status.REJECTED;
         failed.add(alert.id() + ": " + result.errorMessage().orElse(result.status().name()));

@@ -277,6 +277,24 @@ class TemplateMatchesCodeTest {
     Set<String> eventTypes = new TreeSet<>();
     app.events().forEach(e -> eventTypes.add(e.type()));
     assertEquals(Set.of("Kinesis", "SQS", "Schedule"), eventTypes);
+    for (EventSource event : app.events()) {
+      assertTrue(event.enabled(), app.logicalId() + " " + event.name() + " is switched on");
+      if (event.type().equals("Kinesis")) {
+        JsonNode properties = event.properties();
+        // The batch is a checkpoint: a retry resumes at the first failed record, never a half.
+        assertEquals("false", properties.path("BisectBatchOnFunctionError").asText());
+        assertTrue(properties.path("MaximumRetryAttempts").asInt(-1) >= 0, "retries bounded");
+        assertTrue(
+            isResource(
+                Intrinsics.referencedLogicalId(
+                    properties.at("/DestinationConfig/OnFailure/Destination"))),
+            "batches given up on are recorded: " + properties);
+      }
+    }
+    // The batch timeout the fraud check waits for is the function's own timeout.
+    assertEquals(
+        Long.toString(app.timeoutSeconds()),
+        app.environment().get("STATEKIT_BATCH_TIMEOUT_SECONDS").asText());
     Resource appResource = template.resource(app.logicalId()).orElseThrow();
     assertEquals(
         "AWS_IAM", appResource.properties().path("FunctionUrlConfig").path("AuthType").asText());
