@@ -19,6 +19,7 @@ import dev.statekit.stream.lambda.BatchSource;
 import dev.statekit.stream.lambda.EgressOutput;
 import dev.statekit.stream.lambda.InMemoryBatchStore;
 import dev.statekit.testservers.RealServers;
+import dev.statekit.testservers.TestStreams;
 import dev.statekit.types.Types;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.Shard;
-import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
  * Shards registered from ListShards on kinesalite: the first batch of one shard registers its
@@ -92,7 +92,7 @@ class KinesisShardsIT {
             b.streamName(stream)
                 .shardToSplit(parent)
                 .newStartingHashKey(end.shiftRight(1).toString()));
-    awaitActive(kinesis, stream);
+    TestStreams.awaitActive(kinesis, stream);
     List<String> children = new ArrayList<>(shardIds(kinesis, stream));
     children.remove(parent);
     assertEquals(2, children.size(), "kinesalite split the shard: " + children);
@@ -133,8 +133,7 @@ class KinesisShardsIT {
 
   private static String stream(KinesisClient kinesis, int shards) throws InterruptedException {
     String stream = "shards-" + Long.toHexString(System.nanoTime());
-    kinesis.createStream(b -> b.streamName(stream).shardCount(shards));
-    awaitActive(kinesis, stream);
+    TestStreams.create(kinesis, stream, shards);
     return stream;
   }
 
@@ -142,18 +141,5 @@ class KinesisShardsIT {
     return kinesis.listShards(b -> b.streamName(stream)).shards().stream()
         .map(Shard::shardId)
         .toList();
-  }
-
-  private static void awaitActive(KinesisClient kinesis, String stream)
-      throws InterruptedException {
-    for (int i = 0; i < 200; i++) {
-      StreamStatus status =
-          kinesis.describeStream(b -> b.streamName(stream)).streamDescription().streamStatus();
-      if (status == StreamStatus.ACTIVE) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("The stream " + stream + " did not become active");
   }
 }

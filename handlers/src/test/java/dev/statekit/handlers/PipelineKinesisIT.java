@@ -19,6 +19,7 @@ import dev.statekit.stream.lambda.ManualClock;
 import dev.statekit.stream.lambda.StoredResults;
 import dev.statekit.stream.state.dynamodb.DynamoDbBatchStore;
 import dev.statekit.testservers.RealServers;
+import dev.statekit.testservers.TestStreams;
 import dev.statekit.testservers.TestTable;
 import dev.statekit.types.Types;
 import java.io.ByteArrayInputStream;
@@ -37,7 +38,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
-import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
  * End to end on kinesalite and Dynoxide: clicks put to a two-shard Kinesis stream are read by a
@@ -97,8 +97,7 @@ class PipelineKinesisIT {
   void clicksPutToKinesisEndInTheResultsTableOnce(
       KinesisClient kinesis, DynamoDbClient dynamoDb, TestTable table) throws Exception {
     String stream = "clicks-" + Long.toHexString(System.nanoTime());
-    kinesis.createStream(b -> b.streamName(stream).shardCount(2));
-    awaitActive(kinesis, stream);
+    TestStreams.create(kinesis, stream, 2);
 
     Random random = new Random(6);
     Map<String, Long> reference = new TreeMap<>();
@@ -155,18 +154,5 @@ class PipelineKinesisIT {
                 + "\"detail\":{}}")
             .getBytes(StandardCharsets.UTF_8);
     handler.handleRequest(new ByteArrayInputStream(event), new ByteArrayOutputStream(), null);
-  }
-
-  private static void awaitActive(KinesisClient kinesis, String stream)
-      throws InterruptedException {
-    for (int i = 0; i < 100; i++) {
-      StreamStatus status =
-          kinesis.describeStream(b -> b.streamName(stream)).streamDescription().streamStatus();
-      if (status == StreamStatus.ACTIVE) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("The stream " + stream + " did not become active");
   }
 }

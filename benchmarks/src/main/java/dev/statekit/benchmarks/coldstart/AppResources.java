@@ -4,21 +4,34 @@ import dev.statekit.aws.ApplicationTable;
 import dev.statekit.aws.AwsConfig;
 import dev.statekit.testservers.AwsClients;
 import dev.statekit.testservers.LocalServers;
+import dev.statekit.testservers.TestStreams;
 import java.util.HashMap;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * A fresh table and fresh queues for each child JVM on the embedded servers (Dynoxide, ElasticMQ),
- * so no run finds the state an earlier one left, and the environment the example application's
- * handler reads, as template.yaml sets it.
+ * so no run finds the state an earlier one left (the fraud check's pipeline state included), and
+ * the environment the example application's handler reads, as template.yaml sets it. The Kinesis
+ * fixture's stream exists on kinesalite, for the shard listing of the first Kinesis batch.
  */
 final class AppResources implements AutoCloseable {
+  /** The stream the Kinesis fixture's records come from. */
+  static final String STREAM = "statekit-TransactionsStream";
+
   private final DynamoDbClient dynamoDb = AwsClients.dynamoDb();
   private final SqsClient sqs = AwsClients.sqs();
+  private final KinesisClient kinesis = AwsClients.kinesis();
   private int created;
+
+  AppResources() throws InterruptedException {
+    if (!kinesis.listStreams().streamNames().contains(STREAM)) {
+      TestStreams.create(kinesis, STREAM, 1);
+    }
+  }
 
   /** The environment of a child whose handler finds resources of its own. */
   Map<String, String> fresh() {
@@ -34,6 +47,9 @@ final class AppResources implements AutoCloseable {
     env.put("STATEKIT_DEAD_LETTER_QUEUE_URL", fifo(prefix + "-dead"));
     env.put("GREETS_QUEUE_URL", sqs.createQueue(b -> b.queueName(prefix + "-greets")).queueUrl());
     env.put("ORDERS_QUEUE_URL", sqs.createQueue(b -> b.queueName(prefix + "-orders")).queueUrl());
+    env.put("TRANSACTIONS_STREAM", STREAM);
+    env.put("FRAUD_IDLE_SECONDS", "60");
+    env.put("STATEKIT_BATCH_TIMEOUT_SECONDS", "30");
     return env;
   }
 
@@ -48,5 +64,6 @@ final class AppResources implements AutoCloseable {
   public void close() {
     dynamoDb.close();
     sqs.close();
+    kinesis.close();
   }
 }

@@ -26,7 +26,6 @@ public final class Child {
         args[0].equals("counting")
             ? new StateKitHandler(
                 EntryPoint.builder()
-                    .anyKinesisStream(records -> BatchOutcome.allSucceeded())
                     .anyDynamoDbStream(records -> BatchOutcome.allSucceeded())
                     .build())
             : (RequestStreamHandler) Class.forName(args[0]).getConstructor().newInstance();

@@ -140,7 +140,7 @@ public final class ColdStartSuite implements Suite {
             new Kind("envelope", APP, "/events/envelope-add-item.json", false),
             new Kind("sqs", APP, "/events/sqs-ingress.json", false),
             new Kind("scheduled", APP, "/events/schedule-tick.json", false),
-            new Kind("kinesis", "counting", "/events/kinesis-transactions.json", false),
+            new Kind("kinesis", APP, "/events/kinesis-transactions.json", false),
             new Kind("dynamodb-stream", "counting", "/coldstart/dynamodb-stream.json", false));
 
     byte[] payload() throws IOException {

@@ -27,7 +27,7 @@ public record Alert(
     countries = List.copyOf(countries);
   }
 
-  /** The same alert from the same window is delivered once: this is its idempotency key. */
+  /** What tells alerts apart: the card and the end of the window that broke a rule. */
   public String id() {
     return card + "@" + windowEnd;
   }
