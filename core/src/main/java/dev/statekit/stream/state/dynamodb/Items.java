@@ -20,14 +20,19 @@ final class Items {
     return value == null ? absent : Long.parseLong(value.n());
   }
 
+  /** The bytes of a binary attribute; null if absent or written as NULL. */
   static byte[] bytes(AttributeValue value) {
-    return value == null ? null : value.b().asByteArrayUnsafe();
+    return value == null || value.b() == null ? null : value.b().asByteArrayUnsafe();
+  }
+
+  static AttributeValue bytes(byte[] bytes) {
+    return AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(bytes));
   }
 
   /** Puts {@code bytes} under {@code name} unless null (DynamoDB keeps no null binary). */
   static void putBytes(Map<String, AttributeValue> item, String name, byte[] bytes) {
     if (bytes != null) {
-      item.put(name, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(bytes)));
+      item.put(name, bytes(bytes));
     }
   }
 
