@@ -143,7 +143,7 @@ public final class DynamoDbBatchStore implements BatchStore {
   }
 
   /**
-   * One BatchExecuteStatement of up to 25 keys; statements throttled are sent again.
+   * One request's keys, sent until no statement is left throttled.
    *
    * @return the keys whose condition failed
    */
@@ -153,45 +153,53 @@ public final class DynamoDbBatchStore implements BatchStore {
         batches.untilDone(
             "writing key state",
             writes,
-            pending -> {
-              List<BatchStatementRequest> request = new ArrayList<>(pending.size());
-              pending.forEach(
-                  write -> request.add(statements.statement(prefix + write.key(), write)));
-              List<BatchStatementResponse> responses =
-                  batches
-                      .call(
-                          "writing key state",
-                          () -> dynamoDb.batchExecuteStatement(b -> b.statements(request)))
-                      .responses();
-              List<KeyWrite> again = new ArrayList<>();
-              for (int i = 0; i < pending.size(); i++) {
-                BatchStatementError error = responses.get(i).error();
-                String code = error == null ? null : error.codeAsString();
-                if (code == null) {
-                  continue;
-                }
-                if (CONFLICT_CODES.contains(code)) {
-                  conflicts.add(pending.get(i).key());
-                } else if (RetryPolicy.isPassingItemCode(code)) {
-                  again.add(pending.get(i));
-                } else {
-                  throw new StateStoreException(
-                      Reason.INVALID_REQUEST,
-                      "DynamoDB refused to write key '"
-                          + pending.get(i).key()
-                          + "' to table '"
-                          + table
-                          + "': "
-                          + code
-                          + ", "
-                          + error.message());
-                }
-              }
-              return again;
-            },
+            pending -> sendStatements(prefix, pending, conflicts),
             List::isEmpty);
     batches.throwIfLeft(!left.isEmpty(), "writing key state");
     return conflicts;
+  }
+
+  /**
+   * One BatchExecuteStatement; adds the keys whose condition failed to {@code conflicts}.
+   *
+   * @return the writes whose statements were throttled, to send again
+   */
+  private List<KeyWrite> sendStatements(
+      String prefix, List<KeyWrite> writes, List<String> conflicts) {
+    List<BatchStatementRequest> request = new ArrayList<>(writes.size());
+    writes.forEach(write -> request.add(statements.statement(prefix + write.key(), write)));
+    List<BatchStatementResponse> responses =
+        batches
+            .call(
+                "writing key state",
+                () -> dynamoDb.batchExecuteStatement(b -> b.statements(request)))
+            .responses();
+    List<KeyWrite> again = new ArrayList<>();
+    // DynamoDB answers the statements in the order they were sent.
+    for (int i = 0; i < writes.size(); i++) {
+      BatchStatementError error = responses.get(i).error();
+      String code = error == null ? null : error.codeAsString();
+      if (code == null) {
+        continue;
+      }
+      if (CONFLICT_CODES.contains(code)) {
+        conflicts.add(writes.get(i).key());
+      } else if (RetryPolicy.isPassingItemCode(code)) {
+        again.add(writes.get(i));
+      } else {
+        throw new StateStoreException(
+            Reason.INVALID_REQUEST,
+            "DynamoDB refused to write key '"
+                + writes.get(i).key()
+                + "' to table '"
+                + table
+                + "': "
+                + code
+                + ", "
+                + error.message());
+      }
+    }
+    return again;
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.statekit.stream.state.dynamodb;
 
-import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -27,13 +26,6 @@ final class Items {
 
   static AttributeValue bytes(byte[] bytes) {
     return AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(bytes));
-  }
-
-  /** Puts {@code bytes} under {@code name} unless null (DynamoDB keeps no null binary). */
-  static void putBytes(Map<String, AttributeValue> item, String name, byte[] bytes) {
-    if (bytes != null) {
-      item.put(name, bytes(bytes));
-    }
   }
 
   static String string(AttributeValue value) {
