@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -46,8 +48,15 @@ public final class RetryPolicy {
           "InternalServerError",
           "InternalFailure",
           "ServiceUnavailable");
-  private static final Set<String> PASSING_CANCELLATION_CODES =
-      Set.of("TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded");
+
+  /** Per-item codes (a transaction's cancellation reasons, a PartiQL batch's statement errors). */
+  private static final Set<String> PASSING_ITEM_CODES =
+      Set.of(
+          "TransactionConflict",
+          "ThrottlingError",
+          "ProvisionedThroughputExceeded",
+          "RequestLimitExceeded",
+          "InternalServerError");
 
   private static final RetryPolicy DEFAULTS = builder().build();
   private static final RetryPolicy NONE = builder().maxAttempts(1).build();
@@ -113,6 +122,26 @@ public final class RetryPolicy {
   }
 
   /**
+   * Runs {@code attempt} on {@code work}, then again on what it left undone (a batch request's
+   * unprocessed items, a PartiQL batch's throttled statements) while {@code done} says some is left
+   * and attempts remain, backing off between attempts as {@link #call} does. DynamoDB leaves items
+   * undone to throttle a batch, so they are retried like a throttled call.
+   *
+   * @param attempt sends the work and answers what is left of it
+   * @return what is left: empty by {@code done} unless every attempt left some, which the caller
+   *     reports as throttling
+   */
+  public <W> W untilDone(W work, UnaryOperator<W> attempt, Predicate<W> done) {
+    Objects.requireNonNull(attempt, "attempt");
+    W left = attempt.apply(work);
+    for (int attempts = 1; !done.test(left) && attempts < maxAttempts; attempts++) {
+      pause(attempts);
+      left = attempt.apply(left);
+    }
+    return left;
+  }
+
+  /**
    * Sleeps before attempt {@code attempt + 1}: a random time up to {@code baseDelay * 2^(attempt -
    * 1)}, capped at {@code maxDelay}. Jitter keeps workers that were throttled together from
    * retrying together.
@@ -141,7 +170,7 @@ public final class RetryPolicy {
         if ("ConditionalCheckFailed".equals(code)) {
           return false;
         }
-        anyPassing |= code != null && PASSING_CANCELLATION_CODES.contains(code);
+        anyPassing |= isPassingItemCode(code);
       }
       return anyPassing;
     }
@@ -160,6 +189,15 @@ public final class RetryPolicy {
           || (code != null && PASSING_ERROR_CODES.contains(code));
     }
     return failure instanceof SdkClientException;
+  }
+
+  /**
+   * Whether a per-item error code passes: throttling, a transaction conflict or a server error
+   * reported for one item of a batch ({@code CancellationReason.code()}, {@code
+   * BatchStatementError.code()}), as opposed to a failed condition or a bad request.
+   */
+  public static boolean isPassingItemCode(String code) {
+    return code != null && PASSING_ITEM_CODES.contains(code);
   }
 
   /**

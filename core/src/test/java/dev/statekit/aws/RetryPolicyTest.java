@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -91,6 +93,54 @@ class RetryPolicyTest {
                 }));
 
     assertEquals(1, calls.get());
+  }
+
+  @Test
+  void sendsWhatABatchLeftUndoneAgainUntilNothingIsLeft() {
+    List<List<Integer>> sent = new ArrayList<>();
+    List<Integer> left =
+        fast.untilDone(
+            List.of(1, 2, 3, 4),
+            pending -> {
+              sent.add(pending);
+              return pending.subList(0, pending.size() / 2);
+            },
+            List::isEmpty);
+    assertEquals(List.of(), left);
+    assertEquals(List.of(List.of(1, 2, 3, 4), List.of(1, 2), List.of(1)), sent);
+  }
+
+  @Test
+  void answersWhatIsStillLeftAfterTheLastAttempt() {
+    AtomicInteger attempts = new AtomicInteger();
+    List<Integer> left =
+        fast.untilDone(
+            List.of(7),
+            pending -> {
+              attempts.incrementAndGet();
+              return pending;
+            },
+            List::isEmpty);
+    assertEquals(List.of(7), left, "the caller reports what DynamoDB kept leaving undone");
+    assertEquals(4, attempts.get());
+  }
+
+  @Test
+  void perItemCodesPassOnlyForThrottlingConflictsAndServerErrors() {
+    for (String code :
+        List.of(
+            "TransactionConflict",
+            "ThrottlingError",
+            "ProvisionedThroughputExceeded",
+            "RequestLimitExceeded",
+            "InternalServerError")) {
+      assertTrue(RetryPolicy.isPassingItemCode(code), code);
+    }
+    for (String code :
+        List.of("ConditionalCheckFailed", "DuplicateItem", "ValidationError", "AccessDenied")) {
+      assertFalse(RetryPolicy.isPassingItemCode(code), code);
+    }
+    assertFalse(RetryPolicy.isPassingItemCode(null));
   }
 
   @Test

@@ -14,10 +14,12 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.services.dynamodb.model.BatchExecuteStatementRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ExecuteStatementRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -39,8 +41,10 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * }</pre>
  *
  * <p>It asks DynamoDB for {@code ReturnConsumedCapacity=TOTAL} on every request that does not ask
- * already, so capacity is what DynamoDB reports, never an estimate. A conditional write that fails
- * reports no capacity (DynamoDB still bills it); the {@code failed} count says how many there were.
+ * already, so capacity is what DynamoDB reports, never an estimate. PartiQL requests ({@code
+ * ExecuteStatement}, {@code BatchExecuteStatement}) count as writes: StateKit sends only writes
+ * through them. A conditional write that fails reports no capacity (DynamoDB still bills it); the
+ * {@code failed} count says how many there were.
  *
  * <p>Round trips: the longest chain of calls that ran one after another, each begun after the
  * previous one's answer was in: the calls a batch's latency adds up. A call lasts from the SDK
@@ -215,25 +219,45 @@ public final class CostMeter implements ExecutionInterceptor {
 
   /** Every DynamoDB request that can report capacity, asked to. */
   private static final Map<Class<?>, UnaryOperator<SdkRequest>> ASK_FOR_CAPACITY =
-      Map.of(
-          PutItemRequest.class,
-          r -> ((PutItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
-          UpdateItemRequest.class,
-          r -> ((UpdateItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
-          DeleteItemRequest.class,
-          r -> ((DeleteItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
-          GetItemRequest.class,
-          r -> ((GetItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
-          BatchGetItemRequest.class,
-          r -> ((BatchGetItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
-          BatchWriteItemRequest.class,
-          r -> ((BatchWriteItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
-          TransactWriteItemsRequest.class,
-          r -> ((TransactWriteItemsRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
-          TransactGetItemsRequest.class,
-          r -> ((TransactGetItemsRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
-          QueryRequest.class,
-          r -> ((QueryRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build(),
-          ScanRequest.class,
-          r -> ((ScanRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build());
+      Map.ofEntries(
+          Map.entry(
+              ExecuteStatementRequest.class,
+              r -> ((ExecuteStatementRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              BatchExecuteStatementRequest.class,
+              r ->
+                  ((BatchExecuteStatementRequest) r)
+                      .toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              PutItemRequest.class,
+              r -> ((PutItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              UpdateItemRequest.class,
+              r -> ((UpdateItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              DeleteItemRequest.class,
+              r -> ((DeleteItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              GetItemRequest.class,
+              r -> ((GetItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              BatchGetItemRequest.class,
+              r -> ((BatchGetItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              BatchWriteItemRequest.class,
+              r -> ((BatchWriteItemRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              TransactWriteItemsRequest.class,
+              r ->
+                  ((TransactWriteItemsRequest) r)
+                      .toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              TransactGetItemsRequest.class,
+              r -> ((TransactGetItemsRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              QueryRequest.class,
+              r -> ((QueryRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build()),
+          Map.entry(
+              ScanRequest.class,
+              r -> ((ScanRequest) r).toBuilder().returnConsumedCapacity(TOTAL).build()));
 }

@@ -13,8 +13,10 @@ import java.util.Set;
  * version read, so concurrent invocations never overwrite each other. {@link DynamoDbBatchStore}
  * keeps them in the application table; {@link InMemoryBatchStore} in this process.
  *
- * <p>Implementations translate their vendor's errors into {@link StateStoreException} (with {@code
- * retryable()} telling throttling and outages from bad requests).
+ * <p>Implementations translate their vendor's errors into {@link StateStoreException}, whose {@code
+ * reason()} tells throttling and outages ({@code UNAVAILABLE}) from bad requests ({@code
+ * INVALID_REQUEST}); a write that loses to another invocation is not an error but a conflict the
+ * method answers.
  */
 public interface BatchStore {
   /**

@@ -1,5 +1,6 @@
 package dev.statekit.stream.state;
 
+import dev.statekit.StateKitException.Reason;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -84,7 +85,8 @@ public record CheckpointManifest(
       return new CheckpointManifest(
           id, positions, watermark, parts, new CheckpointLineage(latest, abandoned));
     } catch (IOException e) {
-      throw new StateStoreException("A stored checkpoint manifest is corrupt: " + e, false, e);
+      throw new StateStoreException(
+          Reason.INVALID_REQUEST, "A stored checkpoint manifest is corrupt: " + e, e);
     }
   }
 }

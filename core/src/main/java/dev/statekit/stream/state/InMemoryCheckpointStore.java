@@ -1,5 +1,6 @@
 package dev.statekit.stream.state;
 
+import dev.statekit.StateKitException.Reason;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -33,15 +34,16 @@ final class InMemoryCheckpointStore implements CheckpointStore {
     CheckpointManifest current = latest.get(pipeline);
     if (current != null && current.id() >= manifest.id()) {
       throw new StateStoreException(
-          "Checkpoint " + manifest.id() + " is older than complete checkpoint " + current.id(),
-          false);
+          Reason.CONFLICT,
+          "Checkpoint " + manifest.id() + " is older than complete checkpoint " + current.id());
     }
     Map<String, byte[]> written =
         parts.getOrDefault(pipeline, Map.of()).getOrDefault(manifest.id(), Map.of());
     for (String part : manifest.parts()) {
       if (!written.containsKey(part)) {
         throw new StateStoreException(
-            "Checkpoint " + manifest.id() + " lacks part '" + part + "': write parts first", false);
+            Reason.INVALID_REQUEST,
+            "Checkpoint " + manifest.id() + " lacks part '" + part + "': write parts first");
       }
     }
     latest.put(pipeline, manifest);

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchStatementRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 
 /** The meter counts what DynamoDB reports, and round trips as calls in sequence. */
@@ -50,6 +51,28 @@ class CostMeterIT {
     assertEquals(2L, cost.requests().get("DynamoDb.PutItem"));
     assertEquals(3, cost.requestsTo("DynamoDb"));
     assertEquals(3, cost.roundTrips());
+  }
+
+  @Test
+  void countsPartiqlWritesAsWrites() {
+    List<BatchStatementRequest> inserts = new ArrayList<>();
+    for (String id : List.of("q1", "q2", "q3")) {
+      inserts.add(
+          BatchStatementRequest.builder()
+              .statement("INSERT INTO \"" + table + "\" VALUE {'pk': ?, 'sk': ?, 'blob': ?}")
+              .parameters(
+                  AttributeValue.fromS(id),
+                  AttributeValue.fromS("x"),
+                  AttributeValue.fromB(SdkBytes.fromByteArray(new byte[1500])))
+              .build());
+    }
+    dynamoDb.batchExecuteStatement(b -> b.statements(inserts));
+
+    CostMeter.Snapshot cost = meter.snapshot();
+
+    assertEquals(6.0, cost.writeCapacityUnits(), "1.5 KB items cost 2 units each");
+    assertEquals(0.0, cost.readCapacityUnits());
+    assertEquals(1L, cost.requests().get("DynamoDb.BatchExecuteStatement"));
   }
 
   @Test

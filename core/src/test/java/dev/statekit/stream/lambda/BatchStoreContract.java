@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,6 +77,50 @@ abstract class BatchStoreContract {
     assertEquals(250, read.size());
     assertArrayEquals(bytes("v249"), read.get("key-249").state());
     assertEquals(Map.of(), store.readKeys(pipeline, "other-op", keys), "operators are apart");
+  }
+
+  @Test
+  void eachKeyOfALargeWriteIsFencedOnItsOwn() {
+    BatchStore store = store();
+    List<KeyWrite> first = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      first.add(
+          new KeyWrite("k" + i, 0, bytes("one"), bytes("bk"), i % 2 == 0 ? 1_900_000_000L : 0));
+    }
+    assertEquals(Set.of(), store.writeKeys(pipeline, "op", first));
+
+    // Every seventh write is stale (computed from no item although one exists); state goes and
+    // comes back, expiries come and go.
+    List<KeyWrite> second = new ArrayList<>();
+    Set<String> stale = new HashSet<>();
+    for (int i = 0; i < 60; i++) {
+      boolean isStale = i % 7 == 3;
+      if (isStale) {
+        stale.add("k" + i);
+      }
+      second.add(
+          new KeyWrite(
+              "k" + i,
+              isStale ? 0 : 1,
+              i % 3 == 0 ? null : bytes("two"),
+              bytes("bk2"),
+              i % 2 == 0 ? 0 : 1_900_000_000L));
+    }
+    assertEquals(stale, store.writeKeys(pipeline, "op", second));
+
+    Map<String, KeyItem> read =
+        store.readKeys(pipeline, "op", second.stream().map(KeyWrite::key).toList());
+    for (int i = 0; i < 60; i++) {
+      KeyItem item = read.get("k" + i);
+      if (stale.contains("k" + i)) {
+        assertEquals(1, item.version(), "k" + i);
+        assertArrayEquals(bytes("one"), item.state(), "a lost write changes nothing");
+      } else {
+        assertEquals(2, item.version(), "k" + i);
+        assertArrayEquals(i % 3 == 0 ? null : bytes("two"), item.state(), "k" + i);
+        assertArrayEquals(bytes("bk2"), item.bookkeeping(), "k" + i);
+      }
+    }
   }
 
   @Test

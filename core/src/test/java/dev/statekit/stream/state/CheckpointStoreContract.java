@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.StateKitException;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -71,11 +72,36 @@ abstract class CheckpointStoreContract {
             StateStoreException.class,
             () -> store.complete(pipeline, manifest(first, Set.of("source"))));
     assertTrue(e.getMessage().contains("older"), e.getMessage());
+    assertEquals(StateKitException.Reason.CONFLICT, e.reason(), "it lost a race: read again");
     long third = store.begin(pipeline);
     store.writePart(pipeline, third, "source", new byte[] {3});
     store.complete(pipeline, manifest(third, Set.of("source")));
     var latest = store.latest(pipeline).orElseThrow();
     assertEquals(third, latest.manifest().id());
     assertArrayEquals(new byte[] {3}, latest.parts().get("source"));
+  }
+
+  @Test
+  void aCheckpointWithoutItsPartsIsAnInvalidRequest() {
+    CheckpointStore store = store();
+    long id = store.begin(pipeline);
+    StateStoreException e =
+        assertThrows(
+            StateStoreException.class,
+            () -> {
+              store.complete(pipeline, manifest(id, Set.of("never-written")));
+              store.latest(pipeline);
+            });
+    assertTrue(e.getMessage().contains("never-written"), e.getMessage());
+    assertEquals(StateKitException.Reason.INVALID_REQUEST, e.reason());
+  }
+
+  @Test
+  void aCorruptManifestIsAnInvalidRequest() {
+    StateStoreException e =
+        assertThrows(
+            StateStoreException.class, () -> CheckpointManifest.fromBytes(new byte[] {1, 2, 3}));
+    assertEquals(StateKitException.Reason.INVALID_REQUEST, e.reason());
+    assertTrue(e.getMessage().contains("corrupt"), e.getMessage());
   }
 }

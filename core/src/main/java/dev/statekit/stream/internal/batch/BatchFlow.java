@@ -1,5 +1,6 @@
 package dev.statekit.stream.internal.batch;
 
+import dev.statekit.StateKitException.Reason;
 import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
@@ -203,6 +204,7 @@ final class BatchFlow {
     for (int round = 1; !conflicts.isEmpty(); round++) {
       if (round > MAX_CONFLICT_ROUNDS) {
         throw new StateStoreException(
+            Reason.CONFLICT,
             "Keys "
                 + conflicts
                 + " of pipeline "
@@ -210,8 +212,7 @@ final class BatchFlow {
                 + " kept changing under batch"
                 + " after batch of "
                 + split
-                + "; the batch is retried",
-            true);
+                + "; the batch is retried");
       }
       Map<String, KeyItem> items = engine.readKeys(conflicts, true);
       List<KeyedInput> inputs =
@@ -292,7 +293,7 @@ final class BatchFlow {
     for (int round = 1; !engine.store().writeSplit(engine.name, attempt); round++) {
       if (round > MAX_CONFLICT_ROUNDS) {
         throw new StateStoreException(
-            "The checkpoint of " + split + " kept changing; the batch is retried", true);
+            Reason.CONFLICT, "The checkpoint of " + split + " kept changing; the batch is retried");
       }
       SplitState stored =
           new Progress(

@@ -1,5 +1,6 @@
 package dev.statekit.stream.internal.batch;
 
+import dev.statekit.StateKitException.Reason;
 import dev.statekit.stream.state.StateStoreException;
 
 /** DynamoDB's 400 KB item limit, checked before anything of a batch is written. */
@@ -13,6 +14,7 @@ final class ItemLimit {
     int size = (state == null ? 0 : state.length) + (bookkeeping == null ? 0 : bookkeeping.length);
     if (size > MAX_BYTES) {
       throw new StateStoreException(
+          Reason.INVALID_REQUEST,
           "Key '"
               + key
               + "' of pipeline "
@@ -21,8 +23,7 @@ final class ItemLimit {
               + size
               + " bytes of state and bookkeeping, over DynamoDB's 400 KB item limit; nothing of"
               + " this batch was written. Keep less per key: aggregate windows instead of"
-              + " buffering their values, use smaller windows, or key more finely",
-          false);
+              + " buffering their values, use smaller windows, or key more finely");
     }
   }
 }

@@ -1,14 +1,17 @@
 package dev.statekit.stream.state.dynamodb;
 
+import dev.statekit.StateKitException.Reason;
+import dev.statekit.aws.RetryPolicy;
 import dev.statekit.stream.state.StateStoreException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
@@ -16,19 +19,21 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * Batched reads and writes at DynamoDB's limits (100 keys per BatchGetItem, 25 writes per
- * BatchWriteItem), retrying unprocessed items with exponential backoff.
+ * BatchWriteItem). Failed calls and unprocessed items are retried with the {@link RetryPolicy}'s
+ * backoff; what still fails surfaces as a {@link StateStoreException}.
  */
 final class Batches {
   static final int READ_BATCH = 100;
   static final int WRITE_BATCH = 25;
-  private static final int ATTEMPTS = 8;
 
   private final DynamoDbClient dynamoDb;
   private final String table;
+  private final RetryPolicy retry;
 
-  Batches(DynamoDbClient dynamoDb, String table) {
+  Batches(DynamoDbClient dynamoDb, String table, RetryPolicy retry) {
     this.dynamoDb = dynamoDb;
     this.table = table;
+    this.retry = retry;
   }
 
   /** Reads items by key, strongly consistent; absent items are missing from the result. */
@@ -37,22 +42,24 @@ final class Batches {
     for (int from = 0; from < keys.size(); from += READ_BATCH) {
       List<Map<String, AttributeValue>> batch =
           keys.subList(from, Math.min(keys.size(), from + READ_BATCH));
-      Map<String, KeysAndAttributes> request =
-          Map.of(table, KeysAndAttributes.builder().keys(batch).consistentRead(true).build());
-      for (int attempt = 1; !request.isEmpty(); attempt++) {
-        Map<String, KeysAndAttributes> pending = request;
-        BatchGetItemResponse response =
-            call(
-                "reading state",
-                () ->
-                    dynamoDb.batchGetItem(
-                        b ->
-                            b.requestItems(pending)
-                                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)));
-        found.addAll(response.responses().getOrDefault(table, List.of()));
-        request = response.unprocessedKeys();
-        backoffIfPending(!request.isEmpty(), attempt, "reading state");
-      }
+      Map<String, KeysAndAttributes> left =
+          untilDone(
+              "reading state",
+              Map.of(table, KeysAndAttributes.builder().keys(batch).consistentRead(true).build()),
+              pending -> {
+                var response =
+                    call(
+                        "reading state",
+                        () ->
+                            dynamoDb.batchGetItem(
+                                b ->
+                                    b.requestItems(pending)
+                                        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)));
+                found.addAll(response.responses().getOrDefault(table, List.of()));
+                return response.unprocessedKeys();
+              },
+              Map::isEmpty);
+      throwIfLeft(!left.isEmpty(), "reading state");
     }
     return found;
   }
@@ -60,21 +67,21 @@ final class Batches {
   /** Writes puts and deletes, 25 per request. */
   void write(List<WriteRequest> writes) {
     for (int from = 0; from < writes.size(); from += WRITE_BATCH) {
-      Map<String, List<WriteRequest>> request =
-          Map.of(table, writes.subList(from, Math.min(writes.size(), from + WRITE_BATCH)));
-      for (int attempt = 1; !request.isEmpty(); attempt++) {
-        Map<String, List<WriteRequest>> pending = request;
-        BatchWriteItemResponse response =
-            call(
-                "writing state",
-                () ->
-                    dynamoDb.batchWriteItem(
-                        b ->
-                            b.requestItems(pending)
-                                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)));
-        request = response.unprocessedItems();
-        backoffIfPending(!request.isEmpty(), attempt, "writing state");
-      }
+      Map<String, List<WriteRequest>> left =
+          untilDone(
+              "writing state",
+              Map.of(table, writes.subList(from, Math.min(writes.size(), from + WRITE_BATCH))),
+              pending ->
+                  call(
+                          "writing state",
+                          () ->
+                              dynamoDb.batchWriteItem(
+                                  b ->
+                                      b.requestItems(pending)
+                                          .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)))
+                      .unprocessedItems(),
+              Map::isEmpty);
+      throwIfLeft(!left.isEmpty(), "writing state");
     }
   }
 
@@ -89,44 +96,51 @@ final class Batches {
             .consistentRead(true)
             .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
             .build();
-    List<Map<String, AttributeValue>> items = new ArrayList<>();
-    call(
+    return call(
         "reading state",
         () -> {
+          List<Map<String, AttributeValue>> items = new ArrayList<>();
           dynamoDb.queryPaginator(request).items().forEach(items::add);
-          return null;
+          return items;
         });
-    return items;
   }
 
-  private void backoffIfPending(boolean pending, int attempt, String action) {
-    if (!pending) {
-      return;
+  /** Runs {@code request} with the retry policy; translates what still fails. */
+  <T> T call(String action, Supplier<T> request) {
+    return translated(action, () -> retry.call(request));
+  }
+
+  /** {@link RetryPolicy#untilDone}, translating an interrupted backoff. */
+  <W> W untilDone(String action, W work, UnaryOperator<W> attempt, Predicate<W> done) {
+    return translated(action, () -> retry.untilDone(work, attempt, done));
+  }
+
+  private <T> T translated(String action, Supplier<T> body) {
+    try {
+      return body.get();
+    } catch (SdkException e) {
+      throw DynamoDbErrors.translate(action, table, e);
+    } catch (IllegalStateException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new StateStoreException(
+            Reason.UNAVAILABLE, "Interrupted while " + action + " on table '" + table + "'", e);
+      }
+      throw e;
     }
-    if (attempt >= ATTEMPTS) {
+  }
+
+  /** Throws if DynamoDB left items unprocessed through every attempt. */
+  void throwIfLeft(boolean left, String action) {
+    if (left) {
       throw new StateStoreException(
+          Reason.UNAVAILABLE,
           "DynamoDB left items unprocessed "
-              + attempt
+              + retry.maxAttempts()
               + " times while "
               + action
               + " on table '"
               + table
-              + "': the table is throttled; retry later or raise its capacity",
-          true);
-    }
-    try {
-      Thread.sleep(Math.min(2000, 25L << attempt));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StateStoreException("Interrupted while " + action, true, e);
-    }
-  }
-
-  <T> T call(String action, java.util.function.Supplier<T> request) {
-    try {
-      return request.get();
-    } catch (SdkException e) {
-      throw DynamoDbErrors.translate(action, table, e);
+              + "': the table is throttled; retry later or raise its capacity");
     }
   }
 }

@@ -1,6 +1,8 @@
 package dev.statekit.stream.state.dynamodb;
 
+import dev.statekit.StateKitException.Reason;
 import dev.statekit.aws.ApplicationTable;
+import dev.statekit.aws.RetryPolicy;
 import dev.statekit.stream.state.CheckpointManifest;
 import dev.statekit.stream.state.CheckpointStore;
 import dev.statekit.stream.state.StateStoreException;
@@ -42,7 +44,7 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
   public DynamoDbCheckpointStore(DynamoDbClient dynamoDb, String tableName) {
     this.dynamoDb = dynamoDb;
     this.table = tableName;
-    this.batches = new Batches(dynamoDb, tableName);
+    this.batches = new Batches(dynamoDb, tableName, RetryPolicy.defaults());
   }
 
   private static String pk(String pipeline) {
@@ -131,7 +133,9 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
                   .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
     } catch (ConditionalCheckFailedException e) {
       throw new StateStoreException(
-          "Checkpoint " + id + " of '" + pipeline + "' is older than the complete one", false, e);
+          Reason.CONFLICT,
+          "Checkpoint " + id + " of '" + pipeline + "' is older than the complete one",
+          e);
     } catch (software.amazon.awssdk.core.exception.SdkException e) {
       throw DynamoDbErrors.translate("completing a checkpoint", table, e);
     }
@@ -199,8 +203,8 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
       TreeMap<String, byte[]> pieces = chunks.get(part);
       if (pieces == null) {
         throw new StateStoreException(
-            "Checkpoint " + manifest.id() + " of '" + pipeline + "' lacks part '" + part + "'",
-            false);
+            Reason.INVALID_REQUEST,
+            "Checkpoint " + manifest.id() + " of '" + pipeline + "' lacks part '" + part + "'");
       }
       ByteArrayOutputStream whole = new ByteArrayOutputStream();
       pieces.values().forEach(whole::writeBytes);

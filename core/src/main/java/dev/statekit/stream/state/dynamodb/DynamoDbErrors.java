@@ -1,12 +1,15 @@
 package dev.statekit.stream.state.dynamodb;
 
+import dev.statekit.StateKitException.Reason;
+import dev.statekit.aws.RetryPolicy;
 import dev.statekit.stream.state.StateStoreException;
-import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /** Translates the SDK's exceptions into {@link StateStoreException} at the adapter boundary. */
 final class DynamoDbErrors {
@@ -15,28 +18,35 @@ final class DynamoDbErrors {
   static StateStoreException translate(String action, String table, SdkException e) {
     if (e instanceof ResourceNotFoundException) {
       return new StateStoreException(
+          Reason.INVALID_REQUEST,
           "DynamoDB table '"
               + table
               + "' does not exist: create it (ApplicationTable.createIfAbsent or template.yaml)"
               + " before "
               + action,
-          false,
           e);
     }
     if (e instanceof ProvisionedThroughputExceededException
         || e instanceof RequestLimitExceededException
-        || (e instanceof DynamoDbException d && "ThrottlingException".equals(errorCode(d)))) {
+        || (e instanceof AwsServiceException service && service.isThrottlingException())) {
       return new StateStoreException(
-          "DynamoDB throttled " + action + " on table '" + table + "'; retry later", true, e);
+          Reason.UNAVAILABLE,
+          "DynamoDB throttled " + action + " on table '" + table + "'; retry later",
+          e);
     }
-    boolean retryable =
-        e instanceof SdkClientException
-            || (e instanceof DynamoDbException d && d.statusCode() >= 500);
+    if (e instanceof ConditionalCheckFailedException || e instanceof TransactionCanceledException) {
+      return new StateStoreException(
+          Reason.CONFLICT,
+          "Another writer changed the items of table '"
+              + table
+              + "' while "
+              + action
+              + "; read them again and retry",
+          e);
+    }
     return new StateStoreException(
-        "DynamoDB failed " + action + " on table '" + table + "': " + e.getMessage(), retryable, e);
-  }
-
-  private static String errorCode(DynamoDbException e) {
-    return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+        RetryPolicy.reasonOf(e),
+        "DynamoDB failed " + action + " on table '" + table + "': " + e.getMessage(),
+        e);
   }
 }

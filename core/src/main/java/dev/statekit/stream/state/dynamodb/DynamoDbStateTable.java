@@ -1,6 +1,8 @@
 package dev.statekit.stream.state.dynamodb;
 
+import dev.statekit.StateKitException.Reason;
 import dev.statekit.aws.ApplicationTable;
+import dev.statekit.aws.RetryPolicy;
 import dev.statekit.stream.state.StateBackend;
 import dev.statekit.stream.state.StateStoreException;
 import dev.statekit.stream.state.StateTable;
@@ -41,7 +43,7 @@ public final class DynamoDbStateTable implements StateTable {
 
   /** State in {@code tableName}, shaped as {@link ApplicationTable} describes. */
   public DynamoDbStateTable(DynamoDbClient dynamoDb, String tableName) {
-    this.batches = new Batches(dynamoDb, tableName);
+    this.batches = new Batches(dynamoDb, tableName, RetryPolicy.defaults());
   }
 
   /**
@@ -90,6 +92,7 @@ public final class DynamoDbStateTable implements StateTable {
       int size = length(state.value()) + length(state.previousValue());
       if (size > MAX_VALUE_BYTES) {
         throw new StateStoreException(
+            Reason.INVALID_REQUEST,
             "The state of key '"
                 + write.key()
                 + "' in "
@@ -97,8 +100,7 @@ public final class DynamoDbStateTable implements StateTable {
                 + " is "
                 + size
                 + " bytes with its previous version, over DynamoDB's 400 KB item limit:"
-                + " keep less state per key (for example aggregate instead of buffering a window)",
-            false);
+                + " keep less state per key (for example aggregate instead of buffering a window)");
       }
       Map<String, AttributeValue> item = new HashMap<>(key);
       item.put("v", AttributeValue.fromN(Long.toString(state.version())));
@@ -133,14 +135,14 @@ public final class DynamoDbStateTable implements StateTable {
         (key, data) -> {
           if (data.length > MAX_VALUE_BYTES) {
             throw new StateStoreException(
+                Reason.INVALID_REQUEST,
                 "Item '"
                     + key
                     + "' of "
                     + collection
                     + " is "
                     + data.length
-                    + " bytes, over DynamoDB's 400 KB item limit: write it in smaller parts",
-                false);
+                    + " bytes, over DynamoDB's 400 KB item limit: write it in smaller parts");
           }
           Map<String, AttributeValue> item = new HashMap<>(itemKey(pk, ITEM_PREFIX + key));
           item.put("data", AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(data)));

@@ -1,6 +1,5 @@
 package dev.statekit.stream.state.dynamodb;
 
-import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -20,15 +19,13 @@ final class Items {
     return value == null ? absent : Long.parseLong(value.n());
   }
 
+  /** The bytes of a binary attribute; null if absent or written as NULL. */
   static byte[] bytes(AttributeValue value) {
-    return value == null ? null : value.b().asByteArrayUnsafe();
+    return value == null || value.b() == null ? null : value.b().asByteArrayUnsafe();
   }
 
-  /** Puts {@code bytes} under {@code name} unless null (DynamoDB keeps no null binary). */
-  static void putBytes(Map<String, AttributeValue> item, String name, byte[] bytes) {
-    if (bytes != null) {
-      item.put(name, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(bytes)));
-    }
+  static AttributeValue bytes(byte[] bytes) {
+    return AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(bytes));
   }
 
   static String string(AttributeValue value) {
