@@ -2,16 +2,17 @@ package dev.statekit.runtime;
 
 import dev.statekit.runtime.store.FunctionStore;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
+import dev.statekit.testing.ManualClock;
 import java.time.Duration;
 
 /** The in-memory adapters; queue visibility runs on the test's clock. */
 final class MemoryServers implements Servers {
   static final Duration VISIBILITY = Duration.ofSeconds(30);
 
-  private final MutableClock clock;
+  private final ManualClock clock;
   private final InMemoryFunctionStore store = new InMemoryFunctionStore();
 
-  MemoryServers(MutableClock clock) {
+  MemoryServers(ManualClock clock) {
     this.clock = clock;
   }
 

@@ -8,6 +8,7 @@ import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.runtime.store.FunctionStore;
+import dev.statekit.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -19,7 +20,7 @@ import java.util.function.Consumer;
  * real — that each concrete test class picks.
  */
 abstract class RuntimeFixture {
-  final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+  final ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
   final CollectingEgressSink counted = new CollectingEgressSink();
   final CollectingEgressSink fired = new CollectingEgressSink();
   final CollectingEgressSink seen = new CollectingEgressSink();

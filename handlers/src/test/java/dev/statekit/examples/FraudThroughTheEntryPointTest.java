@@ -12,7 +12,7 @@ import dev.statekit.examples.fraud.CardBlock;
 import dev.statekit.examples.fraud.Transaction;
 import dev.statekit.function.Address;
 import dev.statekit.runtime.store.StoredValue;
-import dev.statekit.stream.lambda.ManualClock;
+import dev.statekit.testing.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -20,7 +20,7 @@ import dev.statekit.stream.lambda.BatchPipeline;
 import dev.statekit.stream.lambda.BatchSource;
 import dev.statekit.stream.lambda.EgressOutput;
 import dev.statekit.stream.lambda.InMemoryBatchStore;
-import dev.statekit.stream.lambda.ManualClock;
+import dev.statekit.testing.ManualClock;
 import dev.statekit.types.Types;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -10,6 +10,7 @@ import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.Serdes;
 import dev.statekit.stream.WatermarkStrategy;
 import dev.statekit.stream.Windows;
+import dev.statekit.testing.ManualClock;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

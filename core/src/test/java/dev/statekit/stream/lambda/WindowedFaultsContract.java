@@ -14,6 +14,7 @@ import dev.statekit.stream.WatermarkStrategy;
 import dev.statekit.stream.Windows;
 import dev.statekit.stream.lambda.BatchFaultHook.Step;
 import dev.statekit.stream.lambda.ShardDriver.ShardRecord;
+import dev.statekit.testing.ManualClock;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
