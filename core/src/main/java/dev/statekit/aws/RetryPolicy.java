@@ -1,10 +1,10 @@
 package dev.statekit.aws;
 
 import dev.statekit.StateKitException;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -31,6 +31,10 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionConflictExcepti
  * attempt of both.
  */
 public final class RetryPolicy {
+  // Not ThreadLocalRandom: environments restored from one SnapStart snapshot share its seed, and
+  // throttled retries would then move in step across them.
+  private static final SecureRandom JITTER = new SecureRandom();
+
   private static final Set<String> PASSING_ERROR_CODES =
       Set.of(
           "ProvisionedThroughputExceededException",
@@ -148,7 +152,7 @@ public final class RetryPolicy {
    */
   public void pause(int attempt) {
     long ceiling = baseDelay.toMillis() << Math.min(attempt - 1, 20);
-    long millis = ThreadLocalRandom.current().nextLong(Math.min(ceiling, maxDelay.toMillis()) + 1);
+    long millis = JITTER.nextLong(Math.min(ceiling, maxDelay.toMillis()) + 1);
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ListShardsResponse;
@@ -39,6 +40,8 @@ import software.amazon.awssdk.services.kinesis.model.Shard;
  * The function needs {@code kinesis:ListShards} on the stream. Thread-safe.
  */
 public final class KinesisShards {
+  private static final Logger LOG = Logger.getLogger(KinesisShards.class.getName());
+
   private final KinesisClient kinesis;
   private final String stream;
   private final BatchPipeline pipeline;
@@ -65,7 +68,14 @@ public final class KinesisShards {
       List<String> splits = new ArrayList<>();
       batch.forEach(r -> splits.add(r.streamName() + "/" + r.shardId()));
       if (!known.containsAll(splits)) {
-        register();
+        try {
+          register();
+        } catch (IllegalStateException e) {
+          // Failing the batch would spend Lambda's retries and could send its records to the
+          // on-failure queue unapplied; without the listing a sibling shard only risks being late
+          // until the next tick lists again.
+          LOG.warning(e.getMessage() + "; the batch goes on, the next tick lists the shards again");
+        }
         // A shard the listing did not show (not there yet, another stream): it joins with its
         // batch, and no listing is repeated for it on every batch.
         known.addAll(splits);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.CollectingEgressSink;
+import dev.statekit.entry.BatchOutcome;
 import dev.statekit.entry.KinesisRecord;
 import dev.statekit.entry.ScheduledEvent;
 import dev.statekit.function.TypeName;
@@ -105,15 +106,17 @@ class KinesisShardsIT {
   }
 
   @Test
-  void aStreamThatCannotBeListedFailsTheBatchSayingWhatToGrant(KinesisClient kinesis) {
+  void aStreamThatCannotBeListedStillHasItsBatchAppliedAndTheListingSaysWhatToGrant(
+      KinesisClient kinesis) throws Exception {
     KinesisShards shards = new KinesisShards(kinesis, "no-such-stream", pipeline());
 
-    var e =
-        assertThrows(
-            IllegalStateException.class,
-            () -> shards.kinesisConsumer().accept(batch("no-such-stream", "shardId-0", 1_000)));
+    BatchOutcome outcome =
+        shards.kinesisConsumer().accept(batch("no-such-stream", "shardId-0", 1_000, 2_500));
+
+    assertEquals(List.of(), outcome.failedItemIds(), "the batch is not failed for the listing");
+    assertEquals(List.of("1000=1"), results.texts(), "its records were applied: a window fired");
+    var e = assertThrows(IllegalStateException.class, shards::register);
     assertTrue(e.getMessage().contains("kinesis:ListShards"), e.getMessage());
-    assertEquals(List.of(), results.texts(), "nothing was applied");
   }
 
   private static List<KinesisRecord> batch(String stream, String shard, long... times) {

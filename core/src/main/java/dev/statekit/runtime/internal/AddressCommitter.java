@@ -10,6 +10,7 @@ import dev.statekit.runtime.store.CommitConflictException;
 import dev.statekit.runtime.store.StateTooLargeException;
 import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.TimerKey;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -23,6 +24,8 @@ import java.util.Set;
  * steps so that a batch's commits leave together, after all the running.
  */
 final class AddressCommitter {
+  private static final SecureRandom INCARNATIONS = new SecureRandom();
+
   private final RuntimeSettings settings;
   private final OutboxDelivery delivery;
   private final Address address;
@@ -174,11 +177,15 @@ final class AddressCommitter {
     return true;
   }
 
-  /** A random incarnation for an address's first commit; never 0, which means none. */
+  /**
+   * A random incarnation for an address's first commit; never 0, which means none. Drawn from
+   * {@link SecureRandom}: a SnapStart snapshot taken after priming would otherwise hand every
+   * restored environment the same thread-local seed, and so the same incarnations.
+   */
   private static long newIncarnation() {
     long incarnation;
     do {
-      incarnation = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+      incarnation = INCARNATIONS.nextLong();
     } while (incarnation == 0);
     return incarnation;
   }

@@ -147,7 +147,9 @@ public final class BatchEngine {
     Set<String> conflicts =
         writes.isEmpty() ? Set.of() : store().writeKeys(name, shape.keyedOperator(), writes);
     for (KeyWrite write : writes) {
-      if (conflicts.contains(write.key())) {
+      if (conflicts.contains(write.key()) || write.expiresAt() > 0) {
+        // An item DynamoDB's TTL may delete starts again at version 1 when written anew, so a
+        // cached copy could match a newer item's version: such keys are read every time.
         cache.remove(write.key());
       } else {
         cache.put(
