@@ -44,6 +44,7 @@ final class InMemoryApp implements LocalApp {
                     Map.of(),
                     List.of(),
                     null,
+                    false,
                     1769,
                     30));
     this.function = new LocalFunction(definition, new ExampleAppHandler(app.entryPoint()));

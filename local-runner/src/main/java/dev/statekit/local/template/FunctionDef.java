@@ -11,7 +11,8 @@ import java.util.Map;
  * @param handler {@code class::method}
  * @param environment its environment variables (unresolved: values may be Ref, GetAtt, Sub)
  * @param events its event sources
- * @param policies its {@code Policies}
+ * @param policies its {@code Policies}, or the policy documents of the template's role it names
+ * @param ownRole true if it names its {@code Role} (SAM then attaches no policy of its own)
  * @param memoryMb {@code MemorySize}
  * @param timeoutSeconds {@code Timeout}
  */
@@ -21,6 +22,7 @@ public record FunctionDef(
     Map<String, JsonNode> environment,
     List<EventSource> events,
     JsonNode policies,
+    boolean ownRole,
     long memoryMb,
     long timeoutSeconds) {
   /** Copies the parts. */

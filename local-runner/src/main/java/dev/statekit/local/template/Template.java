@@ -1,6 +1,7 @@
 package dev.statekit.local.template;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,10 +37,13 @@ public final class Template {
                       r.getValue().path("Type").asText(),
                       properties.isObject() ? properties : JsonNodeFactory.instance.objectNode());
               resources.put(r.getKey(), resource);
-              if (resource.type().equals("AWS::Serverless::Function")) {
-                functions.add(function(resource, globals));
-              }
             });
+    // After every resource is read: a function's role may come later in the template.
+    for (Resource resource : resources.values()) {
+      if (resource.type().equals("AWS::Serverless::Function")) {
+        functions.add(function(resource, globals));
+      }
+    }
     if (resources.isEmpty()) {
       throw new IllegalArgumentException(source + " has no Resources; is it a SAM template?");
     }
@@ -98,7 +102,17 @@ public final class Template {
     return List.copyOf(functions);
   }
 
-  private static FunctionDef function(Resource resource, JsonNode globals) {
+  /** The policy documents of the template's role that {@code role} names; none if it names none. */
+  private JsonNode rolePolicies(JsonNode role) {
+    ArrayNode documents = JsonNodeFactory.instance.arrayNode();
+    Resource named = resources.get(Intrinsics.referencedLogicalId(role));
+    if (named != null && named.type().equals("AWS::IAM::Role")) {
+      named.properties().path("Policies").forEach(p -> documents.add(p.path("PolicyDocument")));
+    }
+    return documents;
+  }
+
+  private FunctionDef function(Resource resource, JsonNode globals) {
     JsonNode p = resource.properties();
     Map<String, JsonNode> environment = new LinkedHashMap<>();
     globals
@@ -125,7 +139,8 @@ public final class Template {
         p.path("Handler").asText(globals.path("Handler").asText("")),
         environment,
         events,
-        p.path("Policies"),
+        p.has("Role") ? rolePolicies(p.get("Role")) : p.path("Policies"),
+        p.has("Role"),
         p.path("MemorySize").asLong(globals.path("MemorySize").asLong(128)),
         p.path("Timeout").asLong(globals.path("Timeout").asLong(3)));
   }

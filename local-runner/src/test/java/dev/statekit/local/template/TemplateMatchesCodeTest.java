@@ -172,7 +172,14 @@ class TemplateMatchesCodeTest {
   @Test
   void everyPolicyNamesAResourceOfTheTemplate() {
     List<String> problems = new ArrayList<>();
+    Set<String> grants = new TreeSet<>();
     for (FunctionDef function : template.functions()) {
+      if (!function.ownRole()) {
+        problems.add(
+            function.logicalId()
+                + " has no Role of its own: SAM would attach AWSLambdaBasicExecutionRole (and a"
+                + " managed policy per event source), granted on every resource");
+      }
       for (JsonNode policy : function.policies()) {
         if (policy.isTextual()) {
           problems.add(
@@ -183,6 +190,7 @@ class TemplateMatchesCodeTest {
           continue;
         }
         for (JsonNode statement : policy.path("Statement")) {
+          grants.add(function.logicalId() + " " + statement.path("Sid").asText());
           JsonNode resources = statement.get("Resource");
           if (resources == null) {
             problems.add(function.logicalId() + " has a statement without Resource");
@@ -227,6 +235,15 @@ class TemplateMatchesCodeTest {
         }
       }
     }
+    // The roles' statements were read: a function's permissions are not silently empty.
+    assertTrue(
+        grants.containsAll(
+            Set.of(
+                "AppFunction StateTable",
+                "AppFunction ReadIngressQueue",
+                "AppFunction ReadTransactions",
+                "HelloFunction CountGreetings")),
+        grants.toString());
     assertEquals(List.of(), problems);
   }
 
