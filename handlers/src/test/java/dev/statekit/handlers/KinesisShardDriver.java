@@ -1,20 +1,15 @@
 package dev.statekit.handlers;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.entry.internal.EventWriter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
-import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /**
@@ -85,7 +80,7 @@ final class KinesisShardDriver {
           continue;
         }
         any = true;
-        byte[] event = event(shard.getKey(), read.records());
+        byte[] event = EventWriter.kinesis(read.records(), shard.getKey(), streamArn, "us-east-1");
         List<String> failed = invoke(event);
         if (deliverTwice.contains(batches)) {
           redelivered += read.records().size();
@@ -113,33 +108,7 @@ final class KinesisShardDriver {
     batches++;
     ByteArrayOutputStream answer = new ByteArrayOutputStream();
     handler.handleRequest(new ByteArrayInputStream(event), answer, null);
-    List<String> failed = new ArrayList<>();
-    JSON.readTree(answer.toByteArray())
-        .path("batchItemFailures")
-        .forEach(f -> failed.add(f.path("itemIdentifier").asText()));
-    return failed;
-  }
-
-  private byte[] event(String shard, List<Record> records) throws IOException {
-    ObjectNode event = JSON.createObjectNode();
-    ArrayNode array = event.putArray("Records");
-    for (Record r : records) {
-      ObjectNode record = array.addObject();
-      ObjectNode k = record.putObject("kinesis");
-      k.put("kinesisSchemaVersion", "1.0");
-      k.put("partitionKey", r.partitionKey());
-      k.put("sequenceNumber", r.sequenceNumber());
-      k.put("data", Base64.getEncoder().encodeToString(r.data().asByteArray()));
-      k.put(
-          "approximateArrivalTimestamp",
-          BigDecimal.valueOf(r.approximateArrivalTimestamp().toEpochMilli()).movePointLeft(3));
-      record.put("eventSource", "aws:kinesis");
-      record.put("eventVersion", "1.0");
-      record.put("eventID", shard + ":" + r.sequenceNumber());
-      record.put("eventName", "aws:kinesis:record");
-      record.put("awsRegion", "us-east-1");
-      record.put("eventSourceARN", streamArn);
-    }
-    return JSON.writeValueAsBytes(event);
+    List<String> failed = EventWriter.batchItemFailures(answer.toByteArray());
+    return failed == null ? List.of() : failed;
   }
 }

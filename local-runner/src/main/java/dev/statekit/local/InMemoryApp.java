@@ -1,9 +1,9 @@
 package dev.statekit.local;
 
+import dev.statekit.entry.internal.EventWriter;
 import dev.statekit.examples.ExampleApp;
 import dev.statekit.examples.ExampleAppHandler;
 import dev.statekit.local.emulation.Activity;
-import dev.statekit.local.emulation.EventJson;
 import dev.statekit.local.emulation.InMemoryQueuePoller;
 import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.template.FunctionDef;
@@ -129,7 +129,7 @@ final class InMemoryApp implements LocalApp {
   public String feedTransactions(List<byte[]> records) {
     List<byte[]> events = KinesisFeed.events(records, STREAM, "shardId-000000000000");
     for (byte[] event : events) {
-      List<String> failed = EventJson.batchItemFailures(function.invoke(event));
+      List<String> failed = EventWriter.batchItemFailures(function.invoke(event));
       if (failed != null && !failed.isEmpty()) {
         throw new IllegalStateException(
             "The fraud check failed on the transactions from sequence number " + failed.get(0));

@@ -1,6 +1,6 @@
 package dev.statekit.local;
 
-import dev.statekit.local.emulation.EventJson;
+import dev.statekit.entry.internal.EventWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,7 +36,7 @@ final class KinesisFeed {
                 .approximateArrivalTimestamp(now)
                 .build());
       }
-      events.add(EventJson.kinesis(batch, shardId, arn, "us-east-1"));
+      events.add(EventWriter.kinesis(batch, shardId, arn, "us-east-1"));
     }
     return events;
   }

@@ -2,7 +2,7 @@ package dev.statekit.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.statekit.local.emulation.EventJson;
+import dev.statekit.entry.internal.EventWriter;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +35,7 @@ final class PipelineTicks {
     long watermark = Long.MIN_VALUE;
     while (true) {
       JsonNode answer =
-          read(function.invoke(EventJson.scheduled(Instant.now(), "local", "us-east-1")));
+          read(function.invoke(EventWriter.scheduled(Instant.now(), "local", "us-east-1")));
       JsonNode result = answer.path("tasks").path(task);
       if (!result.has("watermark")) {
         throw new IllegalStateException(

@@ -1,7 +1,7 @@
 package dev.statekit.local;
 
+import dev.statekit.entry.internal.EventWriter;
 import dev.statekit.examples.ExamplePipelines;
-import dev.statekit.local.emulation.EventJson;
 import dev.statekit.local.template.EventSource;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.local.template.Template;
@@ -91,7 +91,7 @@ final class ReplayCommand implements Callable<Integer> {
     int fed = 0;
     for (byte[] event : KinesisFeed.events(records, stream, shard)) {
       RunningServe.Answer answer = functions.invoke(function.logicalId(), event);
-      List<String> failed = EventJson.batchItemFailures(answer.body());
+      List<String> failed = EventWriter.batchItemFailures(answer.body());
       if (answer.failed() || (failed != null && !failed.isEmpty())) {
         progress.finish(fed);
         err.println(

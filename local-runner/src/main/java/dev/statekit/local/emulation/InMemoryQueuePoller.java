@@ -1,5 +1,6 @@
 package dev.statekit.local.emulation;
 
+import dev.statekit.entry.internal.EventWriter;
 import dev.statekit.runtime.QueueMessage;
 import dev.statekit.runtime.bus.InMemoryMessageBus;
 import java.util.ArrayList;
@@ -47,7 +48,8 @@ public final class InMemoryQueuePoller extends PollLoop {
     }
     try {
       List<String> failures =
-          EventJson.batchItemFailures(function.invoke(EventJson.sqs(messages, ARN, "us-east-1")));
+          EventWriter.batchItemFailures(
+              function.invoke(EventWriter.sqs(messages, ARN, "us-east-1")));
       List<String> failed = failures == null ? List.of() : failures;
       receipts.forEach(
           (id, receipt) -> {

@@ -1,5 +1,6 @@
 package dev.statekit.local.emulation;
 
+import dev.statekit.entry.internal.EventWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -114,9 +115,9 @@ public final class KinesisPoller extends PollLoop {
 
   /** Invokes with one batch; the sequence number to read again from, or null if all succeeded. */
   private String invoke(String shard, List<Record> batch) {
-    byte[] event = EventJson.kinesis(batch, shard, settings.streamArn(), settings.region());
+    byte[] event = EventWriter.kinesis(batch, shard, settings.streamArn(), settings.region());
     try {
-      List<String> failures = EventJson.batchItemFailures(function.invoke(event));
+      List<String> failures = EventWriter.batchItemFailures(function.invoke(event));
       if (failures == null || failures.isEmpty()) {
         activity.log(settings.name(), shard + ": " + batch.size() + " record(s) done");
         return null;

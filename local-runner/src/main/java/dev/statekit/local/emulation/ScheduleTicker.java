@@ -1,5 +1,6 @@
 package dev.statekit.local.emulation;
 
+import dev.statekit.entry.internal.EventWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -59,7 +60,7 @@ public final class ScheduleTicker implements Runnable {
   public String fire() {
     try {
       return new String(
-          function.invoke(EventJson.scheduled(Instant.now(), name, region)),
+          function.invoke(EventWriter.scheduled(Instant.now(), name, region)),
           java.nio.charset.StandardCharsets.UTF_8);
     } catch (RuntimeException e) {
       return "function error: " + e.getMessage();

@@ -1,5 +1,6 @@
 package dev.statekit.local.emulation;
 
+import dev.statekit.entry.internal.EventWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -90,12 +91,12 @@ public final class SqsPoller extends PollLoop {
 
   /** Invokes the function with one batch and settles each message. */
   void process(List<Message> batch) {
-    byte[] event = EventJson.sqs(batch, settings.queueArn(), settings.region());
+    byte[] event = EventWriter.sqs(batch, settings.queueArn(), settings.region());
     List<Message> done = new ArrayList<>(batch);
     List<Message> failed = new ArrayList<>();
     String outcome;
     try {
-      List<String> failures = EventJson.batchItemFailures(function.invoke(event));
+      List<String> failures = EventWriter.batchItemFailures(function.invoke(event));
       Set<String> ids = new HashSet<>();
       batch.forEach(m -> ids.add(m.messageId()));
       if (settings.reportsFailures() && failures != null && !failures.isEmpty()) {

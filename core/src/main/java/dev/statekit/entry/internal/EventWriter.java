@@ -1,4 +1,4 @@
-package dev.statekit.local.emulation;
+package dev.statekit.entry.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,11 +15,15 @@ import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
-/** Lambda's event documents, built from what the queue or stream handed out. */
-public final class EventJson {
+/**
+ * Lambda's event documents, built from what an SQS queue or a Kinesis shard handed out, as an event
+ * source mapping builds them (the inverse of {@link EventReader}): for the local runner's emulated
+ * event sources and for tests that drive a handler the way Lambda does.
+ */
+public final class EventWriter {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private EventJson() {}
+  private EventWriter() {}
 
   /** An SQS event for {@code messages} of the queue {@code queueArn}. */
   public static byte[] sqs(List<Message> messages, String queueArn, String region) {
