@@ -13,7 +13,7 @@ import dev.statekit.runtime.bus.SqsMessageBus;
 import dev.statekit.runtime.store.AddressState;
 import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.runtime.store.StoreUnavailableException;
-import dev.statekit.testservers.LocalServers;
+import dev.statekit.testservers.AwsClients;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestQueue;
 import dev.statekit.types.Types;
@@ -26,11 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -50,7 +48,7 @@ class TransientFailuresIT {
   @Test
   void throttledDynamoDbCallsAreRetriedUntilTheyPass() {
     Throttle throttle = new Throttle("ProvisionedThroughputExceededException", 400);
-    DynamoDbClient dynamoDb = dynamoDb(throttle);
+    DynamoDbClient dynamoDb = AwsClients.dynamoDbWithoutSdkRetries(throttle);
     String table = "transient-" + UUID.randomUUID();
     ApplicationTable.createIfAbsent(dynamoDb, table);
     DynamoDbFunctionStore store = new DynamoDbFunctionStore(dynamoDb, table, QUICK);
@@ -77,8 +75,8 @@ class TransientFailuresIT {
   void serverErrorsOnSqsAreRetriedAndTheRuntimeCarriesOn(TestQueue queue) {
     Throttle dynamoThrottle = new Throttle("InternalServerError", 500);
     Throttle sqsThrottle = new Throttle("RequestThrottled", 400);
-    DynamoDbClient dynamoDb = dynamoDb(dynamoThrottle);
-    SqsClient sqs = sqs(sqsThrottle);
+    DynamoDbClient dynamoDb = AwsClients.dynamoDbWithoutSdkRetries(dynamoThrottle);
+    SqsClient sqs = AwsClients.sqsWithoutSdkRetries(sqsThrottle);
     String table = "transient-" + UUID.randomUUID();
     ApplicationTable.createIfAbsent(dynamoDb, table);
     SqsMessageBus bus = new SqsMessageBus(sqs, queue.url(), QUICK);
@@ -106,30 +104,6 @@ class TransientFailuresIT {
     var count = new DynamoDbFunctionStore(dynamoDb, table).reload(counter).values().get("count");
     assertEquals(1L, Types.longType().deserialize(count.bytes()));
     assertEquals(6, dynamoThrottle.refused.get() + sqsThrottle.refused.get());
-  }
-
-  private static DynamoDbClient dynamoDb(ExecutionInterceptor interceptor) {
-    return DynamoDbClient.builder()
-        .endpointOverride(LocalServers.dynamoDb())
-        .region(LocalServers.region())
-        .credentialsProvider(LocalServers.credentials())
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(
-            c ->
-                c.retryStrategy(AwsRetryStrategy.doNotRetry()).addExecutionInterceptor(interceptor))
-        .build();
-  }
-
-  private static SqsClient sqs(ExecutionInterceptor interceptor) {
-    return SqsClient.builder()
-        .endpointOverride(LocalServers.sqs())
-        .region(LocalServers.region())
-        .credentialsProvider(LocalServers.credentials())
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(
-            c ->
-                c.retryStrategy(AwsRetryStrategy.doNotRetry()).addExecutionInterceptor(interceptor))
-        .build();
   }
 
   /** Refuses the next calls the way the service does when it throttles or fails. */

@@ -3,10 +3,9 @@ package dev.statekit.benchmarks.operators;
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.benchmarks.Result;
 import dev.statekit.stream.state.dynamodb.DynamoDbStateTable;
-import dev.statekit.testservers.LocalServers;
+import dev.statekit.testservers.AwsClients;
 import java.io.PrintStream;
 import java.util.UUID;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -21,14 +20,7 @@ final class DynamoDbCheckpoint {
   static Result measure(PrintStream log, String suite) {
     int keys = Integer.getInteger("statekit.dynamodb.keys", 100_000);
     RequestCounter counter = new RequestCounter();
-    try (DynamoDbClient dynamoDb =
-        DynamoDbClient.builder()
-            .endpointOverride(LocalServers.dynamoDb())
-            .region(LocalServers.region())
-            .credentialsProvider(LocalServers.credentials())
-            .httpClient(UrlConnectionHttpClient.create())
-            .overrideConfiguration(c -> c.addExecutionInterceptor(counter))
-            .build()) {
+    try (DynamoDbClient dynamoDb = AwsClients.dynamoDb(counter)) {
       String table = "bench-" + UUID.randomUUID().toString().substring(0, 8);
       ApplicationTable.createIfAbsent(dynamoDb, table);
       ReduceState state =
