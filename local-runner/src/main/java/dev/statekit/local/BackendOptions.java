@@ -1,6 +1,7 @@
 package dev.statekit.local;
 
 import dev.statekit.local.template.Template;
+import dev.statekit.testservers.LocalServers;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -59,6 +60,14 @@ final class BackendOptions {
   /** True if no backend flag was given: the embedded servers (or the endpoint variables). */
   boolean choosesEmbedded() {
     return localStack == null && !aws && !inMemory;
+  }
+
+  /**
+   * True if this command would start embedded servers of its own: empty, and gone when it ends (no
+   * serve's, none configured elsewhere).
+   */
+  boolean startsEmptyServers() {
+    return choosesEmbedded() && LocalServers.dynamoDbWouldStartEmpty();
   }
 
   /** The chosen backend, servers started if embedded. */

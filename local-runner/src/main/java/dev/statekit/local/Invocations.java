@@ -3,7 +3,6 @@ package dev.statekit.local;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.protocol.PayloadKind;
-import dev.statekit.testservers.LocalServers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +51,7 @@ final class Invocations {
       err.flush();
       return new Invocations(serve.get(), null, defaultFunction, serve.get().prefix());
     }
-    boolean emptyServers = options.choosesEmbedded() && LocalServers.dynamoDbWouldStartEmpty();
+    boolean emptyServers = options.startsEmptyServers();
     Backend backend = options.backend();
     if (!backend.hasServers()) {
       throw new IllegalStateException(

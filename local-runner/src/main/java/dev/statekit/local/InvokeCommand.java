@@ -27,11 +27,7 @@ final class InvokeCommand implements Callable<Integer> {
       description = "The event (any payload the function takes); - reads standard input.")
   String event;
 
-  @Option(
-      names = {"-f", "--function"},
-      paramLabel = "NAME",
-      description = "The function's logical id (default: the one with a function URL).")
-  String function;
+  @Mixin FunctionOption function;
 
   @Override
   public Integer call() throws Exception {
@@ -53,7 +49,7 @@ final class InvokeCommand implements Callable<Integer> {
     }
     Invocations invocations = Invocations.open(spec, options);
     try {
-      return invocations.invokeAndPrint(function, payload, spec.commandLine().getOut());
+      return invocations.invokeAndPrint(function.name, payload, spec.commandLine().getOut());
     } finally {
       invocations.close();
     }

@@ -46,16 +46,12 @@ final class SendCommand implements Callable<Integer> {
       description = "An idempotency key: sending the same key again is applied once.")
   String id;
 
-  @Option(
-      names = {"-f", "--function"},
-      paramLabel = "NAME",
-      description = "The function's logical id (default: the one with a function URL).")
-  String function;
+  @Mixin FunctionOption function;
 
   @Override
   public Integer call() throws Exception {
     Invocations invocations = Invocations.open(spec, options);
     return invocations.invokeAndPrint(
-        function, Envelopes.ofText(target, type, value, id), spec.commandLine().getOut());
+        function.name, Envelopes.ofText(target, type, value, id), spec.commandLine().getOut());
   }
 }

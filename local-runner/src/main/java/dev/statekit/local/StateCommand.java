@@ -1,7 +1,6 @@
 package dev.statekit.local;
 
 import dev.statekit.function.Address;
-import dev.statekit.testservers.LocalServers;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -41,7 +40,7 @@ final class StateCommand implements Callable<Integer> {
       spec.commandLine().getOut().println(response.body());
       return 0;
     }
-    if (options.choosesEmbedded() && LocalServers.dynamoDbWouldStartEmpty()) {
+    if (options.startsEmptyServers()) {
       // The embedded servers live as long as the process that starts them: these would be empty.
       spec.commandLine()
           .getErr()
