@@ -45,33 +45,15 @@ class CommandsIT {
 
   @Test
   void invokeRunsAnEventFixtureInProcess() throws Exception {
-    Run statefun =
-        Run.of(
-            "invoke",
-            "--prefix",
-            PREFIX,
-            "--event",
-            EVENTS.resolve("statefun-function-url.json").toString());
+    Run statefun = invokeFixture("statefun-function-url.json");
     assertEquals(0, statefun.status(), statefun.toString());
     assertTrue(statefun.out().contains("\"statusCode\" : 200"), statefun.out());
 
-    Run batch =
-        Run.of(
-            "invoke",
-            "--prefix",
-            PREFIX,
-            "--event",
-            EVENTS.resolve("envelopes-batch.json").toString());
+    Run batch = invokeFixture("envelopes-batch.json");
     assertEquals(0, batch.status(), batch.toString());
     assertTrue(batch.out().contains("\"status\" : \"applied\""), batch.out());
 
-    Run tick =
-        Run.of(
-            "invoke",
-            "--prefix",
-            PREFIX,
-            "--event",
-            EVENTS.resolve("schedule-tick.json").toString());
+    Run tick = invokeFixture("schedule-tick.json");
     assertTrue(tick.out().contains("\"timers\""), tick.out());
 
     Path notAnEvent = Files.createTempFile("not-an-event", ".json");
@@ -197,5 +179,10 @@ class CommandsIT {
     Run quiet = Run.of("state", "--prefix", prefix, "fraud/card/4000-0000-0000-0001");
     assertEquals(0, quiet.status(), quiet.toString());
     assertTrue(!quiet.out().contains("\"reason\""), "an ordinary card stays unblocked: " + quiet);
+  }
+
+  /** {@code invoke --event events/<fixture>} under this class's prefix. */
+  private static Run invokeFixture(String fixture) {
+    return Run.of("invoke", "--prefix", PREFIX, "--event", EVENTS.resolve(fixture).toString());
   }
 }
