@@ -14,6 +14,8 @@ import java.util.Map;
 
 /** The self-hosted runtime's entry points as the entry point's routes. */
 public final class RuntimeRoutes {
+  private static final System.Logger LOG = System.getLogger(RuntimeRoutes.class.getName());
+
   private RuntimeRoutes() {}
 
   /** The ingress queue's batches. */
@@ -29,12 +31,19 @@ public final class RuntimeRoutes {
               record.receiveCount()));
     }
     QueueBatchResult result = runtime.processQueueBatch(messages);
+    // The answer names only the failed messages; the log says why, one line each.
+    result
+        .errors()
+        .forEach(
+            (id, error) ->
+                LOG.log(System.Logger.Level.WARNING, "Message " + id + " comes again: " + error));
     return BatchOutcome.failed(result.failedMessageIds());
   }
 
   /**
-   * The timer sweep until {@code deadline}: {@code {"sent": n, "failed": m, "more": true|false}},
-   * where {@code more} means due messages were left for the next scheduled event.
+   * The timer sweep until {@code deadline}: {@code {"sent": n, "failed": m, "more": true|false,
+   * "outboxes": k, "outboxesLeft": l}}, where {@code more} means due messages were left for the
+   * next scheduled event, and the outboxes are those of batches that did not finish delivering.
    */
   public static Map<String, Object> sweep(FunctionRuntime runtime, Deadline deadline) {
     return summary(runtime.sweepTimers(deadline));
@@ -45,6 +54,8 @@ public final class RuntimeRoutes {
     summary.put("sent", result.sent());
     summary.put("failed", result.failed());
     summary.put("more", result.more());
+    summary.put("outboxes", result.outboxes());
+    summary.put("outboxesLeft", result.outboxesLeft());
     return summary;
   }
 }

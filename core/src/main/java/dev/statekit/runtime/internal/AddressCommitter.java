@@ -1,16 +1,17 @@
 package dev.statekit.runtime.internal;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.statekit.function.Address;
 import dev.statekit.runtime.internal.data.Outbox;
 import dev.statekit.runtime.internal.data.RuntimeData;
 import dev.statekit.runtime.store.AddressState;
 import dev.statekit.runtime.store.Commit;
 import dev.statekit.runtime.store.CommitConflictException;
+import dev.statekit.runtime.store.OutboxKey;
+import dev.statekit.runtime.store.SpilledMark;
 import dev.statekit.runtime.store.StateTooLargeException;
 import dev.statekit.runtime.store.StoreException;
+import dev.statekit.runtime.store.StoreUnavailableException;
 import dev.statekit.runtime.store.TimerKey;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,42 +22,75 @@ import java.util.Set;
  * One address's share of a batch: drop repeats, run the rest, make sure the previous commit's
  * outbox is out, commit once (conditionally on the version read), and on a conflict read again and
  * redo. Settles each of the address's deliveries and returns the new outbox to deliver. Runs in two
- * steps so that a batch's commits leave together, after all the running.
+ * steps so that a batch's commits leave together, after all the running and after the batch has
+ * registered the outboxes they carry.
  */
 final class AddressCommitter {
-  private static final SecureRandom INCARNATIONS = new SecureRandom();
-
   private final RuntimeSettings settings;
   private final OutboxDelivery delivery;
   private final Address address;
   private final List<Delivery> deliveries;
   private final List<InboundInvocation> invocations = new ArrayList<>();
-  private final Map<String, String> firstSequenceByGroup;
+  private final OutboxKey outboxKey;
   private AddressState loaded;
   private Set<TimerKey> existingTimers;
   private CommitPlan prepared;
+  private boolean registered;
+  private boolean maybeCommitted;
 
   AddressCommitter(
       RuntimeSettings settings,
       OutboxDelivery delivery,
       Address address,
       List<Delivery> deliveries,
-      Map<String, String> firstSequenceByGroup,
+      OutboxKey outboxKey,
       AddressState loaded,
       Set<TimerKey> existingTimers) {
     this.settings = settings;
     this.delivery = delivery;
     this.address = address;
     this.deliveries = deliveries;
-    this.firstSequenceByGroup = firstSequenceByGroup;
+    this.outboxKey = outboxKey;
     this.loaded = loaded;
     this.existingTimers = existingTimers;
     deliveries.forEach(d -> invocations.addAll(d.invocations));
   }
 
+  Address address() {
+    return address;
+  }
+
+  List<Delivery> deliveries() {
+    return deliveries;
+  }
+
+  /** Whether the prepared commit carries an outbox, which must be registered before it. */
+  boolean needsRegistration() {
+    return prepared != null && prepared.next() != null && prepared.next().outbox() != null;
+  }
+
+  /** The batch registered this address's outbox under its key. */
+  void registered() {
+    registered = true;
+  }
+
+  boolean isRegistered() {
+    return registered;
+  }
+
+  /** Whether a commit may have been written though it was reported failed. */
+  boolean maybeCommitted() {
+    return maybeCommitted;
+  }
+
+  /** Whether any of the address's messages is on its last attempt. */
+  boolean lastAttempt() {
+    return deliveries.stream().anyMatch(d -> d.lastAttempt(settings.maxAttempts));
+  }
+
   /**
-   * Step one: drops repeats, runs the rest and prepares the commit (no request, unless the previous
-   * outbox must go out first). Commits of a batch then leave together, in step two.
+   * Step one: drops repeats, runs the rest and prepares the commit (no request, unless marks must
+   * be read or the previous outbox must go out first). Commits of a batch then leave together.
    */
   Void prepare() {
     try {
@@ -67,6 +101,11 @@ final class AddressCommitter {
     return null;
   }
 
+  /** The batch could not register the outbox: nothing may be committed. */
+  void notRegistered(StoreException e) {
+    failed(e);
+  }
+
   /** Step two: commits what step one prepared; after a conflict, reads again and redoes both. */
   PendingOutbox commit() {
     try {
@@ -75,12 +114,14 @@ final class AddressCommitter {
           return commitPrepared();
         } catch (CommitConflictException conflict) {
           if (attempt > settings.maxConflictRetries) {
-            settleAll(
+            FailedDeliveries.settle(
+                settings,
+                deliveries,
                 "Kept conflicting with concurrent commits of "
                     + address
                     + " ("
                     + conflict.getMessage()
-                    + "); it comes again");
+                    + ")");
             return null;
           }
           settings.conflictBackoff.pause(attempt);
@@ -97,39 +138,55 @@ final class AddressCommitter {
   private CommitPlan prepareOnce() {
     long now = settings.clock.millis();
     RuntimeData data = runtimeData(loaded);
+    Set<String> lookups =
+        RepeatFilter.lookups(deliveries, AppliedMarks.of(data, Map.of()), now / 1000);
+    Map<String, SpilledMark> spilled =
+        lookups.isEmpty() ? Map.of() : settings.store.spilledMarks(address, lookups);
     Set<InboundInvocation> duplicates =
-        RepeatFilter.of(settings, deliveries, AppliedMarks.of(data), existingTimers);
+        RepeatFilter.of(settings, deliveries, AppliedMarks.of(data, spilled), existingTimers);
     long incarnation = data.getIncarnation() != 0 ? data.getIncarnation() : newIncarnation();
     InvocationRunner runs =
         new InvocationRunner(settings, loaded, invocations, duplicates, incarnation, now);
-    CommitPlan planned = new CommitPlanner(settings, loaded, data, deliveries, runs, now).plan();
+    CommitPlan planned =
+        new CommitPlanner(settings, loaded, data, spilled, deliveries, runs, now, outboxKey).plan();
     RunResult plan = planned.plan();
     Outbox previous = loaded.outboxVersion() > 0 && data.hasOutbox() ? data.getOutbox() : null;
-    boolean previousPending = previous != null && !delivered(previous);
-    if (!plan.needsCommit()) {
-      if (previousPending && !duplicates.isEmpty()) {
-        // Repeats are answered as done: their effects must be out first.
-        if (!deliverPrevious(previous)) {
-          return null;
-        }
-        recordReceipt();
-      }
+    if (!plan.needsCommit() && duplicates.isEmpty()) {
+      // Nothing to answer as done: whatever the previous outbox's state, it can wait.
       settle(plan);
       return null;
     }
-    if (previousPending && !deliverPrevious(previous)) {
+    // Repeats are answered as done, and a commit replaces the outbox: either way the previous
+    // outbox must be known out first.
+    if (previous != null && !delivered(previous) && !deliverPrevious(previous)) {
       return null;
+    }
+    if (!plan.needsCommit()) {
+      settle(plan);
+      return null;
+    }
+    if (!planned.next().spills().isEmpty()) {
+      settings.store.spillMarks(address, planned.next().spills());
     }
     return planned;
   }
 
   private PendingOutbox commitPrepared() {
     NextState next = prepared.next();
+    if (next.outbox() != null && !registered) {
+      // A redo after a conflict sends where the first run did not: register it first.
+      settings.store.registerOutboxes(outboxKey, List.of(address));
+      registered = true;
+    }
     try {
       settings.store.commit(new Commit(next.state(), loaded.version(), next.timerChanges()));
     } catch (StateTooLargeException e) {
-      settleAll(e.getMessage());
+      FailedDeliveries.settle(settings, deliveries, e.getMessage());
       return null;
+    } catch (StoreUnavailableException e) {
+      // The write may have happened: its outbox stays registered for the sweep.
+      maybeCommitted = true;
+      throw e;
     }
     settings.hook.reached(FaultHook.Step.COMMITTED, address);
     settle(prepared.plan());
@@ -140,62 +197,64 @@ final class AddressCommitter {
 
   private void failed(StoreException e) {
     prepared = null;
-    settleAll("The state store failed for " + address + ": " + e.getMessage() + "; it comes again");
+    FailedDeliveries.settle(
+        settings, deliveries, "The state store failed for " + address + ": " + e.getMessage());
   }
 
   /**
-   * Whether the previous commit's outbox is known to be out: a receipt, this process delivered it,
-   * or the batch starts past it in the queue group whose message produced it (FIFO hands out a
-   * group's next message only after the earlier ones were deleted, which happens only after their
-   * outbox was delivered).
+   * Whether the previous commit's outbox is known to be out: this process delivered it, or it is no
+   * longer registered (whoever delivered it or dead-lettered its effects took it off).
    */
   private boolean delivered(Outbox previous) {
-    if (loaded.outboxDelivered()
-        || settings.delivered.delivered(
-            address, previous.getIncarnation(), loaded.outboxVersion())) {
+    if (settings.delivered.delivered(address, previous.getIncarnation(), loaded.outboxVersion())) {
       return true;
     }
-    String first = firstSequenceByGroup.get(previous.getProofGroupId());
-    return !previous.getProofGroupId().isEmpty()
-        && first != null
-        && AppliedMarks.compareSequences(first, previous.getProofSequence()) > 0;
+    OutboxKey key = loaded.outboxKey();
+    return key != null && !settings.store.outboxPending(key, address);
   }
 
+  /**
+   * Delivers the previous commit's outbox (again: it may have gone out before). If it cannot go out
+   * and one of the address's messages is on its last attempt, what did not go out is dead-lettered
+   * with the error instead, and the address carries on.
+   */
   private boolean deliverPrevious(Outbox previous) {
-    Map<Address, String> failed =
-        delivery.deliver(List.of(new PendingOutbox(address, loaded.outboxVersion(), previous)));
-    if (!failed.isEmpty()) {
-      settleAll(
-          "The messages of an earlier commit of "
+    PendingOutbox pending = new PendingOutbox(address, loaded.outboxVersion(), previous);
+    Undelivered failed = delivery.deliver(List.of(pending), true).get(address);
+    if (failed != null
+        && !(lastAttempt() && OutboxOutcomes.deadLetter(settings, pending, failed, attempts()))) {
+      FailedDeliveries.settle(
+          settings,
+          deliveries,
+          "The effects of an earlier commit of "
               + address
               + " could not be delivered yet ("
-              + failed.get(address)
-              + "); it comes again");
+              + failed.reason()
+              + ")");
       return false;
     }
     settings.delivered.record(address, previous.getIncarnation(), loaded.outboxVersion());
+    if (loaded.outboxKey() != null) {
+      OutboxOutcomes.settle(settings, loaded.outboxKey(), List.of(address));
+    }
     return true;
   }
 
-  /**
-   * A random incarnation for an address's first commit; never 0, which means none. Drawn from
-   * {@link SecureRandom}: a SnapStart snapshot taken after priming would otherwise hand every
-   * restored environment the same thread-local seed, and so the same incarnations.
-   */
-  private static long newIncarnation() {
-    long incarnation;
-    do {
-      incarnation = INCARNATIONS.nextLong();
-    } while (incarnation == 0);
-    return incarnation;
+  private int attempts() {
+    return deliveries.stream().mapToInt(d -> d.attempts).max().orElse(1);
   }
 
-  private void recordReceipt() {
-    try {
-      settings.store.recordDelivery(address, loaded.outboxVersion());
-    } catch (StoreException e) {
-      // Only saves a later reader a repeated delivery; the delivery itself went out.
-    }
+  /**
+   * A random incarnation for an address's first commit; never 0, which means none. Drawn from the
+   * settings' source: a SnapStart snapshot taken after priming would hand every restored
+   * environment the same thread-local seed, and so the same incarnations.
+   */
+  private long newIncarnation() {
+    long incarnation;
+    do {
+      incarnation = settings.random.nextLong();
+    } while (incarnation == 0);
+    return incarnation;
   }
 
   private void reload() {
@@ -223,18 +282,7 @@ final class AddressCommitter {
     }
   }
 
-  private void settleAll(String error) {
-    deliveries.forEach(d -> d.settle(DeliveryOutcome.FAILED, error));
-  }
-
   private static RuntimeData runtimeData(AddressState state) {
-    try {
-      return RuntimeData.parseFrom(state.runtimeData());
-    } catch (InvalidProtocolBufferException e) {
-      throw new StoreException(
-          StoreException.Reason.INVALID_REQUEST,
-          "The runtime data of " + state.address() + " is unreadable: " + e.getMessage(),
-          e);
-    }
+    return Outboxes.data(state);
   }
 }

@@ -6,10 +6,10 @@ import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.store.LoadResult;
+import dev.statekit.runtime.store.OutboxKey;
 import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.TimerKey;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,10 +18,13 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * Processes one batch of deliveries in three round trips: read every address's state (one batch
- * read), run and commit each address (in parallel, one conditional write each), deliver every
- * outbox (requests batched across addresses). Unreadable queue messages go to the dead-letter queue
- * meanwhile. Each delivery is settled; a {@link FaultHook} failure leaves as a crash would.
+ * Processes one batch of deliveries: read every address's state (one batch read), run each address
+ * and prepare its commit (in parallel), register the outboxes the commits carry (one write, only if
+ * any does), commit each address (in parallel, one conditional write each), deliver every outbox
+ * (requests batched across addresses), and take the delivered ones off their registration (one
+ * write). A registration outlives a crash anywhere after it, so a sweep delivers what a crashed
+ * batch committed. Unreadable queue messages go to the dead-letter queue meanwhile. Each delivery
+ * is settled; a {@link FaultHook} failure leaves as a crash would.
  */
 public final class BatchProcessor {
   private final RuntimeSettings settings;
@@ -37,7 +40,6 @@ public final class BatchProcessor {
     Map<Address, List<Delivery>> byAddress = new LinkedHashMap<>();
     List<Delivery> unreadable = new ArrayList<>();
     Set<TimerKey> timers = new HashSet<>();
-    Map<String, String> firstSequenceByGroup = new HashMap<>();
     for (Delivery d : deliveries) {
       if (d.invalid == null && settings.functions.get(d.target.type()).isEmpty()) {
         d.invalid = new UnknownFunctionException(d.target.type(), settings.functions.types());
@@ -53,16 +55,13 @@ public final class BatchProcessor {
               timers.add(i.timer);
             }
           });
-      if (d.hasQueueSequence()) {
-        firstSequenceByGroup.merge(
-            d.groupId, d.sequence, (a, b) -> AppliedMarks.compareSequences(a, b) <= 0 ? a : b);
-      }
     }
     LoadResult loaded = load(byAddress, timers, unreadable);
     if (loaded == null) {
       return;
     }
     settings.hook.reached(FaultHook.Step.LOADED, null);
+    OutboxKey outboxKey = settings.newOutboxKey();
     List<AddressCommitter> work = new ArrayList<>();
     byAddress.forEach(
         (address, addressDeliveries) ->
@@ -72,49 +71,116 @@ public final class BatchProcessor {
                     delivery,
                     address,
                     addressDeliveries,
-                    firstSequenceByGroup,
+                    outboxKey,
                     loaded.states().get(address),
                     loaded.existingTimers())));
     List<Callable<Void>> runs = new ArrayList<>();
-    List<Callable<PendingOutbox>> commits = new ArrayList<>();
-    for (AddressCommitter address : work) {
-      runs.add(address::prepare);
-      commits.add(address::commit);
-    }
+    work.forEach(address -> runs.add(address::prepare));
     settings.parallel.all(runs);
+    register(outboxKey, work);
+    settings.hook.reached(FaultHook.Step.REGISTERED, null);
+    List<Callable<PendingOutbox>> commits = new ArrayList<>();
+    work.forEach(address -> commits.add(address::commit));
     List<PendingOutbox> outboxes = new ArrayList<>();
     for (PendingOutbox outbox : settings.parallel.all(commits)) {
       if (outbox != null) {
         outboxes.add(outbox);
       }
     }
-    Map<Address, String> failed = delivery.deliver(outboxes);
-    List<Callable<Void>> receipts = new ArrayList<>();
+    Map<Address, Undelivered> failed = delivery.deliver(outboxes, false);
+    Map<Address, AddressCommitter> committers = new LinkedHashMap<>();
+    work.forEach(c -> committers.put(c.address(), c));
+    Set<Address> pending = new HashSet<>();
     for (PendingOutbox outbox : outboxes) {
-      String reason = failed.get(outbox.address());
-      if (reason != null) {
-        for (Delivery d : byAddress.get(outbox.address())) {
-          if (d.outcome != DeliveryOutcome.FAILED) {
-            d.settle(
-                DeliveryOutcome.FAILED,
-                "Committed, but its messages could not be delivered yet ("
-                    + reason
-                    + "); they are delivered when it comes again");
-          }
-        }
+      AddressCommitter committer = committers.get(outbox.address());
+      Undelivered undelivered = failed.get(outbox.address());
+      if (undelivered != null
+          && !(committer.lastAttempt()
+              && OutboxOutcomes.deadLetter(settings, outbox, undelivered, attempts(committer)))) {
+        pending.add(outbox.address());
+        undeliveredYet(committer, undelivered);
         continue;
       }
       settings.delivered.record(
           outbox.address(), outbox.outbox().getIncarnation(), outbox.version());
-      if (outbox.outbox().getProofGroupId().isEmpty()) {
-        // No later queue message will prove this outbox delivered: leave a receipt.
-        receipts.add(() -> receipt(outbox));
-      }
-    }
-    if (!receipts.isEmpty()) {
-      settings.parallel.all(receipts);
     }
     settings.hook.reached(FaultHook.Step.DELIVERED, null);
+    settle(outboxKey, work, pending);
+    settings.hook.reached(FaultHook.Step.SETTLED, null);
+  }
+
+  /** Registers the outboxes the prepared commits carry, in one write; none may commit without. */
+  private void register(OutboxKey key, List<AddressCommitter> work) {
+    List<AddressCommitter> sending = new ArrayList<>();
+    work.forEach(
+        c -> {
+          if (c.needsRegistration()) {
+            sending.add(c);
+          }
+        });
+    if (sending.isEmpty()) {
+      return;
+    }
+    List<Address> addresses = new ArrayList<>();
+    sending.forEach(c -> addresses.add(c.address()));
+    try {
+      settings.store.registerOutboxes(key, addresses);
+      sending.forEach(AddressCommitter::registered);
+    } catch (StoreException e) {
+      sending.forEach(c -> c.notRegistered(e));
+    }
+  }
+
+  /**
+   * Takes off the registration what needs no sweep: every address but those whose outbox did not go
+   * out, or whose commit may have been written though it failed.
+   */
+  private void settle(OutboxKey key, List<AddressCommitter> work, Set<Address> pending) {
+    List<Address> done = new ArrayList<>();
+    boolean any = false;
+    for (AddressCommitter c : work) {
+      if (!c.isRegistered()) {
+        continue;
+      }
+      any = true;
+      if (!pending.contains(c.address()) && !c.maybeCommitted()) {
+        done.add(c.address());
+      }
+    }
+    if (!any) {
+      return;
+    }
+    try {
+      if (done.size() == work.stream().filter(AddressCommitter::isRegistered).count()) {
+        settings.store.removeOutboxes(key, -1);
+      } else if (!done.isEmpty()) {
+        settings.store.settleOutboxes(key, done);
+      }
+    } catch (StoreException e) {
+      // The sweep takes them off later, after delivering them again (receivers drop repeats).
+    }
+  }
+
+  /**
+   * A committed outbox did not go out. Queue messages come again (their group waits, so the
+   * address's effects keep their order) and deliver it first; a direct invocation stays applied,
+   * and the sweep delivers its effects.
+   */
+  private static void undeliveredYet(AddressCommitter committer, Undelivered undelivered) {
+    for (Delivery d : committer.deliveries()) {
+      if (d.fromQueue && d.outcome != DeliveryOutcome.FAILED) {
+        d.settle(
+            DeliveryOutcome.FAILED,
+            "Applied, but its effects could not be delivered yet ("
+                + undelivered.reason()
+                + "); they are delivered before anything else of "
+                + committer.address());
+      }
+    }
+  }
+
+  private static int attempts(AddressCommitter committer) {
+    return committer.deliveries().stream().mapToInt(d -> d.attempts).max().orElse(1);
   }
 
   /**
@@ -125,20 +191,15 @@ public final class BatchProcessor {
     List<Callable<LoadResult>> steps = new ArrayList<>();
     steps.add(
         () -> {
+          if (byAddress.isEmpty()) {
+            return null;
+          }
           try {
             return settings.store.load(byAddress.keySet(), timers);
           } catch (StoreException e) {
-            byAddress
-                .values()
-                .forEach(
-                    list ->
-                        list.forEach(
-                            d ->
-                                d.settle(
-                                    DeliveryOutcome.FAILED,
-                                    "The state store failed: "
-                                        + e.getMessage()
-                                        + "; it comes again")));
+            List<Delivery> all = new ArrayList<>();
+            byAddress.values().forEach(all::addAll);
+            FailedDeliveries.settle(settings, all, "The state store failed: " + e.getMessage());
             return null;
           }
         });
@@ -147,7 +208,7 @@ public final class BatchProcessor {
           deadLetterUnreadable(unreadable);
           return null;
         });
-    return byAddress.isEmpty() && unreadable.isEmpty() ? null : settings.parallel.all(steps).get(0);
+    return settings.parallel.all(steps).get(0);
   }
 
   private void deadLetterUnreadable(List<Delivery> unreadable) {
@@ -163,9 +224,11 @@ public final class BatchProcessor {
           queued.subList(from, Math.min(queued.size(), from + MessageBus.MAX_BATCH));
       List<BusMessage> letters = new ArrayList<>();
       chunk.forEach(d -> letters.add(DeadLetters.message(DeadLetters.unreadable(d))));
+      Set<Integer> refused = new HashSet<>();
       try {
         settings.deadLetters.send(letters);
       } catch (BusException e) {
+        refused.addAll(e.failedIndices());
         e.failedIndices()
             .forEach(
                 i ->
@@ -175,15 +238,29 @@ public final class BatchProcessor {
                             DeliveryOutcome.FAILED,
                             "Unreadable, and the dead-letter queue refused it: " + e.getMessage()));
       }
+      for (int i = 0; i < chunk.size(); i++) {
+        if (!refused.contains(i)) {
+          dropTimer(chunk.get(i));
+        }
+      }
     }
   }
 
-  private Void receipt(PendingOutbox outbox) {
-    try {
-      settings.store.recordDelivery(outbox.address(), outbox.version());
-    } catch (StoreException e) {
-      // Only saves a later reader a repeated delivery; the delivery itself went out.
+  /**
+   * A fired timer's message is dead-lettered once: its timer goes too (with its owner's token), or
+   * the sweep would send it again, to be dead-lettered again, forever.
+   */
+  private void dropTimer(Delivery d) {
+    InboundInvocation fired = DeadLetters.firedTimer(d);
+    if (fired == null) {
+      return;
     }
-    return null;
+    try {
+      settings.store.dropTimer(fired.timer, fired.caller, fired.timerToken);
+    } catch (StoreException e) {
+      // It comes again with its timer's next send; its dead letter's id is the timer's, so the
+      // dead-letter queue drops the repeat within its deduplication window.
+      d.settle(DeliveryOutcome.FAILED, "Dead-lettered, but its timer could not be removed: " + e);
+    }
   }
 }

@@ -1,51 +1,153 @@
 package dev.statekit.runtime.internal;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.function.Address;
+import dev.statekit.function.TypeName;
 import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.runtime.internal.data.DeadLetter;
+import dev.statekit.runtime.internal.data.OutgoingBundle;
+import dev.statekit.runtime.internal.data.OutgoingEgress;
+import dev.statekit.runtime.internal.data.Payload;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Dead letters: the message as it came (an ingress envelope, so it can be sent to the ingress queue
- * again once fixed) with its error in message attributes.
+ * Dead letters. A message that was not applied goes as an ingress envelope, so it can be sent to
+ * the ingress queue again once fixed, with an idempotency key that makes that safe: its own key if
+ * it had one, else one naming its origin ({@link OriginIds}), so the re-sent copy is applied only
+ * if the original never was, and only once. An egress record that could not be delivered goes as
+ * JSON naming its egress and record id. The error is in message attributes.
  */
 final class DeadLetters {
   private static final int MAX_ERROR_LENGTH = 2000;
+  static final String MESSAGE = "message";
+  static final String EGRESS = "egress";
 
   private DeadLetters() {}
 
-  /** The dead letter of one invocation of a queue message. */
-  static DeadLetter of(Delivery delivery, InboundInvocation inbound, RuntimeException error) {
-    String body =
-        inbound.bundleSender == null && inbound.timer == null
-            ? delivery.body
-            : EnvelopeCodec.renderText(
-                inbound.target(), inbound.argument.typeName(), inbound.argument.value(), null);
+  /**
+   * The dead letter of one invocation of a queue message.
+   *
+   * @param applied "no", or "unknown" when the store could not say whether it was applied
+   */
+  static DeadLetter of(
+      Delivery delivery, InboundInvocation inbound, RuntimeException error, String applied) {
     int index = delivery.invocations.indexOf(inbound);
     return DeadLetter.newBuilder()
         .setGroupId(QueueIds.groupId(inbound.target()))
-        .setDeduplicationId("d-" + QueueIds.sha256(delivery.messageId + "|" + index))
-        .setBody(body)
+        .setDeduplicationId("d-" + QueueIds.sha256(dedupBasis(delivery, inbound) + "|" + index))
+        .setBody(
+            EnvelopeCodec.renderText(
+                inbound.target(),
+                inbound.argument.typeName(),
+                inbound.argument.value(),
+                resendKey(delivery, inbound)))
         .setErrorType(error.getClass().getName())
         .setErrorMessage(truncate(String.valueOf(error.getMessage())))
         .setAttempts(delivery.attempts)
         .setSourceMessageId(delivery.messageId)
         .setTarget(inbound.target().toString())
+        .setKind(MESSAGE)
+        .setApplied(applied)
         .build();
   }
 
-  /** The dead letter of a queue message that could not be read at all. */
+  /** The dead letter of a queue message that could not be read, or whose function is unknown. */
   static DeadLetter unreadable(Delivery delivery) {
+    InboundInvocation fired = firedTimer(delivery);
     return DeadLetter.newBuilder()
         .setGroupId(delivery.groupId == null ? "unreadable" : delivery.groupId)
-        .setDeduplicationId("d-" + QueueIds.sha256(delivery.messageId))
+        .setDeduplicationId(
+            "d-" + QueueIds.sha256(fired == null ? delivery.messageId : fired.timer.asString()))
         .setBody(delivery.body)
         .setErrorType(delivery.invalid.getClass().getName())
         .setErrorMessage(truncate(String.valueOf(delivery.invalid.getMessage())))
         .setAttempts(delivery.attempts)
         .setSourceMessageId(delivery.messageId)
+        .setTarget(delivery.target == null ? "" : delivery.target.toString())
+        .setKind(MESSAGE)
+        .setApplied("no")
         .build();
+  }
+
+  /** The fired timer a delivery carries, or {@code null}. */
+  static InboundInvocation firedTimer(Delivery delivery) {
+    for (InboundInvocation inbound : delivery.invocations) {
+      if (inbound.timer != null) {
+        return inbound;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The dead letters of what of {@code pending} could not be delivered: a message of each bundle
+   * not sent (re-sending it applies it once, and not at all if the original arrived after all), a
+   * record of each egress record. Dead letters that could not be sent can only be sent again.
+   */
+  static List<DeadLetter> ofUndelivered(
+      PendingOutbox pending, Undelivered undelivered, int attempts) {
+    List<DeadLetter> letters = new ArrayList<>();
+    String error = truncate(String.valueOf(undelivered.reason()));
+    String sender =
+        InboundInvocation.senderHash(pending.address(), pending.outbox().getIncarnation());
+    for (OutgoingBundle bundle : pending.outbox().getBundlesList()) {
+      if (!undelivered.bundles.contains(
+          Undelivered.bundleKey(bundle.getTargetType(), bundle.getTargetId(), bundle.getPart()))) {
+        continue;
+      }
+      Address target = Address.of(TypeName.parse(bundle.getTargetType()), bundle.getTargetId());
+      String id = OutboxDelivery.bundleId(pending, bundle);
+      List<Payload> payloads = bundle.getPayloadsList();
+      for (int i = 0; i < payloads.size(); i++) {
+        letters.add(
+            DeadLetter.newBuilder()
+                .setGroupId(QueueIds.groupId(target))
+                .setDeduplicationId("d-" + QueueIds.sha256(id + "|" + i))
+                .setBody(
+                    EnvelopeCodec.renderText(
+                        target,
+                        payloads.get(i).getTypeName(),
+                        payloads.get(i).getValue().toByteArray(),
+                        OriginIds.bundled(sender, pending.version(), bundle.getPart(), i)))
+                .setErrorType(Undelivered.class.getSimpleName())
+                .setErrorMessage("Could not be delivered: " + error)
+                .setAttempts(attempts)
+                .setTarget(target.toString())
+                .setKind(MESSAGE)
+                .setApplied("no")
+                .build());
+      }
+    }
+    List<OutgoingEgress> egress = pending.outbox().getEgressList();
+    for (int index : undelivered.egress) {
+      OutgoingEgress record = egress.get(index);
+      String recordId = OutboxDelivery.recordId(pending, index);
+      ObjectNode body = JsonNodeFactory.instance.objectNode();
+      body.put("egress", record.getEgress());
+      body.put("id", recordId);
+      body.put("source", pending.address().toString());
+      body.put("typename", record.getTypeName());
+      body.set(
+          "value", EnvelopeCodec.valueJson(record.getTypeName(), record.getValue().toByteArray()));
+      letters.add(
+          DeadLetter.newBuilder()
+              .setGroupId(QueueIds.fit("egress/" + record.getEgress()))
+              .setDeduplicationId("d-" + QueueIds.sha256(recordId))
+              .setBody(body.toString())
+              .setErrorType(Undelivered.class.getSimpleName())
+              .setErrorMessage("Could not be delivered: " + error)
+              .setAttempts(attempts)
+              .setKind(EGRESS)
+              .setEgress(record.getEgress())
+              .setRecordId(recordId)
+              .build());
+    }
+    return letters;
   }
 
   static BusMessage message(DeadLetter letter) {
@@ -53,12 +155,51 @@ final class DeadLetters {
     attributes.put("statekit.error", letter.getErrorMessage());
     attributes.put("statekit.error-type", letter.getErrorType());
     attributes.put("statekit.attempts", Integer.toString(letter.getAttempts()));
-    attributes.put("statekit.message-id", letter.getSourceMessageId());
+    if (!letter.getSourceMessageId().isEmpty()) {
+      attributes.put("statekit.message-id", letter.getSourceMessageId());
+    }
     if (!letter.getTarget().isEmpty()) {
       attributes.put("statekit.target", letter.getTarget());
     }
+    if (!letter.getKind().isEmpty()) {
+      attributes.put("statekit.kind", letter.getKind());
+    }
+    if (!letter.getApplied().isEmpty()) {
+      attributes.put("statekit.applied", letter.getApplied());
+    }
+    if (!letter.getEgress().isEmpty()) {
+      attributes.put("statekit.egress", letter.getEgress());
+      attributes.put("statekit.record-id", letter.getRecordId());
+    }
     return new BusMessage(
         letter.getGroupId(), letter.getDeduplicationId(), letter.getBody(), attributes);
+  }
+
+  /** What identifies an invocation's dead letter across its message's deliveries. */
+  private static String dedupBasis(Delivery delivery, InboundInvocation inbound) {
+    if (inbound.timer != null) {
+      return inbound.timer.asString();
+    }
+    return delivery.hasQueueSequence()
+        ? delivery.groupId + ":" + delivery.sequence
+        : String.valueOf(delivery.messageId);
+  }
+
+  /** The key the re-sent dead letter carries: the message's own, or its origin's. */
+  private static String resendKey(Delivery delivery, InboundInvocation inbound) {
+    if (inbound.bundleSender != null) {
+      return OriginIds.bundled(
+          inbound.senderHash(), inbound.bundleVersion, inbound.bundlePart, inbound.bundleIndex);
+    }
+    if (inbound.timer != null) {
+      return "statekit:timer:" + inbound.timer.asString();
+    }
+    if (delivery.idempotencyKey != null) {
+      return delivery.idempotencyKey;
+    }
+    return delivery.hasQueueSequence()
+        ? OriginIds.queued(delivery.groupId, delivery.sequence)
+        : null;
   }
 
   private static String truncate(String text) {

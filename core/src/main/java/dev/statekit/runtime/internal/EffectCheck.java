@@ -145,6 +145,14 @@ final class EffectCheck {
     return cancelled;
   }
 
+  /**
+   * Whether an invocation earlier in this run cancelled {@code timer}: its message, arriving after
+   * the cancellation in the address's order, must not be applied.
+   */
+  boolean wasCancelled(TimerKey timer) {
+    return cancelled.contains(timer);
+  }
+
   private RuntimeException cancel(String token) {
     TimerKey key = tokens.remove(token);
     if (key != null && scheduled.remove(key) == null) {

@@ -2,6 +2,7 @@ package dev.statekit.runtime.internal;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.internal.TypedValue;
+import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.runtime.store.TimerKey;
 
 /**
@@ -19,6 +20,7 @@ final class InboundInvocation {
   final long bundleVersion;
   final int bundlePart;
   final int bundleIndex;
+  final boolean bundleResent;
   final TimerKey timer;
   final String timerToken;
 
@@ -31,6 +33,7 @@ final class InboundInvocation {
       long bundleVersion,
       int bundlePart,
       int bundleIndex,
+      boolean bundleResent,
       TimerKey timer,
       String timerToken) {
     this.delivery = delivery;
@@ -41,12 +44,13 @@ final class InboundInvocation {
     this.bundleVersion = bundleVersion;
     this.bundlePart = bundlePart;
     this.bundleIndex = bundleIndex;
+    this.bundleResent = bundleResent;
     this.timer = timer;
     this.timerToken = timerToken;
   }
 
   static InboundInvocation ingress(Delivery delivery, TypedValue argument) {
-    return new InboundInvocation(delivery, null, argument, null, 0, 0, 0, 0, null, null);
+    return new InboundInvocation(delivery, null, argument, null, 0, 0, 0, 0, false, null, null);
   }
 
   static InboundInvocation bundled(
@@ -56,19 +60,28 @@ final class InboundInvocation {
       long version,
       int part,
       int index,
+      boolean resent,
       TypedValue argument) {
     return new InboundInvocation(
-        delivery, sender, argument, sender, incarnation, version, part, index, null, null);
+        delivery, sender, argument, sender, incarnation, version, part, index, resent, null, null);
   }
 
-  /** The sender's key in the marks: its address and incarnation. */
-  String senderKey() {
-    return bundleSender + "#" + Long.toHexString(bundleIncarnation);
+  /** The sender's key in the marks: its address and incarnation, hashed. */
+  String senderHash() {
+    return senderHash(bundleSender, bundleIncarnation);
+  }
+
+  /**
+   * A sender's key in the marks: 128 bits of the SHA-256 of its address and incarnation (22
+   * characters, however long the address), so that the marks of many senders take little room.
+   */
+  static String senderHash(Address sender, long incarnation) {
+    return QueueIds.sha256(sender + "#" + Long.toHexString(incarnation)).substring(0, 22);
   }
 
   static InboundInvocation fired(
       Delivery delivery, Address owner, TimerKey timer, String token, TypedValue argument) {
-    return new InboundInvocation(delivery, owner, argument, null, 0, 0, 0, 0, timer, token);
+    return new InboundInvocation(delivery, owner, argument, null, 0, 0, 0, 0, false, timer, token);
   }
 
   Address target() {

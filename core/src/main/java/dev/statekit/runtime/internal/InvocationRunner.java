@@ -94,6 +94,10 @@ final class InvocationRunner {
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else if (skip.containsKey(inbound)) {
         plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, skip.get(inbound));
+      } else if (inbound.timer != null && check.wasCancelled(inbound.timer)) {
+        // Cancelled earlier in this run: the cancellation wins, and its delete of the timer is
+        // the commit's only change to it (DynamoDB refuses two on one item).
+        plan.settle(inbound, DeliveryOutcome.DUPLICATE, null);
       } else if (plan.appliedInbounds.size() >= limit) {
         stop =
             new IllegalStateException(

@@ -7,6 +7,8 @@ import dev.statekit.function.internal.StateMutation;
 import dev.statekit.runtime.internal.data.Outbox;
 import dev.statekit.runtime.internal.data.RuntimeData;
 import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.OutboxKey;
+import dev.statekit.runtime.store.SpilledMark;
 import dev.statekit.runtime.store.StoredValue;
 import dev.statekit.runtime.store.TimerChange;
 import dev.statekit.runtime.store.TimerKey;
@@ -25,16 +27,26 @@ import java.util.Set;
  * @param state the new state (version + 1)
  * @param timerChanges the timer changes that commit with it
  * @param outbox the outbox in {@code state}, or {@code null} if nothing is to be delivered
+ * @param spills the marks that leave the item: written before the commit
  */
-record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outbox) {
+record NextState(
+    AddressState state, List<TimerChange> timerChanges, Outbox outbox, List<SpilledMark> spills) {
 
+  /**
+   * The state after {@code plan}.
+   *
+   * @param spilled the spilled marks read for this batch
+   * @param outboxKey where the batch registers its outboxes
+   */
   static NextState of(
       RuntimeSettings settings,
       AddressState loaded,
       RuntimeData loadedData,
+      Map<String, SpilledMark> spilled,
       RunResult plan,
       List<Delivery> deliveries,
-      long now) {
+      long now,
+      OutboxKey outboxKey) {
     Address self = loaded.address();
     long version = loaded.version() + 1;
     long nowSeconds = now / 1000;
@@ -43,7 +55,7 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
     List<TimerChange> changes = new ArrayList<>();
     plan.check.scheduled().forEach(timer -> changes.add(new TimerChange.Schedule(timer)));
     plan.check.cancelled().forEach(key -> changes.add(new TimerChange.Cancel(key)));
-    AppliedMarks marks = AppliedMarks.of(loadedData);
+    AppliedMarks marks = AppliedMarks.of(loadedData, spilled);
     for (Map.Entry<InboundInvocation, DeliveryOutcome> entry : plan.outcomes.entrySet()) {
       InboundInvocation inbound = entry.getKey();
       if (entry.getValue() != DeliveryOutcome.APPLIED
@@ -59,7 +71,7 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
       }
       if (inbound.bundleSender != null) {
         marks.recordBundle(
-            inbound.senderKey(),
+            inbound.senderHash(),
             inbound.bundleVersion,
             inbound.bundlePart,
             inbound.bundleIndex,
@@ -76,7 +88,6 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
       }
       if (delivery.hasQueueSequence()) {
         marks.recordQueue(delivery.groupId, delivery.sequence, nowSeconds);
-        outbox.setProofGroupId(delivery.groupId).setProofSequence(delivery.sequence);
       }
       if (delivery.idempotencyKey != null
           && plan.outcomes.get(delivery.invocations.get(0)) == DeliveryOutcome.APPLIED) {
@@ -84,19 +95,15 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
       }
       for (InboundInvocation inbound : delivery.invocations) {
         if (delivery.fromQueue && plan.outcomes.get(inbound) == DeliveryOutcome.DEAD_LETTERED) {
-          outbox.addDeadLetters(DeadLetters.of(delivery, inbound, plan.failures.get(inbound)));
+          outbox.addDeadLetters(
+              DeadLetters.of(delivery, inbound, plan.failures.get(inbound), "no"));
         }
       }
     }
     boolean anyEffects =
         outbox.getBundlesCount() + outbox.getEgressCount() + outbox.getDeadLettersCount() > 0;
     RuntimeData.Builder data = RuntimeData.newBuilder().setIncarnation(plan.incarnation);
-    marks.writeTo(
-        data,
-        nowSeconds,
-        settings.dedupRetention.toSeconds(),
-        settings.idempotencyRetention.toSeconds(),
-        settings.idempotencyCapacity);
+    List<SpilledMark> spills = marks.writeTo(data, nowSeconds, settings.markLimits());
     if (anyEffects) {
       data.setOutbox(outbox.setIncarnation(plan.incarnation));
     }
@@ -109,9 +116,9 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
             tokens,
             data.build().toByteArray(),
             anyEffects ? version : 0,
-            false,
+            anyEffects ? outboxKey : null,
             expiry(settings, values, tokens, nowSeconds));
-    return new NextState(state, changes, anyEffects ? outbox.build() : null);
+    return new NextState(state, changes, anyEffects ? outbox.build() : null, spills);
   }
 
   private static boolean done(RunResult plan, Delivery delivery) {

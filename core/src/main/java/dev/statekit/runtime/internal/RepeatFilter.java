@@ -8,12 +8,44 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which of an address's invocations were applied before: by the marks read with its state, by a
- * timer that is gone, or earlier in the same batch (a message re-sent after the queue's
- * deduplication window can arrive beside its first copy).
+ * Which of an address's invocations were applied before: by the marks read with its state (its
+ * queue group's sequence, the idempotency key, the origin a dead letter's key names, and for a
+ * bundle sent again its sender's mark), by a timer that is gone, or earlier in the same batch (a
+ * message re-sent after the queue's deduplication window can arrive beside its first copy).
+ *
+ * <p>A bundle on its first send is never a repeat but of the same queue message, which its group's
+ * sequence catches: its sender sends it again only with {@code resend} set. So the sender marks are
+ * read only for those.
  */
 final class RepeatFilter {
   private RepeatFilter() {}
+
+  /** The ids of spilled marks to read before {@link #of} can decide about {@code deliveries}. */
+  static Set<String> lookups(List<Delivery> deliveries, AppliedMarks marks, long nowSeconds) {
+    Set<String> lookups = new HashSet<>();
+    for (Delivery d : deliveries) {
+      if (d.hasQueueSequence()) {
+        marks.groupLookup(d.groupId, nowSeconds, lookups);
+      }
+      if (d.idempotencyKey != null) {
+        marks.idLookup(d.idempotencyKey, nowSeconds, lookups);
+        OriginIds.Queued queued = OriginIds.queuedOrNull(d.idempotencyKey);
+        if (queued != null) {
+          marks.groupLookup(queued.groupId(), nowSeconds, lookups);
+        }
+        OriginIds.Bundled bundled = OriginIds.bundledOrNull(d.idempotencyKey);
+        if (bundled != null) {
+          marks.senderLookup(bundled.senderHash(), nowSeconds, lookups);
+        }
+      }
+      for (InboundInvocation inbound : d.invocations) {
+        if (inbound.bundleSender != null && inbound.bundleResent) {
+          marks.senderLookup(inbound.senderHash(), nowSeconds, lookups);
+        }
+      }
+    }
+    return lookups;
+  }
 
   static Set<InboundInvocation> of(
       RuntimeSettings settings,
@@ -26,13 +58,14 @@ final class RepeatFilter {
     for (Delivery d : deliveries) {
       boolean repeated =
           (d.hasQueueSequence() && marks.queueSeen(d.groupId, d.sequence))
-              || (d.idempotencyKey != null && marks.idSeen(d.idempotencyKey));
+              || (d.idempotencyKey != null && keySeen(marks, d.idempotencyKey));
       for (InboundInvocation inbound : d.invocations) {
         boolean bundled = inbound.bundleSender != null;
         if (repeated
             || (bundled
+                && inbound.bundleResent
                 && marks.bundleSeen(
-                    inbound.senderKey(),
+                    inbound.senderHash(),
                     inbound.bundleVersion,
                     inbound.bundlePart,
                     inbound.bundleIndex))
@@ -42,7 +75,7 @@ final class RepeatFilter {
           repeats.add(inbound);
         } else if (bundled) {
           marks.recordBundle(
-              inbound.senderKey(),
+              inbound.senderHash(),
               inbound.bundleVersion,
               inbound.bundlePart,
               inbound.bundleIndex,
@@ -54,6 +87,21 @@ final class RepeatFilter {
       }
     }
     return repeats;
+  }
+
+  /** Whether the key was applied, or names an origin that was. */
+  private static boolean keySeen(AppliedMarks marks, String key) {
+    if (marks.idSeen(key)) {
+      return true;
+    }
+    OriginIds.Queued queued = OriginIds.queuedOrNull(key);
+    if (queued != null && marks.queueSeen(queued.groupId(), queued.sequence())) {
+      return true;
+    }
+    OriginIds.Bundled bundled = OriginIds.bundledOrNull(key);
+    return bundled != null
+        && marks.bundleSeen(
+            bundled.senderHash(), bundled.version(), bundled.part(), bundled.index());
   }
 
   private static boolean timerExists(

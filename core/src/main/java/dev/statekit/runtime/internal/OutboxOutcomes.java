@@ -1,0 +1,59 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.function.Address;
+import dev.statekit.runtime.bus.BusException;
+import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.runtime.bus.MessageBus;
+import dev.statekit.runtime.internal.data.DeadLetter;
+import dev.statekit.runtime.store.OutboxKey;
+import dev.statekit.runtime.store.StoreException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * What becomes of an outbox after a delivery: taken off its registration once out, or, when what
+ * did not go out has been tried as often as a message may be, dead-lettered with the error, which
+ * also settles it. An outbox is never dropped otherwise.
+ */
+final class OutboxOutcomes {
+  private OutboxOutcomes() {}
+
+  /**
+   * Dead-letters what of {@code pending} did not go out.
+   *
+   * @return whether every dead letter was sent: the outbox is then settled
+   */
+  static boolean deadLetter(
+      RuntimeSettings settings, PendingOutbox pending, Undelivered undelivered, int attempts) {
+    if (settings.deadLetters == null || !undelivered.deadLetters.isEmpty()) {
+      // No dead-letter queue, or its own dead letters did not go out: it can only be tried again.
+      return false;
+    }
+    List<BusMessage> letters = new ArrayList<>();
+    for (DeadLetter letter : DeadLetters.ofUndelivered(pending, undelivered, attempts)) {
+      letters.add(DeadLetters.message(letter));
+    }
+    for (int from = 0; from < letters.size(); from += MessageBus.MAX_BATCH) {
+      try {
+        settings.deadLetters.send(
+            letters.subList(from, Math.min(letters.size(), from + MessageBus.MAX_BATCH)));
+      } catch (BusException e) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Takes {@code addresses} off the registration {@code key}. A failure here costs only a repeated
+   * delivery, by a later commit or the sweep, which receivers and keyed sinks drop.
+   */
+  static void settle(RuntimeSettings settings, OutboxKey key, Collection<Address> addresses) {
+    try {
+      settings.store.settleOutboxes(key, addresses);
+    } catch (StoreException e) {
+      // As said.
+    }
+  }
+}
