@@ -101,7 +101,7 @@ public final class DeliveryTranslator {
         failed.add(d.messageId);
         errors.put(
             d.messageId,
-            d.outcome == DeliveryOutcome.FAILED
+            blocker == null
                 ? String.valueOf(d.error)
                 : "Not applied yet: message " + blocker + " before it in its group failed");
         if (d.groupId != null) {
