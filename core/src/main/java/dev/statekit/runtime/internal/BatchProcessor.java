@@ -212,38 +212,56 @@ public final class BatchProcessor {
   }
 
   private void deadLetterUnreadable(List<Delivery> unreadable) {
-    List<Delivery> queued = new ArrayList<>();
+    List<BusMessage> letters = new ArrayList<>();
+    List<Delivery> owners = new ArrayList<>();
     for (Delivery d : unreadable) {
       d.settle(DeliveryOutcome.DEAD_LETTERED, d.invalid.getMessage());
       if (d.fromQueue) {
-        queued.add(d);
-      }
-    }
-    for (int from = 0; from < queued.size(); from += MessageBus.MAX_BATCH) {
-      List<Delivery> chunk =
-          queued.subList(from, Math.min(queued.size(), from + MessageBus.MAX_BATCH));
-      List<BusMessage> letters = new ArrayList<>();
-      chunk.forEach(d -> letters.add(DeadLetters.message(DeadLetters.unreadable(d))));
-      Set<Integer> refused = new HashSet<>();
-      try {
-        settings.deadLetters.send(letters);
-      } catch (BusException e) {
-        refused.addAll(e.failedIndices());
-        e.failedIndices()
-            .forEach(
-                i ->
-                    chunk
-                        .get(i)
-                        .settle(
-                            DeliveryOutcome.FAILED,
-                            "Unreadable, and the dead-letter queue refused it: " + e.getMessage()));
-      }
-      for (int i = 0; i < chunk.size(); i++) {
-        if (!refused.contains(i)) {
-          dropTimer(chunk.get(i));
+        for (BusMessage letter : deadLetters(d)) {
+          letters.add(letter);
+          owners.add(d);
         }
       }
     }
+    Set<Delivery> refused = new HashSet<>();
+    for (int from = 0; from < letters.size(); from += MessageBus.MAX_BATCH) {
+      int to = Math.min(letters.size(), from + MessageBus.MAX_BATCH);
+      try {
+        settings.deadLetters.send(letters.subList(from, to));
+      } catch (BusException e) {
+        for (int i : e.failedIndices()) {
+          Delivery d = owners.get(from + i);
+          refused.add(d);
+          d.settle(
+              DeliveryOutcome.FAILED,
+              "Not applicable here, and the dead-letter queue refused it: " + e.getMessage());
+        }
+      }
+    }
+    new java.util.LinkedHashSet<>(owners)
+        .forEach(
+            d -> {
+              if (!refused.contains(d)) {
+                dropTimer(d);
+              }
+            });
+  }
+
+  /**
+   * The dead letters of a message that cannot be applied here: one that could not be read goes as
+   * it came; one whose function is not registered (removed by a deploy, perhaps after an earlier
+   * copy was applied) goes per invocation, with the key that makes sending it again safe.
+   */
+  private static List<BusMessage> deadLetters(Delivery d) {
+    List<BusMessage> letters = new ArrayList<>();
+    if (d.invalid instanceof UnknownFunctionException && !d.invocations.isEmpty()) {
+      for (InboundInvocation inbound : d.invocations) {
+        letters.add(DeadLetters.message(DeadLetters.of(d, inbound, d.invalid, "unknown")));
+      }
+    } else {
+      letters.add(DeadLetters.message(DeadLetters.unreadable(d)));
+    }
+    return letters;
   }
 
   /**

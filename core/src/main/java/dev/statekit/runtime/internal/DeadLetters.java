@@ -36,10 +36,9 @@ final class DeadLetters {
    */
   static DeadLetter of(
       Delivery delivery, InboundInvocation inbound, RuntimeException error, String applied) {
-    int index = delivery.invocations.indexOf(inbound);
     return DeadLetter.newBuilder()
         .setGroupId(QueueIds.groupId(inbound.target()))
-        .setDeduplicationId("d-" + QueueIds.sha256(dedupBasis(delivery, inbound) + "|" + index))
+        .setDeduplicationId("d-" + QueueIds.sha256(dedupBasis(delivery, inbound)))
         .setBody(
             EnvelopeCodec.renderText(
                 inbound.target(),
@@ -70,7 +69,12 @@ final class DeadLetters {
         .setSourceMessageId(delivery.messageId)
         .setTarget(delivery.target == null ? "" : delivery.target.toString())
         .setKind(MESSAGE)
-        .setApplied("no")
+        // A target no function matches may be one a deploy removed after applying this message.
+        .setApplied(
+            delivery.invalid instanceof dev.statekit.runtime.InvalidEnvelopeException invalid
+                    && invalid.isTargetUnknown()
+                ? "unknown"
+                : "no")
         .build();
   }
 
@@ -101,7 +105,13 @@ final class DeadLetters {
         continue;
       }
       Address target = Address.of(TypeName.parse(bundle.getTargetType()), bundle.getTargetId());
-      String id = OutboxDelivery.bundleId(pending, bundle);
+      String id =
+          bundleId(
+              pending.address(),
+              pending.outbox().getIncarnation(),
+              pending.version(),
+              target,
+              bundle.getPart());
       List<Payload> payloads = bundle.getPayloadsList();
       for (int i = 0; i < payloads.size(); i++) {
         letters.add(
@@ -119,7 +129,8 @@ final class DeadLetters {
                 .setAttempts(attempts)
                 .setTarget(target.toString())
                 .setKind(MESSAGE)
-                .setApplied("no")
+                // A send whose answer was lost may have gone out: its key tells on a re-send.
+                .setApplied("unknown")
                 .build());
       }
     }
@@ -143,6 +154,8 @@ final class DeadLetters {
               .setErrorMessage("Could not be delivered: " + error)
               .setAttempts(attempts)
               .setKind(EGRESS)
+              // A sink whose answer was lost may have taken it: its record id tells.
+              .setApplied("unknown")
               .setEgress(record.getEgress())
               .setRecordId(recordId)
               .build());
@@ -175,14 +188,36 @@ final class DeadLetters {
         letter.getGroupId(), letter.getDeduplicationId(), letter.getBody(), attributes);
   }
 
-  /** What identifies an invocation's dead letter across its message's deliveries. */
+  /**
+   * What identifies an invocation's dead letter across its message's deliveries, and across the
+   * paths that may dead-letter it (its sender giving up on delivering it, its receiver on applying
+   * it), so the dead-letter queue keeps one: a bundled message by its bundle, a fired one by its
+   * timer, any other by its queue position.
+   */
   private static String dedupBasis(Delivery delivery, InboundInvocation inbound) {
+    if (inbound.bundleSender != null) {
+      return bundleId(
+              inbound.bundleSender,
+              inbound.bundleIncarnation,
+              inbound.bundleVersion,
+              inbound.target(),
+              inbound.bundlePart)
+          + "|"
+          + inbound.bundleIndex;
+    }
     if (inbound.timer != null) {
       return inbound.timer.asString();
     }
-    return delivery.hasQueueSequence()
-        ? delivery.groupId + ":" + delivery.sequence
-        : String.valueOf(delivery.messageId);
+    return (delivery.hasQueueSequence()
+            ? delivery.groupId + ":" + delivery.sequence
+            : String.valueOf(delivery.messageId))
+        + "|"
+        + delivery.invocations.indexOf(inbound);
+  }
+
+  /** {@code <sender>|<incarnation>|<version>|<target>|<part>}: a bundle's id, the same anywhere. */
+  static String bundleId(Address sender, long incarnation, long version, Address target, int part) {
+    return sender + "|" + incarnation + "|" + version + "|" + target + "|" + part;
   }
 
   /** The key the re-sent dead letter carries: the message's own, or its origin's. */

@@ -82,11 +82,17 @@ record NextState(
     OutboxBuilder builder = new OutboxBuilder(settings, self);
     plan.appliedEffects.forEach(builder::add);
     Outbox.Builder outbox = builder.build();
+    Set<String> waiting = new HashSet<>();
     for (Delivery delivery : deliveries) {
       if (!done(plan, delivery)) {
+        if (delivery.groupId != null) {
+          waiting.add(delivery.groupId);
+        }
         continue;
       }
-      if (delivery.hasQueueSequence()) {
+      // A group's mark must not pass a message of it that failed and comes again: it would then
+      // be taken for a repeat. (A repeat after it is done, but does not move the mark.)
+      if (delivery.hasQueueSequence() && !waiting.contains(delivery.groupId)) {
         marks.recordQueue(delivery.groupId, delivery.sequence, nowSeconds);
       }
       if (delivery.idempotencyKey != null

@@ -141,18 +141,14 @@ final class OutboxDelivery {
         QueueIds.groupId(target), "b-" + QueueIds.sha256(bundleId(pending, bundle)), body);
   }
 
-  /** {@code <sender>|<incarnation>|<version>|<target>|<part>}: unique, and the same every time. */
+  /** A bundle's id: unique, and the same every time. */
   static String bundleId(PendingOutbox pending, OutgoingBundle bundle) {
-    Address target = Address.of(TypeName.parse(bundle.getTargetType()), bundle.getTargetId());
-    return pending.address()
-        + "|"
-        + pending.outbox().getIncarnation()
-        + "|"
-        + pending.version()
-        + "|"
-        + target
-        + "|"
-        + bundle.getPart();
+    return DeadLetters.bundleId(
+        pending.address(),
+        pending.outbox().getIncarnation(),
+        pending.version(),
+        Address.of(TypeName.parse(bundle.getTargetType()), bundle.getTargetId()),
+        bundle.getPart());
   }
 
   private Map<EgressSink, List<Routed>> egressBySink(

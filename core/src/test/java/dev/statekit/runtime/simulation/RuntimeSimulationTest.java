@@ -1,0 +1,49 @@
+package dev.statekit.runtime.simulation;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs simulated schedules of the self-hosted runtime and checks the invariants after each. {@code
+ * -Dsimulation.seeds=N} runs N schedules (from {@code -Dsimulation.first}, default 1); {@code
+ * -Dsimulation.seed=S} runs the one schedule of seed S and prints its report, as a failure says to.
+ */
+class RuntimeSimulationTest {
+  private static final int DEFAULT_SEEDS = 2_000;
+
+  @Test
+  void everyScheduleKeepsTheInvariants() {
+    Long only = Long.getLong("simulation.seed");
+    long first = only != null ? only : Long.getLong("simulation.first", 1);
+    int count = only != null ? 1 : Integer.getInteger("simulation.seeds", DEFAULT_SEEDS);
+    List<RuntimeSchedule.Outcome> failed = new ArrayList<>();
+    long start = System.nanoTime();
+    for (long seed = first; seed < first + count && failed.size() < 3; seed++) {
+      RuntimeSchedule.Outcome outcome = RuntimeSchedule.run(seed);
+      if (only != null) {
+        System.out.println(outcome.report());
+      }
+      if (!outcome.passed()) {
+        failed.add(outcome);
+      }
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    System.out.printf(
+        "RESULT suite=runtime-simulation schedules=%d violations=%d seconds=%.1f%n",
+        count, failed.size(), seconds);
+    StringBuilder message = new StringBuilder();
+    for (RuntimeSchedule.Outcome outcome : failed) {
+      message
+          .append("\n\nSchedule failed: ")
+          .append(String.join("\n  ", outcome.violations()))
+          .append("\n")
+          .append(outcome.report())
+          .append("\nReproduce: mvn -pl core test -Dtest=RuntimeSimulationTest -Dsimulation.seed=")
+          .append(outcome.seed());
+    }
+    assertTrue(failed.isEmpty(), message.toString());
+  }
+}

@@ -1,0 +1,227 @@
+package dev.statekit.runtime.simulation;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * The simulated world: one clock, one source of randomness seeded once, a timeline of events, and
+ * the actors in flight. The simulation's thread runs either an event or one actor at a time; an
+ * actor runs until its next step, where it waits for the latency of its call while others run. So
+ * one seed decides every interleaving, every fault and every clock reading: a run is reproduced
+ * from its seed alone.
+ */
+final class Simulation {
+  static final long START = Instant.parse("2030-01-01T00:00:00Z").toEpochMilli();
+
+  /** How much of the trace a failure shows: more when one seed is run on purpose. */
+  private static final int TRACE_LINES = Long.getLong("simulation.seed") != null ? 20_000 : 120;
+
+  final long seed;
+  private final SplittableRandom random;
+  private final PriorityQueue<Timed> timeline = new PriorityQueue<>();
+  private final List<Actor> ready = new ArrayList<>();
+  private final List<Actor> live = new ArrayList<>();
+  private final Deque<String> trace = new ArrayDeque<>();
+  // Exactly one actor runs at a time, handed the turn through semaphores: a plain field is enough.
+  private Actor running;
+  private long now = START;
+  private long sequence;
+  private Faults faults = Faults.NONE;
+
+  Simulation(long seed) {
+    this.seed = seed;
+    this.random = new SplittableRandom(seed);
+  }
+
+  void faults(Faults faults) {
+    this.faults = faults;
+  }
+
+  Faults faults() {
+    return faults;
+  }
+
+  long now() {
+    return now;
+  }
+
+  /** Milliseconds since the simulation began. */
+  long elapsed() {
+    return now - START;
+  }
+
+  /** The clock as a process sees it, {@code skewMillis} off the true time. */
+  Clock clock(long skewMillis) {
+    return new Clock() {
+      @Override
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public long millis() {
+        return now + skewMillis;
+      }
+
+      @Override
+      public Instant instant() {
+        return Instant.ofEpochMilli(millis());
+      }
+    };
+  }
+
+  // Randomness: only ever drawn here, on whichever thread holds the turn.
+
+  int nextInt(int bound) {
+    return random.nextInt(bound);
+  }
+
+  long nextLong() {
+    return random.nextLong();
+  }
+
+  long between(long from, long to) {
+    return from + (to > from ? random.nextLong(to - from) : 0);
+  }
+
+  boolean chance(double probability) {
+    return random.nextDouble() < probability;
+  }
+
+  /** A source of randomness for the runtime's own draws, from the simulation's. */
+  SplittableRandom split() {
+    return random.split();
+  }
+
+  /** Runs {@code action} on the simulation's thread at {@code time}. */
+  void at(long time, Runnable action) {
+    timeline.add(new Timed(Math.max(time, now), sequence++, action));
+  }
+
+  /** Starts an actor that takes turns from now on. */
+  void spawn(String name, Runnable body) {
+    Actor actor = new Actor(name, body);
+    live.add(actor);
+    ready.add(actor);
+  }
+
+  /**
+   * A step of the current actor: a call whose request and answer take {@code latency} of simulated
+   * time, during which other actors run. Faults decide here whether the process dies.
+   */
+  void step(String what) {
+    Actor self = self();
+    trace(self.name() + " " + what);
+    if (faults.crashAt(this, what)) {
+      trace(self.name() + " CRASH at " + what);
+      throw new Crash(what);
+    }
+    long pause = faults.stallAt(this, what) ? faults.stallMillis(this) : between(1, 20);
+    pauseFor(self, pause);
+  }
+
+  /** The current actor waits {@code millis} of simulated time. */
+  void sleep(long millis) {
+    pauseFor(self(), millis);
+  }
+
+  private void pauseFor(Actor self, long millis) {
+    at(now + millis, () -> ready.add(self));
+    self.yieldTurn();
+  }
+
+  private Actor self() {
+    if (running == null) {
+      throw new IllegalStateException("A step outside of an actor");
+    }
+    return running;
+  }
+
+  /**
+   * Runs events and actors until nothing is left or {@code until} (epoch ms) is reached; actors
+   * still in flight then are left waiting (see {@link #close}).
+   */
+  void run(long until) {
+    while (true) {
+      if (!ready.isEmpty()) {
+        Actor actor = ready.remove(random.nextInt(ready.size()));
+        running = actor;
+        actor.resume();
+        running = null;
+        if (actor.done()) {
+          live.remove(actor);
+          if (actor.failure() != null) {
+            throw new SimulationDefect(actor.name() + " failed", actor.failure());
+          }
+        }
+        continue;
+      }
+      Timed next = timeline.peek();
+      if (next == null || next.time > until) {
+        now = Math.max(now, Math.min(until, next == null ? until : next.time));
+        return;
+      }
+      timeline.poll();
+      now = Math.max(now, next.time);
+      next.action.run();
+    }
+  }
+
+  /** Whether any actor is still in flight. */
+  boolean busy() {
+    return !live.isEmpty();
+  }
+
+  /** Ends every actor still in flight. */
+  void close() {
+    for (Actor actor : new ArrayList<>(live)) {
+      actor.abort();
+    }
+    live.clear();
+    ready.clear();
+    timeline.clear();
+  }
+
+  void trace(String line) {
+    if (trace.size() == TRACE_LINES) {
+      trace.removeFirst();
+    }
+    trace.addLast(String.format("%9.3fs %s", elapsed() / 1000.0, line));
+  }
+
+  /** The last lines of the trace. */
+  String traceTail() {
+    return String.join("\n", trace);
+  }
+
+  private record Timed(long time, long sequence, Runnable action) implements Comparable<Timed> {
+    @Override
+    public int compareTo(Timed other) {
+      return time != other.time
+          ? Long.compare(time, other.time)
+          : Long.compare(sequence, other.sequence);
+    }
+  }
+
+  /** A failure of the simulated code that no fault explains. */
+  static final class SimulationDefect extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    SimulationDefect(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}
