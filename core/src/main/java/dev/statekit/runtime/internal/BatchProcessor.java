@@ -167,6 +167,10 @@ public final class BatchProcessor {
    * and the sweep delivers its effects.
    */
   private static void undeliveredYet(AddressCommitter committer, Undelivered undelivered) {
+    String also =
+        committer.lastAttempt()
+            ? "; and the dead-letter queue refused what could not be delivered"
+            : "";
     for (Delivery d : committer.deliveries()) {
       if (d.fromQueue && d.outcome != DeliveryOutcome.FAILED) {
         d.settle(
@@ -174,7 +178,8 @@ public final class BatchProcessor {
             "Applied, but its effects could not be delivered yet ("
                 + undelivered.reason()
                 + "); they are delivered before anything else of "
-                + committer.address());
+                + committer.address()
+                + also);
       }
     }
   }
@@ -276,9 +281,11 @@ public final class BatchProcessor {
     try {
       settings.store.dropTimer(fired.timer, fired.caller, fired.timerToken);
     } catch (StoreException e) {
-      // It comes again with its timer's next send; its dead letter's id is the timer's, so the
-      // dead-letter queue drops the repeat within its deduplication window.
-      d.settle(DeliveryOutcome.FAILED, "Dead-lettered, but its timer could not be removed: " + e);
+      // It comes again (or, on its last attempt, with its timer's next send); its dead letter's id
+      // is the timer's, so the dead-letter queue drops the repeat within its deduplication window.
+      d.settle(
+          d.lastAttempt(settings.maxAttempts) ? DeliveryOutcome.DEFERRED : DeliveryOutcome.FAILED,
+          "Dead-lettered, but its timer could not be removed: " + e.getMessage());
     }
   }
 }

@@ -46,8 +46,17 @@ final class Deployment {
   int crashes;
   int duplicates;
 
-  /** Per message id, whether each batch that received it died; per body, its message ids. */
+  /**
+   * Per message id, for each receive whether the runtime could not settle it (its process died, it
+   * ran past the visibility timeout, or it failed on its last attempt: the dead-letter queue
+   * refused); per body, its message ids.
+   */
   final java.util.Map<String, List<Boolean>> receives = new java.util.HashMap<>();
+
+  /** Failures on a last attempt that did not come from the dead-letter queue refusing. */
+  final List<String> unsettledLastAttempts = new ArrayList<>();
+
+  private final java.util.Map<String, String> lastErrors = new java.util.HashMap<>();
 
   final java.util.Map<String, Set<String>> idsByBody = new java.util.HashMap<>();
 
@@ -67,7 +76,7 @@ final class Deployment {
    * Whether a message with {@code body} died with its process on each of its last receives before
    * the queue's redrive: the one way it can reach the dead-letter queue without its error.
    */
-  boolean diedOnItsLastReceives(String body) {
+  boolean unsettledOnItsLastReceives(String body) {
     int last = MAX_RECEIVES - MAX_ATTEMPTS + 1;
     for (String id : idsByBody.getOrDefault(body, Set.of())) {
       List<Boolean> outcomes = receives.get(id);
@@ -107,13 +116,20 @@ final class Deployment {
     List<String> seen = new ArrayList<>();
     messages.forEach(m -> seen.add(brief(m.body()) + " #" + m.receiveCount()));
     sim.trace("poller" + poller + " receives " + seen);
+    long received = sim.now();
     invokeBatch(
         "batch" + poller,
         batch,
         messages,
         died -> {
+          // A batch that outlived the visibility timeout lost its messages to the next receive.
+          boolean late = sim.now() - received >= VISIBILITY.toMillis();
           for (QueueMessage m : messages) {
-            receives.computeIfAbsent(m.messageId(), id -> new ArrayList<>()).add(died);
+            boolean lastFailed =
+                m.receiveCount() >= MAX_ATTEMPTS && lastErrors.containsKey(m.messageId());
+            receives
+                .computeIfAbsent(m.messageId(), id -> new ArrayList<>())
+                .add(died || late || lastFailed);
             idsByBody.computeIfAbsent(m.body(), b -> new HashSet<>()).add(m.messageId());
           }
           busyPollers.remove(poller);
@@ -135,6 +151,17 @@ final class Deployment {
         runtime -> {
           QueueBatchResult result = runtime.processQueueBatch(messages);
           Set<String> failed = new HashSet<>(result.failedMessageIds());
+          for (QueueMessage m : messages) {
+            String error = result.errors().get(m.messageId());
+            lastErrors.remove(m.messageId());
+            if (error != null && m.receiveCount() >= MAX_ATTEMPTS) {
+              lastErrors.put(m.messageId(), error);
+              if (!error.contains("dead-letter queue refused")
+                  && !error.contains("before it in its group failed")) {
+                unsettledLastAttempts.add(brief(m.body()) + ": " + error);
+              }
+            }
+          }
           sim.trace(
               name
                   + " answers: applied "
