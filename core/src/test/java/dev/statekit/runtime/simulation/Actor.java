@@ -1,69 +1,65 @@
 package dev.statekit.runtime.simulation;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.concurrent.Semaphore;
 
 /**
- * One simulated activity (a Lambda invocation, a client's call) on a thread of its own that runs
- * only when the {@link Simulation} hands it the turn, and hands it back at every step: so however
- * many activities are in flight, exactly one runs at a time, in the order the seed decides.
+ * One simulated activity (a Lambda invocation, a client's call) on a thread that runs only while it
+ * holds the {@link Simulation}'s baton, which it passes on at every step: so however many
+ * activities are in flight, exactly one runs at a time, in the order the seed decides. Threads are
+ * kept and reused by later actors, as starting one costs more than a whole step.
  */
 final class Actor {
-  private final Semaphore turn = new Semaphore(0);
-  private final Semaphore back = new Semaphore(0);
-  private final Thread thread;
+  private static final Deque<Carrier> IDLE = new ArrayDeque<>();
+
+  private final Simulation sim;
   private final String name;
+  private final Runnable body;
+  private Carrier carrier;
   private volatile boolean aborted;
   private volatile boolean done;
   private volatile Throwable failure;
 
-  Actor(String name, Runnable body) {
+  Actor(Simulation sim, String name, Runnable body) {
+    this.sim = sim;
     this.name = name;
-    this.thread =
-        new Thread(
-            () -> {
-              try {
-                turn.acquireUninterruptibly();
-                if (!aborted) {
-                  body.run();
-                }
-              } catch (Aborted a) {
-                // The simulation ended while this activity was in flight.
-              } catch (Throwable e) {
-                failure = e;
-              } finally {
-                done = true;
-                back.release();
-              }
-            },
-            "sim-" + name);
-    thread.setDaemon(true);
-    thread.start();
+    this.body = body;
   }
 
   String name() {
     return name;
   }
 
-  /** Runs the actor until it yields or ends (from the simulation's thread). */
-  void resume() {
-    turn.release();
-    back.acquireUninterruptibly();
+  /** Hands this actor the baton: it starts, or goes on from where it waits. */
+  void wake() {
+    if (carrier == null) {
+      synchronized (IDLE) {
+        carrier = IDLE.isEmpty() ? new Carrier() : IDLE.pop();
+      }
+      carrier.actor = this;
+    }
+    carrier.turn.release();
   }
 
-  /** Gives the turn back and waits for the next (from the actor's own thread). */
-  void yieldTurn() {
+  /** Waits until the baton comes back (on the actor's own thread). */
+  void waitTurn() {
+    carrier.turn.acquireUninterruptibly();
     if (aborted) {
       throw new Aborted();
     }
-    back.release();
-    turn.acquireUninterruptibly();
-    if (aborted) {
-      throw new Aborted();
-    }
+  }
+
+  boolean started() {
+    return carrier != null;
   }
 
   boolean done() {
     return done;
+  }
+
+  boolean aborted() {
+    return aborted;
   }
 
   /** A failure the body did not handle: a defect of the simulation or the runtime. */
@@ -71,14 +67,51 @@ final class Actor {
     return failure;
   }
 
-  /** Ends an actor that is waiting for its turn. */
+  /** Makes a waiting actor unwind (from the thread that holds the baton). */
   void abort() {
     aborted = true;
-    turn.release();
+    if (carrier != null && !done) {
+      carrier.turn.release();
+    }
+  }
+
+  private void runBody() {
     try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      if (!aborted) {
+        body.run();
+      }
+    } catch (Aborted a) {
+      // The simulation ended while this activity was in flight.
+    } catch (Throwable e) {
+      failure = e;
+    } finally {
+      done = true;
+    }
+  }
+
+  /** A thread that runs one actor after another. */
+  private static final class Carrier {
+    final Semaphore turn = new Semaphore(0);
+    volatile Actor actor;
+
+    Carrier() {
+      Thread thread =
+          new Thread(
+              () -> {
+                while (true) {
+                  turn.acquireUninterruptibly();
+                  Actor running = actor;
+                  running.runBody();
+                  actor = null;
+                  synchronized (IDLE) {
+                    IDLE.push(this);
+                  }
+                  running.sim.finished(running);
+                }
+              },
+              "sim-actor");
+      thread.setDaemon(true);
+      thread.start();
     }
   }
 

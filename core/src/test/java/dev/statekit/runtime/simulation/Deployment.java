@@ -113,9 +113,16 @@ final class Deployment {
     busyPollers.add(poller);
     List<QueueMessage> messages = new ArrayList<>();
     batch.forEach(r -> messages.add(r.message()));
-    List<String> seen = new ArrayList<>();
-    messages.forEach(m -> seen.add(brief(m.body()) + " #" + m.receiveCount()));
-    sim.trace("poller" + poller + " receives " + seen);
+    sim.trace(
+        "poller" + poller + " receives",
+        new Object() {
+          @Override
+          public String toString() {
+            List<String> seen = new ArrayList<>();
+            messages.forEach(m -> seen.add(brief(m.body()) + " #" + m.receiveCount()));
+            return seen.toString();
+          }
+        });
     long received = sim.now();
     invokeBatch(
         "batch" + poller,
@@ -162,17 +169,7 @@ final class Deployment {
               }
             }
           }
-          sim.trace(
-              name
-                  + " answers: applied "
-                  + result.applied()
-                  + ", repeats "
-                  + result.duplicates()
-                  + ", dead-lettered "
-                  + result.deadLettered()
-                  + ", deferred "
-                  + result.deferred()
-                  + (failed.isEmpty() ? "" : ", failed: " + result.errors().values()));
+          sim.trace(name + " answers", result);
           // Lambda deletes what succeeded once the function answered.
           sim.at(
               sim.now() + sim.between(1, 50),

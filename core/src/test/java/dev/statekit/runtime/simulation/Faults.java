@@ -80,11 +80,11 @@ final class Faults {
     return sim.now() < until;
   }
 
-  boolean crashAt(Simulation sim, String what) {
+  boolean crashAt(Simulation sim, Object what) {
     return active(sim) && crash > 0 && sim.chance(crash);
   }
 
-  boolean stallAt(Simulation sim, String what) {
+  boolean stallAt(Simulation sim, Object what) {
     return active(sim) && stall > 0 && sim.chance(stall);
   }
 

@@ -32,8 +32,8 @@ class RuntimeSimulationTest {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     System.out.printf(
-        "RESULT suite=runtime-simulation schedules=%d violations=%d seconds=%.1f%n",
-        count, failed.size(), seconds);
+        "RESULT suite=runtime-simulation schedules=%d violations=%d seconds=%.1f steps=%d spawns=%d%n",
+        count, failed.size(), seconds, Simulation.steps, Simulation.spawns);
     StringBuilder message = new StringBuilder();
     for (RuntimeSchedule.Outcome outcome : failed) {
       message

@@ -27,9 +27,15 @@ final class SimQueue implements MessageBus {
 
   @Override
   public void send(List<BusMessage> messages) {
-    List<String> bodies = new java.util.ArrayList<>();
-    messages.forEach(m -> bodies.add(Deployment.brief(m.body())));
-    sim.step("send to " + name + " " + bodies);
+    sim.step(
+        new Object() {
+          @Override
+          public String toString() {
+            List<String> bodies = new java.util.ArrayList<>();
+            messages.forEach(m -> bodies.add(Deployment.brief(m.body())));
+            return "send to " + name + " " + bodies;
+          }
+        });
     if (Faults.within(sim.faults().queueDown, sim.now())) {
       throw refused(messages, "SQS kept refusing (simulated outage)");
     }

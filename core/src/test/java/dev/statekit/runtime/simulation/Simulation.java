@@ -29,9 +29,13 @@ final class Simulation {
   private final PriorityQueue<Timed> timeline = new PriorityQueue<>();
   private final List<Actor> ready = new ArrayList<>();
   private final List<Actor> live = new ArrayList<>();
-  private final Deque<String> trace = new ArrayDeque<>();
+  private final Deque<Object[]> trace = new ArrayDeque<>();
   // Exactly one actor runs at a time, handed the turn through semaphores: a plain field is enough.
   private Actor running;
+  private final java.util.concurrent.Semaphore mainTurn = new java.util.concurrent.Semaphore(0);
+  private long until;
+  private boolean closing;
+  private SimulationDefect defect;
   private long now = START;
   private long sequence;
   private Faults faults = Faults.NONE;
@@ -113,21 +117,27 @@ final class Simulation {
 
   /** Starts an actor that takes turns from now on. */
   void spawn(String name, Runnable body) {
-    Actor actor = new Actor(name, body);
+    spawns++;
+    Actor actor = new Actor(this, name, body);
     live.add(actor);
     ready.add(actor);
   }
+
+  static long steps;
+
+  static long spawns;
 
   /**
    * A step of the current actor: a call whose request and answer take {@code latency} of simulated
    * time, during which other actors run. Faults decide here whether the process dies.
    */
-  void step(String what) {
+  void step(Object what) {
+    steps++;
     Actor self = self();
-    trace(self.name() + " " + what);
+    trace(self.name(), what);
     if (faults.crashAt(this, what)) {
-      trace(self.name() + " CRASH at " + what);
-      throw new Crash(what);
+      trace(self.name() + " CRASH at", what);
+      throw new Crash(String.valueOf(what));
     }
     long pause = faults.stallAt(this, what) ? faults.stallMillis(this) : between(1, 20);
     pauseFor(self, pause);
@@ -139,8 +149,17 @@ final class Simulation {
   }
 
   private void pauseFor(Actor self, long millis) {
+    if (self.aborted()) {
+      throw new Actor.Aborted();
+    }
     at(now + millis, () -> ready.add(self));
-    self.yieldTurn();
+    Actor next = next();
+    if (next == self) {
+      // Nothing else is due first: go on without a hand-over.
+      return;
+    }
+    handTo(next);
+    self.waitTurn();
   }
 
   private Actor self() {
@@ -152,32 +171,62 @@ final class Simulation {
 
   /**
    * Runs events and actors until nothing is left or {@code until} (epoch ms) is reached; actors
-   * still in flight then are left waiting (see {@link #close}).
+   * still in flight then are left waiting (see {@link #close}). Whoever holds the baton, this
+   * thread or an actor's, runs the events that are due and picks who goes next.
    */
   void run(long until) {
-    while (true) {
+    this.until = until;
+    Actor next = next();
+    if (next != null) {
+      handTo(next);
+      mainTurn.acquireUninterruptibly();
+    }
+    if (defect != null) {
+      SimulationDefect failed = defect;
+      defect = null;
+      throw failed;
+    }
+  }
+
+  /** Runs the events due before the next actor's turn; null when the run is over. */
+  private Actor next() {
+    while (defect == null) {
       if (!ready.isEmpty()) {
-        Actor actor = ready.remove(random.nextInt(ready.size()));
-        running = actor;
-        actor.resume();
-        running = null;
-        if (actor.done()) {
-          live.remove(actor);
-          if (actor.failure() != null) {
-            throw new SimulationDefect(actor.name() + " failed", actor.failure());
-          }
-        }
-        continue;
+        return ready.remove(random.nextInt(ready.size()));
       }
       Timed next = timeline.peek();
       if (next == null || next.time > until) {
         now = Math.max(now, Math.min(until, next == null ? until : next.time));
-        return;
+        return null;
       }
       timeline.poll();
       now = Math.max(now, next.time);
       next.action.run();
     }
+    return null;
+  }
+
+  /** Passes the baton to {@code next}, or back to the thread that called {@link #run}. */
+  private void handTo(Actor next) {
+    running = next;
+    if (next == null) {
+      mainTurn.release();
+    } else {
+      next.wake();
+    }
+  }
+
+  /** An actor's body ended (on its thread, which holds the baton). */
+  void finished(Actor actor) {
+    live.remove(actor);
+    if (closing) {
+      mainTurn.release();
+      return;
+    }
+    if (actor.failure() != null && defect == null) {
+      defect = new SimulationDefect(actor.name() + " failed", actor.failure());
+    }
+    handTo(next());
   }
 
   /** Whether any actor is still in flight. */
@@ -187,24 +236,41 @@ final class Simulation {
 
   /** Ends every actor still in flight. */
   void close() {
+    closing = true;
     for (Actor actor : new ArrayList<>(live)) {
-      actor.abort();
+      if (actor.started()) {
+        actor.abort();
+        mainTurn.acquireUninterruptibly();
+      }
     }
+    closing = false;
     live.clear();
     ready.clear();
     timeline.clear();
   }
 
   void trace(String line) {
+    trace(line, "");
+  }
+
+  /**
+   * Adds a line to the trace; {@code what} becomes text only if the trace is printed, so describing
+   * a step costs nothing in the runs that pass.
+   */
+  void trace(String who, Object what) {
     if (trace.size() == TRACE_LINES) {
       trace.removeFirst();
     }
-    trace.addLast(String.format("%9.3fs %s", elapsed() / 1000.0, line));
+    trace.addLast(new Object[] {elapsed(), who, what});
   }
 
   /** The last lines of the trace. */
   String traceTail() {
-    return String.join("\n", trace);
+    StringBuilder lines = new StringBuilder();
+    for (Object[] line : trace) {
+      lines.append(String.format("%9.3fs %s %s%n", (Long) line[0] / 1000.0, line[1], line[2]));
+    }
+    return lines.toString();
   }
 
   private record Timed(long time, long sequence, Runnable action) implements Comparable<Timed> {
