@@ -233,9 +233,10 @@ public final class FunctionRuntime {
 
     /**
      * How long after a batch begins its commits the timer sweep takes over delivering the effects
-     * they committed, should the batch not finish (default 2 minutes; keep it above the function's
-     * timeout, so the sweep does not deliver beside a batch still running), and how long it waits
-     * before trying an outbox again.
+     * they committed, should the batch not finish, and how long it waits before trying an outbox
+     * again (default 2 minutes). Keep it above twice the function's timeout: a batch that has not
+     * committed within half of it commits nothing and comes again, so that the sweep never takes
+     * over a registration a commit is still to name.
      *
      * @throws IllegalArgumentException if under 10 seconds
      */

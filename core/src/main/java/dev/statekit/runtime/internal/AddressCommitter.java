@@ -13,6 +13,7 @@ import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.StoreUnavailableException;
 import dev.statekit.runtime.store.TimerKey;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -138,8 +139,7 @@ final class AddressCommitter {
   private CommitPlan prepareOnce() {
     long now = settings.clock.millis();
     RuntimeData data = runtimeData(loaded);
-    Set<String> lookups =
-        RepeatFilter.lookups(deliveries, AppliedMarks.of(data, Map.of()), now / 1000);
+    Set<String> lookups = RepeatFilter.lookups(deliveries, AppliedMarks.of(data, Map.of()), now);
     Map<String, SpilledMark> spilled =
         lookups.isEmpty() ? Map.of() : settings.store.spilledMarks(address, lookups);
     Set<InboundInvocation> duplicates =
@@ -173,6 +173,22 @@ final class AddressCommitter {
 
   private PendingOutbox commitPrepared() {
     NextState next = prepared.next();
+    if (next.outbox() != null
+        && settings.clock.millis()
+            > outboxKey.dueAtMillis() - settings.outboxSweepAfter.toMillis() / 2) {
+      // Past half its time the sweep may soon take the registration over and, finding no commit
+      // that names it, drop it: an outbox committed after that would wait for traffic.
+      FailedDeliveries.settle(
+          settings,
+          deliveries,
+          "The batch of "
+              + address
+              + " ran longer than half of outboxSweepAfter ("
+              + settings.outboxSweepAfter
+              + ") before its commit; nothing was written. Keep outboxSweepAfter above twice the"
+              + " function's timeout");
+      return null;
+    }
     if (next.outbox() != null && !registered) {
       // A redo after a conflict sends where the first run did not: register it first.
       settings.store.registerOutboxes(outboxKey, List.of(address));
@@ -184,9 +200,9 @@ final class AddressCommitter {
       FailedDeliveries.settle(settings, deliveries, e.getMessage());
       return null;
     } catch (StoreUnavailableException e) {
-      // The write may have happened: its outbox stays registered for the sweep.
-      maybeCommitted = true;
-      throw e;
+      if (!writtenAfterAll(next)) {
+        throw e;
+      }
     }
     settings.hook.reached(FaultHook.Step.COMMITTED, address);
     settle(prepared.plan());
@@ -195,10 +211,36 @@ final class AddressCommitter {
         : new PendingOutbox(address, next.state().version(), next.outbox());
   }
 
+  /**
+   * Whether a commit the store did not answer was written after all, read back: it was if the
+   * stored state is the one it wrote. If the store does not answer that either, nobody can tell:
+   * its outbox stays registered for the sweep, and its messages come again to find out.
+   */
+  private boolean writtenAfterAll(NextState next) {
+    try {
+      AddressState stored = settings.store.reload(address);
+      return stored.version() == next.state().version()
+          && Arrays.equals(stored.runtimeData(), next.state().runtimeData());
+    } catch (StoreException unanswered) {
+      maybeCommitted = true;
+      return false;
+    }
+  }
+
   private void failed(StoreException e) {
     prepared = null;
-    FailedDeliveries.settle(
-        settings, deliveries, "The state store failed for " + address + ": " + e.getMessage());
+    String error = "The state store failed for " + address + ": " + e.getMessage();
+    if (maybeCommitted) {
+      // Dead-lettering a message whose commit may hold its effects could repeat them: it comes
+      // again, even on its last attempt, and its next attempt reads what was written.
+      deliveries.forEach(
+          d ->
+              d.settle(
+                  DeliveryOutcome.FAILED,
+                  error + "; the store did not answer whether its commit was written"));
+      return;
+    }
+    FailedDeliveries.settle(settings, deliveries, error);
   }
 
   /**

@@ -21,6 +21,7 @@ final class InboundInvocation {
   final int bundlePart;
   final int bundleIndex;
   final boolean bundleResent;
+  final long bundleCommittedAt;
   final TimerKey timer;
   final String timerToken;
 
@@ -34,6 +35,7 @@ final class InboundInvocation {
       int bundlePart,
       int bundleIndex,
       boolean bundleResent,
+      long bundleCommittedAt,
       TimerKey timer,
       String timerToken) {
     this.delivery = delivery;
@@ -45,12 +47,13 @@ final class InboundInvocation {
     this.bundlePart = bundlePart;
     this.bundleIndex = bundleIndex;
     this.bundleResent = bundleResent;
+    this.bundleCommittedAt = bundleCommittedAt;
     this.timer = timer;
     this.timerToken = timerToken;
   }
 
   static InboundInvocation ingress(Delivery delivery, TypedValue argument) {
-    return new InboundInvocation(delivery, null, argument, null, 0, 0, 0, 0, false, null, null);
+    return new InboundInvocation(delivery, null, argument, null, 0, 0, 0, 0, false, 0, null, null);
   }
 
   static InboundInvocation bundled(
@@ -61,9 +64,33 @@ final class InboundInvocation {
       int part,
       int index,
       boolean resent,
+      long committedAt,
       TypedValue argument) {
     return new InboundInvocation(
-        delivery, sender, argument, sender, incarnation, version, part, index, resent, null, null);
+        delivery,
+        sender,
+        argument,
+        sender,
+        incarnation,
+        version,
+        part,
+        index,
+        resent,
+        committedAt,
+        null,
+        null);
+  }
+
+  /**
+   * How long after its commit a bundle may still arrive on its first send and be no repeat: within
+   * SQS's five-minute deduplication window, a copy sent again is dropped by the queue. A first send
+   * that comes later (its process paused, or the queue had a backlog) is checked like a resend.
+   */
+  static final long FIRST_SEND_WINDOW_MILLIS = 4 * 60_000;
+
+  /** Whether this bundled message may have been applied before, so its sender's mark decides. */
+  boolean mayBeRepeat(long nowMillis) {
+    return bundleResent || nowMillis - bundleCommittedAt > FIRST_SEND_WINDOW_MILLIS;
   }
 
   /** The sender's key in the marks: its address and incarnation, hashed. */
@@ -81,7 +108,8 @@ final class InboundInvocation {
 
   static InboundInvocation fired(
       Delivery delivery, Address owner, TimerKey timer, String token, TypedValue argument) {
-    return new InboundInvocation(delivery, owner, argument, null, 0, 0, 0, 0, false, timer, token);
+    return new InboundInvocation(
+        delivery, owner, argument, null, 0, 0, 0, 0, false, 0, timer, token);
   }
 
   Address target() {

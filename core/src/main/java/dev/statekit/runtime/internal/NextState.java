@@ -111,7 +111,7 @@ record NextState(
     RuntimeData.Builder data = RuntimeData.newBuilder().setIncarnation(plan.incarnation);
     List<SpilledMark> spills = marks.writeTo(data, nowSeconds, settings.markLimits());
     if (anyEffects) {
-      data.setOutbox(outbox.setIncarnation(plan.incarnation));
+      data.setOutbox(outbox.setIncarnation(plan.incarnation).setCommittedAtMillis(now));
     }
     Map<String, TimerKey> tokens = plan.check.tokens();
     AddressState state =

@@ -136,6 +136,7 @@ final class OutboxDelivery {
             bundle.getPart(),
             target,
             bundle.getPayloadsList(),
+            pending.outbox().getCommittedAtMillis(),
             resend);
     return new BusMessage(
         QueueIds.groupId(target), "b-" + QueueIds.sha256(bundleId(pending, bundle)), body);

@@ -19,9 +19,9 @@ import java.util.List;
  * runtime's own, told apart by a {@code "statekit"} field. A bundle carries one sender's messages
  * to one target from one commit, in order: {@code {"statekit": "bundle", "from": {"type", "id"},
  * "incarnation": hex, "version": n, "part": p, "target": {...}, "messages": [{"typename", "value":
- * base64}]}}, with {@code "resend": true} when it may have been delivered before. A fired timer:
- * {@code {"statekit": "timer", "timer": "shard:due:id", "owner": {...}, "token": "...", "target":
- * {...}, "typename", "value"}}.
+ * base64}], "committed": ms}}, with {@code "resend": true} when it may have been delivered before.
+ * A fired timer: {@code {"statekit": "timer", "timer": "shard:due:id", "owner": {...}, "token":
+ * "...", "target": {...}, "typename", "value"}}.
  */
 final class QueueBodyCodec {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -35,6 +35,7 @@ final class QueueBodyCodec {
       int part,
       Address target,
       List<Payload> payloads,
+      long committedAt,
       boolean resend) {
     ObjectNode body = NODES.objectNode();
     body.put("statekit", "bundle");
@@ -42,6 +43,7 @@ final class QueueBodyCodec {
       // The receiver looks up its mark of the sender only for a bundle that may be a repeat.
       body.put("resend", true);
     }
+    body.put("committed", committedAt);
     body.set("from", address(from));
     body.put("incarnation", Long.toHexString(incarnation));
     body.put("version", version);
@@ -117,6 +119,7 @@ final class QueueBodyCodec {
     long version = node.get("version").asLong();
     int part = node.get("part").asInt();
     boolean resent = node.path("resend").asBoolean(false);
+    long committed = node.path("committed").asLong(0);
     delivery.target = address(node.get("target"));
     int index = 0;
     for (JsonNode message : node.get("messages")) {
@@ -126,7 +129,7 @@ final class QueueBodyCodec {
               Base64.getDecoder().decode(message.get("value").asText()));
       delivery.invocations.add(
           InboundInvocation.bundled(
-              delivery, from, incarnation, version, part, index++, resent, value));
+              delivery, from, incarnation, version, part, index++, resent, committed, value));
     }
   }
 

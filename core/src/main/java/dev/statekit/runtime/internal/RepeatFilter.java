@@ -13,15 +13,17 @@ import java.util.Set;
  * bundle sent again its sender's mark), by a timer that is gone, or earlier in the same batch (a
  * message re-sent after the queue's deduplication window can arrive beside its first copy).
  *
- * <p>A bundle on its first send is never a repeat but of the same queue message, which its group's
- * sequence catches: its sender sends it again only with {@code resend} set. So the sender marks are
- * read only for those.
+ * <p>A bundle on its first send, soon after its commit, is never a repeat but of the same queue
+ * message, which its group's sequence catches: its sender sends it again only with {@code resend}
+ * set, and a copy sent again within SQS's deduplication window is dropped by the queue. So the
+ * sender marks are read only for a bundle sent again or first sent late.
  */
 final class RepeatFilter {
   private RepeatFilter() {}
 
   /** The ids of spilled marks to read before {@link #of} can decide about {@code deliveries}. */
-  static Set<String> lookups(List<Delivery> deliveries, AppliedMarks marks, long nowSeconds) {
+  static Set<String> lookups(List<Delivery> deliveries, AppliedMarks marks, long nowMillis) {
+    long nowSeconds = nowMillis / 1000;
     Set<String> lookups = new HashSet<>();
     for (Delivery d : deliveries) {
       if (d.hasQueueSequence()) {
@@ -39,7 +41,7 @@ final class RepeatFilter {
         }
       }
       for (InboundInvocation inbound : d.invocations) {
-        if (inbound.bundleSender != null && inbound.bundleResent) {
+        if (inbound.bundleSender != null && inbound.mayBeRepeat(nowMillis)) {
           marks.senderLookup(inbound.senderHash(), nowSeconds, lookups);
         }
       }
@@ -54,7 +56,8 @@ final class RepeatFilter {
       Set<TimerKey> timers) {
     Set<InboundInvocation> repeats = Collections.newSetFromMap(new IdentityHashMap<>());
     Set<TimerKey> timersInBatch = new HashSet<>();
-    long now = settings.clock.millis() / 1000;
+    long nowMillis = settings.clock.millis();
+    long now = nowMillis / 1000;
     for (Delivery d : deliveries) {
       boolean repeated =
           (d.hasQueueSequence() && marks.queueSeen(d.groupId, d.sequence))
@@ -63,7 +66,7 @@ final class RepeatFilter {
         boolean bundled = inbound.bundleSender != null;
         if (repeated
             || (bundled
-                && inbound.bundleResent
+                && inbound.mayBeRepeat(nowMillis)
                 && marks.bundleSeen(
                     inbound.senderHash(),
                     inbound.bundleVersion,

@@ -15,20 +15,27 @@ final class Actor {
 
   private final Simulation sim;
   private final String name;
+  private final long deadline;
   private final Runnable body;
   private Carrier carrier;
   private volatile boolean aborted;
   private volatile boolean done;
   private volatile Throwable failure;
 
-  Actor(Simulation sim, String name, Runnable body) {
+  Actor(Simulation sim, String name, long deadline, Runnable body) {
     this.sim = sim;
     this.name = name;
+    this.deadline = deadline;
     this.body = body;
   }
 
   String name() {
     return name;
+  }
+
+  /** When the actor dies if it has not ended (epoch ms), 0 for never. */
+  long deadline() {
+    return deadline;
   }
 
   /** Hands this actor the baton: it starts, or goes on from where it waits. */

@@ -59,7 +59,8 @@ final class Faults {
         sim.chance(0.6) ? sim.between(1, 60) / 1000.0 : 0,
         sim.chance(0.7) ? sim.between(10, 500) / 1000.0 : 0,
         sim.chance(0.5) ? sim.between(10, 100) / 1000.0 : 0,
-        sim.between(31_000, 45_000),
+        // Mostly past the visibility timeout; now and then past SQS's five-minute deduplication.
+        sim.chance(0.2) ? sim.between(300_000, 420_000) : sim.between(31_000, 45_000),
         windows(sim, until, maxOutage),
         windows(sim, until, maxOutage),
         windows(sim, until, maxOutage));

@@ -26,7 +26,11 @@ final class RuntimeSchedule {
     Simulation sim = new Simulation(seed);
     Faults faults = Faults.draw(sim, FAULTS_FOR, MAX_OUTAGE);
     long redeployAt = sim.chance(0.4) ? Simulation.START + sim.between(60_000, 300_000) : 0;
-    Deployment deployment = new Deployment(sim, redeployAt);
+    // Most functions time out within a minute; some take Lambda's longest, fifteen minutes, so a
+    // batch can outlast SQS's five minutes of deduplication.
+    java.time.Duration timeout =
+        sim.chance(0.8) ? java.time.Duration.ofSeconds(60) : java.time.Duration.ofMinutes(15);
+    Deployment deployment = new Deployment(sim, redeployAt, timeout);
     Workload workload = Workload.draw(sim);
     sim.faults(faults);
     workload.schedule(deployment);
@@ -59,7 +63,9 @@ final class RuntimeSchedule {
             + (redeployAt > 0
                 ? ", legacy removed at " + (redeployAt - Simulation.START) / 1000 + "s"
                 : "")
-            + "; "
+            + ", function timeout "
+            + timeout.toSeconds()
+            + "s; "
             + deployment.crashes
             + " crashes, "
             + deployment.duplicates

@@ -19,6 +19,9 @@ final class SimQueue implements MessageBus {
   private final String name;
   final InMemoryMessageBus real;
 
+  /** Per deduplication id, how many sends SQS took but did not answer. */
+  final java.util.Map<String, Integer> unanswered = new java.util.HashMap<>();
+
   SimQueue(Simulation sim, String name, InMemoryMessageBus real) {
     this.sim = sim;
     this.name = name;
@@ -41,6 +44,7 @@ final class SimQueue implements MessageBus {
     }
     real.send(messages);
     if (sim.faults().ambiguous(sim)) {
+      messages.forEach(m -> unanswered.merge(m.deduplicationId(), 1, Integer::sum));
       sim.trace("  the answer to a send to " + name + " was lost");
       throw refused(messages, "No answer from SQS (simulated)");
     }

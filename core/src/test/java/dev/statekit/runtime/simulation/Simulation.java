@@ -115,15 +115,21 @@ final class Simulation {
     timeline.add(new Timed(Math.max(time, now), sequence++, action));
   }
 
-  /** Starts an actor that takes turns from now on. */
-  void spawn(String name, Runnable body) {
+  /**
+   * Starts an actor that takes turns from now on, and dies at {@code deadline} (epoch ms; 0 for
+   * never) as Lambda ends an invocation at its timeout.
+   */
+  void spawn(String name, long deadline, Runnable body) {
     spawns++;
-    Actor actor = new Actor(this, name, body);
+    Actor actor = new Actor(this, name, deadline, body);
     live.add(actor);
     ready.add(actor);
   }
 
   static long steps;
+
+  /** The longest a process paused mid-call in this schedule, in ms. */
+  long longestStall;
 
   static long spawns;
 
@@ -139,7 +145,17 @@ final class Simulation {
       trace(self.name() + " CRASH at", what);
       throw new Crash(String.valueOf(what));
     }
-    long pause = faults.stallAt(this, what) ? faults.stallMillis(this) : between(1, 20);
+    long pause = between(1, 20);
+    if (faults.stallAt(this, what)) {
+      pause = faults.stallMillis(this);
+      trace(self.name() + " STALLS " + pause / 1000 + "s at", what);
+    }
+    if (self.deadline() > 0 && now + pause >= self.deadline()) {
+      pauseFor(self, Math.max(0, self.deadline() - now));
+      trace(self.name() + " TIMES OUT at", what);
+      throw new Crash("the function's timeout");
+    }
+    longestStall = Math.max(longestStall, pause);
     pauseFor(self, pause);
   }
 
