@@ -213,18 +213,22 @@ final class AddressCommitter {
 
   /**
    * Whether a commit the store did not answer was written after all, read back: it was if the
-   * stored state is the one it wrote. If the store does not answer that either, nobody can tell:
-   * its outbox stays registered for the sweep, and its messages come again to find out.
+   * stored state is the one it wrote, it was not if an older one is stored. A later version may or
+   * may not stand on it, and a store that does not answer tells nothing: then its outbox stays
+   * registered for the sweep, and its messages come again to find out.
    */
   private boolean writtenAfterAll(NextState next) {
     try {
       AddressState stored = settings.store.reload(address);
-      return stored.version() == next.state().version()
-          && Arrays.equals(stored.runtimeData(), next.state().runtimeData());
+      if (stored.version() == next.state().version()
+          && Arrays.equals(stored.runtimeData(), next.state().runtimeData())) {
+        return true;
+      }
+      maybeCommitted = stored.version() >= next.state().version();
     } catch (StoreException unanswered) {
       maybeCommitted = true;
-      return false;
     }
+    return false;
   }
 
   private void failed(StoreException e) {
