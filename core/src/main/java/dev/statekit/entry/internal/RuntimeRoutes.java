@@ -14,7 +14,10 @@ import java.util.Map;
 
 /** The self-hosted runtime's entry points as the entry point's routes. */
 public final class RuntimeRoutes {
-  private static final System.Logger LOG = System.getLogger(RuntimeRoutes.class.getName());
+  /** Where a queue batch's failures are logged, one line per message that comes again. */
+  public static final String FAILURES_LOGGER = "dev.statekit.runtime";
+
+  private static final System.Logger LOG = System.getLogger(FAILURES_LOGGER);
 
   private RuntimeRoutes() {}
 

@@ -158,6 +158,24 @@ public final class InMemoryMessageBus implements MessageBus {
     return false;
   }
 
+  /**
+   * Makes a received message visible again after {@code timeout} instead of its visibility timeout,
+   * as SQS's ChangeMessageVisibility does.
+   *
+   * @return false if the receipt is stale or the message gone
+   */
+  public synchronized boolean changeVisibility(String receiptHandle, Duration timeout) {
+    for (Deque<Entry> group : groups.values()) {
+      for (Entry entry : group) {
+        if (receiptHandle.equals(entry.receipt)) {
+          entry.visibleAt = clock.millis() + timeout.toMillis();
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** How many messages are stored, in flight or not. */
   public synchronized int size() {
     return groups.values().stream().mapToInt(Deque::size).sum();

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * -Dsimulation.seed=S} runs the one schedule of seed S and prints its report, as a failure says to.
  */
 class RuntimeSimulationTest {
-  private static final int DEFAULT_SEEDS = 2_000;
+  private static final int DEFAULT_SEEDS = 3_000;
 
   @Test
   void everyScheduleKeepsTheInvariants() {
