@@ -120,8 +120,8 @@ public final class FunctionRuntime {
     private int maxConflictRetries = 10;
     private Duration dedupRetention = Duration.ofDays(14);
     private Duration idempotencyRetention = Duration.ofHours(7);
-    private int idempotencyCapacity = 1000;
-    private int markCapacity = 256;
+    private int idempotencyCapacity = 128;
+    private int markCapacity = 32;
     private Duration outboxSweepAfter = Duration.ofMinutes(2);
     private Duration maxDelay = Duration.ofDays(3650);
     private Duration timerResendAfter = Duration.ofMinutes(5);
@@ -206,9 +206,10 @@ public final class FunctionRuntime {
     /**
      * How long an address remembers the idempotency keys it applied (an envelope's {@code id}, on a
      * direct invoke or the ingress queue alike), and how many it keeps in its own item (default 7
-     * hours, beyond Lambda's 6 hours of asynchronous retries, and 1,000 keys of 8 bytes each). Past
-     * the capacity the oldest move to items of their own, so every key is remembered for the whole
-     * retention whatever the rate; a key the item does not hold then costs one read.
+     * hours, beyond Lambda's 6 hours of asynchronous retries, and 128 keys of 8 bytes each, a KB).
+     * Past the capacity the oldest move to items of their own (one small write each), so every key
+     * is remembered for the whole retention whatever the rate; while any has moved, a key the item
+     * does not hold costs one strongly consistent read.
      *
      * @throws IllegalArgumentException if the retention is under a second or the capacity under 1
      */
@@ -220,9 +221,9 @@ public final class FunctionRuntime {
 
     /**
      * How many queue groups, and how many sending addresses, an address keeps the marks of in its
-     * own item (default 256 each). Past it the least recently seen move to items of their own (one
-     * small write each), so an address can hear from any number of senders while its item stays
-     * bounded.
+     * own item (default 32 each, about 1.5 KB of senders). Past it the least recently seen move to
+     * items of their own (one small write each), so an address can hear from any number of senders
+     * while its item, which every commit writes whole, stays small.
      *
      * @throws IllegalArgumentException if under 4
      */

@@ -9,6 +9,6 @@ class ReliabilityCasesTest extends ReliabilityCasesContract {
 
   @Override
   int markCapacity() {
-    return 256;
+    return 32;
   }
 }

@@ -164,6 +164,7 @@ final class AppliedMarks {
             GroupMark::getSeenAtSeconds,
             mark -> groupMarkId(mark.getGroupId()),
             mark -> groupPosition(mark.getSequence()),
+            true,
             leaving);
     keptGroups.sort(Comparator.comparing(GroupMark::getGroupId));
     keptGroups.forEach(data::addGroups);
@@ -177,6 +178,7 @@ final class AppliedMarks {
             SenderMark::getSeenAtSeconds,
             mark -> senderMarkId(mark.getSender()),
             mark -> senderPosition(mark.getVersion(), mark.getPart(), mark.getApplied()),
+            true,
             leaving);
     keptSenders.sort(Comparator.comparing(SenderMark::getSender));
     keptSenders.forEach(data::addSenders);
@@ -192,6 +194,7 @@ final class AppliedMarks {
             Map.Entry::getValue,
             id -> idMarkId(id.getKey()),
             id -> "0",
+            false,
             leaving);
     keptIds.sort(Map.Entry.comparingByValue());
     writeIds(data, keptIds);
@@ -223,6 +226,7 @@ final class AppliedMarks {
       ToLongFunction<M> seenAt,
       java.util.function.Function<M, String> id,
       java.util.function.Function<M, String> position,
+      boolean ordered,
       List<SpilledMark> leaving) {
     marks.removeIf(mark -> seenAt.applyAsLong(mark) + retention <= nowSeconds);
     if (marks.size() <= capacity) {
@@ -235,7 +239,10 @@ final class AppliedMarks {
       if (excess > 0 && !touched.contains(id.apply(mark))) {
         leaving.add(
             new SpilledMark(
-                id.apply(mark), position.apply(mark), seenAt.applyAsLong(mark) + retention));
+                id.apply(mark),
+                position.apply(mark),
+                seenAt.applyAsLong(mark) + retention,
+                ordered));
         excess--;
       } else {
         kept.add(mark);

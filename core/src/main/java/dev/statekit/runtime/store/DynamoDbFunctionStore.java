@@ -2,6 +2,7 @@ package dev.statekit.runtime.store;
 
 import static dev.statekit.aws.ApplicationTable.PARTITION_KEY;
 import static dev.statekit.aws.ApplicationTable.SORT_KEY;
+import static dev.statekit.aws.ApplicationTable.TTL_ATTRIBUTE;
 
 import dev.statekit.aws.RetryPolicy;
 import dev.statekit.function.Address;
@@ -21,12 +22,14 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * The function store on one DynamoDB table shaped like {@link dev.statekit.aws.ApplicationTable}:
@@ -304,14 +307,52 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   @Override
   public void spillMarks(Address address, Collection<SpilledMark> marks) {
     List<Callable<Void>> writes = new ArrayList<>();
+    List<WriteRequest> puts = new ArrayList<>();
     for (SpilledMark mark : marks) {
+      if (mark.ordered()) {
+        writes.add(
+            () -> {
+              spill(address, mark);
+              return null;
+            });
+      } else {
+        // Present or absent: a plain put, 25 to a request.
+        Map<String, AttributeValue> item = new HashMap<>(DynamoDbMarkItems.key(address, mark.id()));
+        item.put(DynamoDbMarkItems.POSITION, AttributeValue.fromS(mark.position()));
+        item.put(TTL_ATTRIBUTE, DynamoDbStateItems.number(mark.expiresAtSeconds()));
+        puts.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
+      }
+    }
+    for (int from = 0; from < puts.size(); from += 25) {
+      List<WriteRequest> chunk = puts.subList(from, Math.min(puts.size(), from + 25));
       writes.add(
           () -> {
-            spill(address, mark);
+            batchWrite(chunk);
             return null;
           });
     }
     parallel.all(writes);
+  }
+
+  private void batchWrite(List<WriteRequest> requests) {
+    Map<String, List<WriteRequest>> pending = Map.of(table, requests);
+    for (int attempt = 1; !pending.isEmpty(); attempt++) {
+      Map<String, List<WriteRequest>> request = pending;
+      BatchWriteItemResponse response =
+          call(
+              "keep " + requests.size() + " marks",
+              () -> dynamoDb.batchWriteItem(b -> b.requestItems(request)));
+      pending = new LinkedHashMap<>(response.unprocessedItems());
+      pending.values().removeIf(List::isEmpty);
+      if (!pending.isEmpty()) {
+        if (attempt >= retry.maxAttempts()) {
+          throw new StoreUnavailableException(
+              "DynamoDB left marks of table " + table + " unwritten after " + attempt + " attempts",
+              null);
+        }
+        retry.pause(attempt);
+      }
+    }
   }
 
   private void spill(Address address, SpilledMark mark) {

@@ -30,6 +30,7 @@ final class DynamoDbMarkItems {
     return new SpilledMark(
         item.get(SORT_KEY).s().substring(PREFIX.length()),
         item.get(POSITION).s(),
-        expires == null ? 0 : Long.parseLong(expires.n()));
+        expires == null ? 0 : Long.parseLong(expires.n()),
+        true);
   }
 }

@@ -176,7 +176,7 @@ public final class InMemoryFunctionStore implements FunctionStore {
     Map<String, SpilledMark> kept = marks.computeIfAbsent(address, a -> new HashMap<>());
     for (SpilledMark mark : spilled) {
       SpilledMark before = kept.get(mark.id());
-      if (before == null || before.position().compareTo(mark.position()) < 0) {
+      if (before == null || !mark.ordered() || before.position().compareTo(mark.position()) < 0) {
         kept.put(mark.id(), mark);
       }
     }

@@ -10,8 +10,10 @@ import java.util.Objects;
  * @param id what the mark is of, unique within its address (at most 200 characters)
  * @param position how far the address applied: a later mark of the same id compares greater
  * @param expiresAtSeconds when the store may forget it (epoch seconds)
+ * @param ordered whether a later write may bring an older position, which must not replace a newer
+ *     one (false for a mark that is only present or absent, such as an idempotency key)
  */
-public record SpilledMark(String id, String position, long expiresAtSeconds) {
+public record SpilledMark(String id, String position, long expiresAtSeconds, boolean ordered) {
   /** Checks the parts. */
   public SpilledMark {
     Objects.requireNonNull(id, "id");

@@ -316,16 +316,17 @@ abstract class FunctionStoreContract {
         .spillMarks(
             address,
             List.of(
-                new SpilledMark("g:one", "0005", 2_000_000_000L), new SpilledMark("k:a", "0", 9)));
-    store().spillMarks(address, List.of(new SpilledMark("g:one", "0003", 2_000_000_000L)));
-    store().spillMarks(address, List.of(new SpilledMark("s:x", "0001", 2_000_000_000L)));
+                new SpilledMark("g:one", "0005", 2_000_000_000L, true),
+                new SpilledMark("k:a", "0", 9, false)));
+    store().spillMarks(address, List.of(new SpilledMark("g:one", "0003", 2_000_000_000L, true)));
+    store().spillMarks(address, List.of(new SpilledMark("s:x", "0001", 2_000_000_000L, true)));
 
     Map<String, SpilledMark> read =
         store().spilledMarks(address, List.of("g:one", "k:a", "s:x", "s:none"));
     assertEquals("0005", read.get("g:one").position(), "an older position does not go back");
     assertEquals(3, read.size());
     assertTrue(store().spilledMarks(address("other-marks"), List.of("g:one")).isEmpty());
-    store().spillMarks(address, List.of(new SpilledMark("g:one", "0007", 2_000_000_001L)));
+    store().spillMarks(address, List.of(new SpilledMark("g:one", "0007", 2_000_000_001L, true)));
     assertEquals("0007", store().spilledMarks(address, List.of("g:one")).get("g:one").position());
   }
 
