@@ -271,6 +271,71 @@ abstract class ReliabilityCasesContract extends RuntimeFixture {
         "the message behind it names the one it waits for: " + result.errors());
   }
 
+  // Found by the simulation.
+  @Test
+  void aRepeatBehindAFailedMessageDoesNotMoveItsGroupPastIt() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(2));
+    Address flaky = address(TestFunctions.FLAKY, "behind");
+    Message once = string(flaky, "ok");
+    sendKeyed(queue(), once, "once-" + run);
+    drain(runtime);
+    enqueue(string(flaky, "fail"));
+    // The producer sends the first message again: a repeat, behind the failing one in its group.
+    sendKeyed(queue(), once, "once-" + run);
+
+    QueueBatchResult first = pollAll(runtime);
+    waitForVisibility();
+    QueueBatchResult last = pollAll(runtime);
+
+    assertEquals(2, first.failedMessageIds().size(), "the failure and the repeat behind it");
+    assertEquals(1, last.deadLettered(), "the failure is dead-lettered on its last attempt");
+    assertEquals(1, last.duplicates(), "and the repeat dropped: " + last);
+    assertTrue(deadLetters().peekAll().get(0).getKey().contains("\"value\":\"fail\""));
+    assertEquals(1, value(flaky, TestFunctions.COUNT));
+  }
+
+  // Found by the simulation.
+  @Test
+  void aBatchThatRanPastItsRegistrationsTimeCommitsNothing() {
+    Duration sweepAfter = Duration.ofMinutes(2);
+    FunctionRuntime slow =
+        runtime(
+            b ->
+                b.outboxSweepAfter(sweepAfter)
+                    .faultHook(
+                        (step, address) -> {
+                          if (step == FaultHook.Step.REGISTERED) {
+                            clock.advance(sweepAfter);
+                          }
+                        }));
+    Address tally = address(TestFunctions.TALLY, "slow");
+    Address total = Address.of(TestFunctions.TOTAL, "slow-" + run);
+
+    DirectResult result = slow.invoke(DirectInvocation.of(countTo(tally, total, 1)));
+
+    assertStatus(DirectResult.Status.FAILED, result);
+    assertTrue(result.error().contains("outboxSweepAfter"), result.error());
+    assertEquals(0, value(tally, TestFunctions.COUNT), "nothing was written");
+    assertStatus(
+        DirectResult.Status.APPLIED,
+        runtime().invoke(DirectInvocation.of(countTo(tally, total, 1))));
+  }
+
+  private void sendKeyed(QueueSource queue, Message message, String key) {
+    queue
+        .bus()
+        .send(
+            List.of(
+                new BusMessage(
+                    Ingress.groupId(message.targetAddress()),
+                    java.util.UUID.randomUUID().toString(),
+                    dev.statekit.runtime.internal.EnvelopeCodec.renderText(
+                        message.targetAddress(),
+                        message.valueTypeName().asString(),
+                        message.rawValue(),
+                        key))));
+  }
+
   /** A tally message: {@code tally} counts it, tells {@code total} and reports it to egress. */
   private static Message countTo(Address tally, Address total, long n) {
     return MessageBuilder.forAddress(tally).withValue(total.id() + ":" + n).build();
