@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.statekit.entry.internal.RuntimeRoutes;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.QueueBatchResult;
 import dev.statekit.runtime.QueueMessage;
@@ -41,6 +42,7 @@ public class FunctionQueueHandler implements RequestHandler<SQSEvent, SQSBatchRe
               Integer.parseInt(attributes.getOrDefault("ApproximateReceiveCount", "1"))));
     }
     QueueBatchResult result = runtime.processQueueBatch(messages);
+    RuntimeRoutes.logFailures(result);
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
     result
         .failedMessageIds()

@@ -34,13 +34,17 @@ public final class RuntimeRoutes {
               record.receiveCount()));
     }
     QueueBatchResult result = runtime.processQueueBatch(messages);
-    // The answer names only the failed messages; the log says why, one line each.
+    logFailures(result);
+    return BatchOutcome.failed(result.failedMessageIds());
+  }
+
+  /** Logs why each failed message of {@code result} comes again: the answer names only which. */
+  public static void logFailures(QueueBatchResult result) {
     result
         .errors()
         .forEach(
             (id, error) ->
                 LOG.log(System.Logger.Level.WARNING, "Message " + id + " comes again: " + error));
-    return BatchOutcome.failed(result.failedMessageIds());
   }
 
   /**
