@@ -37,6 +37,13 @@ import java.util.random.RandomGenerator;
  * dev.statekit.handlers} are thin adapters over them.
  */
 public final class FunctionRuntime {
+  /**
+   * The logger (JDK's {@code System.Logger}) that says why each message of a queue batch comes
+   * again, one line per message: {@code Message <id> comes again: <why>}. On Lambda it lands in the
+   * function's log.
+   */
+  public static final String FAILURES_LOGGER = "dev.statekit.runtime";
+
   private final DeliveryTranslator entries;
   private final TimerSweeper sweeper;
 
@@ -81,9 +88,9 @@ public final class FunctionRuntime {
 
   /**
    * Processes a batch from the ingress queue. Messages that failed come back in the result, with
-   * the later messages of their FIFO groups; a message that fails on its last attempt ({@link
-   * Builder#maxAttempts}) or can never succeed goes to the dead-letter queue with its error, and
-   * its address carries on.
+   * the later messages of their FIFO groups and why (also logged to {@link #FAILURES_LOGGER}); a
+   * message that fails on its last attempt ({@link Builder#maxAttempts}) or can never succeed goes
+   * to the dead-letter queue with its error, and its address carries on.
    */
   public QueueBatchResult processQueueBatch(List<QueueMessage> messages) {
     return entries.process(messages);

@@ -4,7 +4,6 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import dev.statekit.entry.internal.RuntimeRoutes;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.QueueBatchResult;
 import dev.statekit.runtime.QueueMessage;
@@ -42,7 +41,6 @@ public class FunctionQueueHandler implements RequestHandler<SQSEvent, SQSBatchRe
               Integer.parseInt(attributes.getOrDefault("ApproximateReceiveCount", "1"))));
     }
     QueueBatchResult result = runtime.processQueueBatch(messages);
-    RuntimeRoutes.logFailures(result);
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
     result
         .failedMessageIds()

@@ -16,7 +16,7 @@ final class EgressLog {
   private static final Logger EGRESS = Logger.getLogger("dev.statekit.egress");
   private static final Logger FRAUD = Logger.getLogger("dev.statekit.examples.fraud");
   private static final Logger RETRIES =
-      Logger.getLogger(dev.statekit.entry.internal.RuntimeRoutes.FAILURES_LOGGER);
+      Logger.getLogger(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
 
   private EgressLog() {}
 

@@ -14,11 +14,6 @@ import java.util.Map;
 
 /** The self-hosted runtime's entry points as the entry point's routes. */
 public final class RuntimeRoutes {
-  /** Where a queue batch's failures are logged, one line per message that comes again. */
-  public static final String FAILURES_LOGGER = "dev.statekit.runtime";
-
-  private static final System.Logger LOG = System.getLogger(FAILURES_LOGGER);
-
   private RuntimeRoutes() {}
 
   /** The ingress queue's batches. */
@@ -34,17 +29,7 @@ public final class RuntimeRoutes {
               record.receiveCount()));
     }
     QueueBatchResult result = runtime.processQueueBatch(messages);
-    logFailures(result);
     return BatchOutcome.failed(result.failedMessageIds());
-  }
-
-  /** Logs why each failed message of {@code result} comes again: the answer names only which. */
-  public static void logFailures(QueueBatchResult result) {
-    result
-        .errors()
-        .forEach(
-            (id, error) ->
-                LOG.log(System.Logger.Level.WARNING, "Message " + id + " comes again: " + error));
   }
 
   /**

@@ -24,6 +24,9 @@ import java.util.Map;
  * and queue batches, turned into deliveries and their outcomes back into answers. Not for users.
  */
 public final class DeliveryTranslator {
+  private static final System.Logger FAILURES =
+      System.getLogger(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
+
   private final RuntimeSettings settings;
   private final BatchProcessor processor;
 
@@ -117,6 +120,10 @@ public final class DeliveryTranslator {
         deadLettered++;
       }
     }
+    // The queue's answer names only which messages come again; the log says why.
+    errors.forEach(
+        (id, error) ->
+            FAILURES.log(System.Logger.Level.WARNING, "Message " + id + " comes again: " + error));
     return new QueueBatchResult(failed, errors, applied, duplicates, deadLettered, deferred);
   }
 

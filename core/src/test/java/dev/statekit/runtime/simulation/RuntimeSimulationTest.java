@@ -17,6 +17,17 @@ class RuntimeSimulationTest {
   private static final int DEFAULT_SEEDS = 3_000;
 
   /**
+   * The runtime's line per message that comes again, quiet here: schedules fail thousands on
+   * purpose, and the trace holds what matters. (Held: the JDK's loggers are weakly referenced.)
+   */
+  private static final java.util.logging.Logger RETRIES =
+      java.util.logging.Logger.getLogger(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
+
+  static {
+    RETRIES.setLevel(java.util.logging.Level.OFF);
+  }
+
+  /**
    * Schedules that found defects, each failing without its fix (as the simulator draws them today):
    * 7, 55, 99: a repeat behind a failed message moved its group's mark past it, so the failed
    * message was dropped as a repeat; 295, 830, 2315: a bundle first sent long after its commit
