@@ -2,9 +2,7 @@ package dev.statekit.runtime.internal;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.UnknownFunctionException;
-import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.store.LoadResult;
 import dev.statekit.runtime.store.OutboxKey;
 import dev.statekit.runtime.store.StoreException;
@@ -228,21 +226,12 @@ public final class BatchProcessor {
         }
       }
     }
-    Set<Delivery> refused = new HashSet<>();
-    for (int from = 0; from < letters.size(); from += MessageBus.MAX_BATCH) {
-      int to = Math.min(letters.size(), from + MessageBus.MAX_BATCH);
-      try {
-        settings.deadLetters.send(letters.subList(from, to));
-      } catch (BusException e) {
-        for (int i : e.failedIndices()) {
-          Delivery d = owners.get(from + i);
-          refused.add(d);
-          d.settle(
-              DeliveryOutcome.FAILED,
-              "Not applicable here, and the dead-letter queue refused it: " + e.getMessage());
-        }
-      }
-    }
+    Set<Delivery> refused = DeadLetters.send(settings.deadLetters, letters, owners);
+    refused.forEach(
+        d ->
+            d.settle(
+                DeliveryOutcome.FAILED,
+                "Not applicable here, and the dead-letter queue refused its dead letter"));
     new java.util.LinkedHashSet<>(owners)
         .forEach(
             d -> {

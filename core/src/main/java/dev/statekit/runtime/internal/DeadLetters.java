@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.function.Address;
 import dev.statekit.function.TypeName;
+import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.runtime.internal.data.DeadLetter;
 import dev.statekit.runtime.internal.data.OutgoingBundle;
@@ -161,6 +163,27 @@ final class DeadLetters {
               .build());
     }
     return letters;
+  }
+
+  /**
+   * Sends {@code letters} to the dead-letter queue, ten to a request, and answers the owners (one
+   * per letter, as {@code owners} lists them) of the letters it refused.
+   */
+  static <T> java.util.Set<T> send(MessageBus queue, List<BusMessage> letters, List<T> owners) {
+    java.util.Set<T> refused = new java.util.LinkedHashSet<>();
+    for (int from = 0; from < letters.size(); from += MessageBus.MAX_BATCH) {
+      int to = Math.min(letters.size(), from + MessageBus.MAX_BATCH);
+      try {
+        queue.send(letters.subList(from, to));
+      } catch (BusException e) {
+        for (int i : e.failedIndices()) {
+          refused.add(owners.get(from + i));
+        }
+      } catch (RuntimeException e) {
+        refused.addAll(owners.subList(from, to));
+      }
+    }
+    return refused;
   }
 
   static BusMessage message(DeadLetter letter) {

@@ -1,8 +1,6 @@
 package dev.statekit.runtime.internal;
 
-import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.MessageBus;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,19 +44,7 @@ final class FailedDeliveries {
         owners.add(d);
       }
     }
-    List<Delivery> refused = new ArrayList<>();
-    for (int from = 0; from < letters.size(); from += MessageBus.MAX_BATCH) {
-      int to = Math.min(letters.size(), from + MessageBus.MAX_BATCH);
-      try {
-        settings.deadLetters.send(letters.subList(from, to));
-      } catch (BusException e) {
-        for (int i : e.failedIndices()) {
-          refused.add(owners.get(from + i));
-        }
-      } catch (RuntimeException e) {
-        refused.addAll(owners.subList(from, to));
-      }
-    }
+    java.util.Set<Delivery> refused = DeadLetters.send(settings.deadLetters, letters, owners);
     for (Delivery d : deliveries) {
       if (refused.contains(d)) {
         d.settle(DeliveryOutcome.FAILED, error + "; and the dead-letter queue refused it");

@@ -1,9 +1,7 @@
 package dev.statekit.runtime.internal;
 
 import dev.statekit.function.Address;
-import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.internal.data.DeadLetter;
 import dev.statekit.runtime.store.OutboxKey;
 import dev.statekit.runtime.store.StoreException;
@@ -34,13 +32,8 @@ final class OutboxOutcomes {
     for (DeadLetter letter : DeadLetters.ofUndelivered(pending, undelivered, attempts)) {
       letters.add(DeadLetters.message(letter));
     }
-    for (int from = 0; from < letters.size(); from += MessageBus.MAX_BATCH) {
-      try {
-        settings.deadLetters.send(
-            letters.subList(from, Math.min(letters.size(), from + MessageBus.MAX_BATCH)));
-      } catch (BusException e) {
-        return false;
-      }
+    if (!DeadLetters.send(settings.deadLetters, letters, letters).isEmpty()) {
+      return false;
     }
     return true;
   }
