@@ -1,0 +1,119 @@
+package dev.statekit.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.statekit.aws.ApplicationTable;
+import dev.statekit.function.Address;
+import dev.statekit.function.MessageBuilder;
+import dev.statekit.runtime.bus.InMemoryMessageBus;
+import dev.statekit.runtime.store.DynamoDbFunctionStore;
+import dev.statekit.testing.ManualClock;
+import dev.statekit.testservers.RealServers;
+import dev.statekit.types.Types;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.InternalServerErrorException;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+
+/**
+ * Review 10 against the real DynamoDB adapter (on Dynoxide): schedules that involve what DynamoDB
+ * and the adapter's own retries do.
+ */
+@ExtendWith(RealServers.class)
+class Review10DynamoDbDefectsIT {
+  final ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
+
+  /**
+   * A client that, while {@code armed}, lets the next conditional PutItem of a state item apply and
+   * then loses its answer (a 500, as DynamoDB answers when it cannot say whether a write was
+   * applied; a timeout or a broken connection does the same to the SDK).
+   */
+  static DynamoDbClient losingAnswers(DynamoDbClient real, AtomicBoolean armed) {
+    return (DynamoDbClient)
+        Proxy.newProxyInstance(
+            DynamoDbClient.class.getClassLoader(),
+            new Class<?>[] {DynamoDbClient.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("putItem") && args != null && args.length == 1) {
+                PutItemRequest request =
+                    args[0] instanceof PutItemRequest r
+                        ? r
+                        : PutItemRequest.builder()
+                            .applyMutation(castConsumer(args[0]))
+                            .build();
+                var answer = real.putItem(request);
+                AttributeValue pk = request.item().get("pk");
+                if (pk != null
+                    && pk.s().startsWith("fn#")
+                    && request.conditionExpression() != null
+                    && armed.compareAndSet(true, false)) {
+                  throw InternalServerErrorException.builder()
+                      .message("simulated: the write was applied, its answer lost")
+                      .statusCode(500)
+                      .build();
+                }
+                return answer;
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Consumer<PutItemRequest.Builder> castConsumer(Object consumer) {
+    return (Consumer<PutItemRequest.Builder>) consumer;
+  }
+
+  // D5. Schedule: one direct invoke without an idempotency key (the client never retries it). Its
+  // commit, one conditional PutItem, is applied by DynamoDB but the answer is lost (a 500 or a
+  // timeout). DynamoDbFunctionStore retries it (RetryPolicy: a 5xx passes), and the retry fails its
+  // own condition (v = expected: the first attempt already moved v). The adapter reports that as a
+  // CommitConflictException, so AddressCommitter takes its own write for a concurrent commit,
+  // reloads, and runs the message again on top of it: nothing in the state marks an unkeyed direct
+  // message as applied. Answered "applied" once; applied twice. The read-back that the change
+  // added for lost answers (writtenAfterAll) runs only for StoreUnavailableException, never for a
+  // conflict that the adapter's retry manufactured. Broken: exactly once.
+  @Test
+  void aCommitWhoseAnswerWasLostIsNotAppliedAgainByTheAdaptersRetry(DynamoDbClient dynamoDb) {
+    String table = "review10-" + UUID.randomUUID();
+    ApplicationTable.createIfAbsent(dynamoDb, table);
+    AtomicBoolean armed = new AtomicBoolean(false);
+    DynamoDbFunctionStore store = new DynamoDbFunctionStore(losingAnswers(dynamoDb, armed), table);
+    InMemoryMessageBus queue = new InMemoryMessageBus(clock, Duration.ofSeconds(30), null, 0);
+    FunctionRuntime runtime =
+        FunctionRuntime.builder(TestFunctions.registry())
+            .store(store)
+            .queue(queue)
+            .deadLetters(new InMemoryMessageBus(clock, Duration.ofSeconds(30), null, 0))
+            .clock(clock)
+            .build();
+    Address total = Address.of(TestFunctions.TOTAL, "lost-" + UUID.randomUUID());
+    DirectInvocation once = DirectInvocation.of(MessageBuilder.forAddress(total).withValue(5L).build());
+    assertEquals(DirectResult.Status.APPLIED, runtime.invoke(once).status());
+
+    armed.set(true);
+    DirectResult second = runtime.invoke(
+        DirectInvocation.of(MessageBuilder.forAddress(total).withValue(7L).build()));
+
+    var values = store.reload(total).values();
+    long count = Types.longType().deserialize(values.get(TestFunctions.COUNT.name()).bytes());
+    long sum = Types.longType().deserialize(values.get(TestFunctions.SUM.name()).bytes());
+    assertEquals(
+        Map.of("count", 2L, "sum", 12L),
+        Map.of("count", count, "sum", sum),
+        "the second invoke (answered " + second.status() + ") applied once");
+  }
+}
