@@ -288,6 +288,126 @@ class Review10DefectsTest extends RuntimeFixture {
     return result;
   }
 
+  // D1c. The same key fails without any commit that records the message: the store is down for
+  // both of a queue message's attempts, so on the last one FailedDeliveries dead-letters it with
+  // statekit.applied=unknown and key statekit:seq:<group>:<sequence> (nothing was written). The
+  // store comes back and the address applies the next message of its group, which moves the
+  // group's high-water mark past the dead-lettered sequence. The re-sent dead letter is then taken
+  // for applied and dropped, though the original never was. A group's sequence mark cannot tell a
+  // skipped (dead-lettered) message from an applied one. Broken: nothing lost.
+  @Test
+  void aDeadLetterSentAgainAfterALaterMessageOfItsGroupIsApplied() {
+    AtomicBoolean storeDown = new AtomicBoolean(true);
+    FunctionRuntime runtime =
+        runtime(b -> b.maxAttempts(2).store(failingLoads(store(), storeDown)), reviewFunctions());
+    bugged.set(false);
+    Address target = address(BUGGY, "dl-outage");
+    send(MessageBuilder.forAddress(target).withValue("first").build());
+    for (int i = 0; i < 2; i++) {
+      LambdaLikeWorker.pollOnce(queue(), runtime);
+      waitForVisibility();
+    }
+    List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
+    assertEquals(1, letters.size(), "dead-lettered on its last attempt: " + letters);
+    assertEquals("unknown", letters.get(0).getValue().get("statekit.applied"));
+    storeDown.set(false);
+    send(MessageBuilder.forAddress(target).withValue("second").build());
+    drain(runtime);
+    assertEquals(1, value(target, TestFunctions.COUNT));
+
+    resend(target, letters.get(0).getKey());
+    drain(runtime);
+
+    assertEquals(
+        2,
+        value(target, TestFunctions.COUNT),
+        "the re-sent dead letter of the first message, never applied, is applied; its body "
+            + letters.get(0).getKey());
+  }
+
+  // D1d. The sender's side: a commit's bundle cannot be sent (the queue refuses sends to its
+  // target) until the sending message's last attempt, so the sender dead-letters the bundle's
+  // message (applied=unknown, key statekit:bundle:<sender>:<version>:<part>:<index>) and carries on,
+  // as the README says. Its next commit's bundle reaches the target and is applied, which moves the
+  // target's mark of that sender past the dead-lettered version. The re-sent dead letter is then
+  // dropped as a repeat: the message, never delivered, is lost. Broken: nothing lost.
+  @Test
+  void aSendersDeadLetteredBundleSentAgainAfterItsNextBundleIsApplied() {
+    AtomicBoolean refuse = new AtomicBoolean(true);
+    Address target = Address.of(BUGGY, "dl-sender-side-" + run);
+    dev.statekit.runtime.bus.MessageBus real = queue().bus();
+    dev.statekit.runtime.bus.MessageBus refusing =
+        new dev.statekit.runtime.bus.MessageBus() {
+          @Override
+          public void send(List<BusMessage> messages) {
+            java.util.Set<Integer> failed = new java.util.HashSet<>();
+            List<BusMessage> through = new java.util.ArrayList<>();
+            for (int i = 0; i < messages.size(); i++) {
+              if (refuse.get() && messages.get(i).groupId().equals(Ingress.groupId(target))) {
+                failed.add(i);
+              } else {
+                through.add(messages.get(i));
+              }
+            }
+            if (!through.isEmpty()) {
+              real.send(through);
+            }
+            if (!failed.isEmpty()) {
+              throw new dev.statekit.runtime.bus.BusException(
+                  dev.statekit.StateKitException.Reason.UNAVAILABLE, "the queue refuses", failed, null);
+            }
+          }
+
+          @Override
+          public int maxMessageBytes() {
+            return real.maxMessageBytes();
+          }
+        };
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(2).queue(refusing), reviewFunctions());
+    bugged.set(false);
+    Address sender = address(FANOUT, "dl-sender-side");
+    send(MessageBuilder.forAddress(sender).withValue(target.id()).build());
+    for (int i = 0; i < 2; i++) {
+      LambdaLikeWorker.pollOnce(queue(), runtime);
+      waitForVisibility();
+    }
+    List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
+    assertEquals(1, letters.size(), "the undeliverable bundle's message, dead-lettered: " + letters);
+    refuse.set(false);
+    send(MessageBuilder.forAddress(sender).withValue(target.id()).build());
+    drain(runtime);
+    assertEquals(1, value(target, TestFunctions.COUNT), "the next bundle arrived");
+
+    resend(target, letters.get(0).getKey());
+    drain(runtime);
+
+    assertEquals(
+        2,
+        value(target, TestFunctions.COUNT),
+        "the re-sent dead letter of the message that never arrived is applied; its body "
+            + letters.get(0).getKey());
+  }
+
+  /** {@code store}, whose batch reads fail while {@code down}. */
+  static dev.statekit.runtime.store.FunctionStore failingLoads(
+      dev.statekit.runtime.store.FunctionStore store, AtomicBoolean down) {
+    return (dev.statekit.runtime.store.FunctionStore)
+        java.lang.reflect.Proxy.newProxyInstance(
+            Review10DefectsTest.class.getClassLoader(),
+            new Class<?>[] {dev.statekit.runtime.store.FunctionStore.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("load") && down.get()) {
+                throw new dev.statekit.runtime.store.StoreUnavailableException(
+                    "DynamoDB kept refusing (test outage)", null);
+              }
+              try {
+                return method.invoke(store, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
   // ---------------------------------------------------------------------------------------------
 
   void resend(Address target, String body) {
