@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
+import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.testing.ManualClock;
@@ -115,5 +116,85 @@ class Review10DynamoDbDefectsIT {
         Map.of("count", 2L, "sum", 12L),
         Map.of("count", count, "sum", sum),
         "the second invoke (answered " + second.status() + ") applied once");
+  }
+
+  // D6. Schedule: a queue message's commit (a tally: state, an egress record, a message to its
+  // total) is applied by DynamoDB but its answer is lost; the adapter's retry fails its own
+  // condition and reports a conflict (as in D5). The committer reloads, finds its own write (the
+  // message is now a repeat), and delivers that write's outbox first ("previous") — but the sink
+  // is down, so the message fails for now. The batch then settles its registration: the committer
+  // is registered, its address is not "pending" (no PendingOutbox came back) and not
+  // maybeCommitted, so the registration is removed, though the stored state names it and holds an
+  // outbox never delivered. The message comes again once the sink is back: its previous outbox is
+  // "no longer registered", which delivered() takes for delivered, so the message is a repeat and
+  // nothing is sent. The sweep finds no registration. The egress record is lost with no dead
+  // letter. Broken: nothing lost; failures visible.
+  @Test
+  void aCommittedOutboxIsNotDroppedWhenALostAnswerComesBackAsAConflict(DynamoDbClient dynamoDb) {
+    String table = "review10-" + UUID.randomUUID();
+    ApplicationTable.createIfAbsent(dynamoDb, table);
+    AtomicBoolean armed = new AtomicBoolean(false);
+    AtomicBoolean sinkDown = new AtomicBoolean(false);
+    java.util.List<String> taken = new java.util.concurrent.CopyOnWriteArrayList<>();
+    dev.statekit.egress.EgressSink sink =
+        records -> {
+          if (sinkDown.get()) {
+            throw new dev.statekit.egress.EgressException(
+                dev.statekit.egress.EgressException.Reason.UNAVAILABLE, "the sink is down", null);
+          }
+          records.forEach(r -> taken.add(r.text().orElse("")));
+        };
+    DynamoDbFunctionStore store = new DynamoDbFunctionStore(losingAnswers(dynamoDb, armed), table);
+    InMemoryMessageBus queue = new InMemoryMessageBus(clock, Duration.ofSeconds(30), null, 0);
+    InMemoryMessageBus deadLetters = new InMemoryMessageBus(clock, Duration.ofSeconds(30), null, 0);
+    FunctionRuntime runtime =
+        FunctionRuntime.builder(TestFunctions.registry())
+            .store(store)
+            .queue(queue)
+            .deadLetters(deadLetters)
+            .clock(clock)
+            .egress(dev.statekit.egress.EgressRoutes.builder().route(TestFunctions.COUNTED, sink).build())
+            .build();
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    Address tally = Address.of(TestFunctions.TALLY, "lost-outbox-" + run);
+    var message = MessageBuilder.forAddress(tally).withValue("total-" + run + ":1").build();
+    queue.send(
+        java.util.List.of(
+            new dev.statekit.runtime.bus.BusMessage(
+                Ingress.groupId(tally), "m1-" + run, Ingress.envelope(message))));
+
+    armed.set(true);
+    sinkDown.set(true);
+    QueueBatchResult first = poll(queue, runtime);
+    sinkDown.set(false);
+    for (int round = 0; round < 5; round++) {
+      clock.advance(Duration.ofMinutes(3));
+      runtime.sweepTimers();
+      while (poll(queue, runtime) != null) {}
+    }
+
+    java.util.List<BusMessage> letters = deadLetters.peekAll();
+    assertEquals(
+        java.util.List.of(tally.id() + ":1"),
+        taken,
+        "the committed egress record is delivered (or dead-lettered: "
+            + letters.size()
+            + " dead letters); first batch: "
+            + first);
+  }
+
+  private static QueueBatchResult poll(InMemoryMessageBus queue, FunctionRuntime runtime) {
+    var batch = queue.receive(10);
+    if (batch.isEmpty()) {
+      return null;
+    }
+    QueueBatchResult result =
+        runtime.processQueueBatch(batch.stream().map(InMemoryMessageBus.Received::message).toList());
+    for (var received : batch) {
+      if (!result.failedMessageIds().contains(received.message().messageId())) {
+        queue.delete(received.receiptHandle());
+      }
+    }
+    return result;
   }
 }
