@@ -408,6 +408,49 @@ class Review10DefectsTest extends RuntimeFixture {
             });
   }
 
+  // D7. Schedule: a function registered with a supplier (StatefulFunctionSpec.withSupplier: "called
+  // once per batch") whose supplier throws for good (a bug in its constructor, a missing
+  // configuration). InvocationRunner catches the FunctionInvocationException of engine.open and
+  // settles every invocation FAILED, also on its last attempt: the message never reaches
+  // FailedDeliveries or a dead letter, comes back past maxAttempts on every receive, and SQS's
+  // redrive finally moves it to the dead-letter queue with no word of why. Broken: failures are
+  // visible ("every failure of a queue message counts toward maxAttempts ... on its last attempt it
+  // is dead-lettered with its error instead, so that the queue's own redrive never moves it without
+  // one").
+  @Test
+  void aMessageWhoseFunctionCannotBeMadeIsDeadLetteredWithItsErrorBeforeTheRedrive() {
+    TypeName broken = TypeName.of("review", "unbuildable");
+    StatefulFunctions functions =
+        StatefulFunctions.builder()
+            .withFunction(
+                dev.statekit.function.StatefulFunctionSpec.builder(broken)
+                    .withValueSpecs(TestFunctions.COUNT)
+                    .withSupplier(
+                        () -> {
+                          throw new IllegalStateException("the function's constructor fails");
+                        })
+                    .build())
+            .build();
+    QueueSource queue = servers().newQueue("redriven", deadLetters(), 4);
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(2).queue(queue.bus()), functions);
+    Address target = address(broken, "unbuildable");
+    queue.bus().send(List.of(new BusMessage(Ingress.groupId(target), UUID.randomUUID().toString(),
+        Ingress.envelope(MessageBuilder.forAddress(target).withValue("x").build()))));
+
+    for (int receive = 0; receive < 6; receive++) {
+      LambdaLikeWorker.pollOnce(queue, runtime);
+      waitForVisibility();
+    }
+
+    List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
+    assertEquals(0, queue.peekAll().size(), "settled before the redrive");
+    assertEquals(1, letters.size(), "one dead letter: " + letters);
+    assertTrue(
+        letters.get(0).getValue().containsKey("statekit.error"),
+        "the dead letter carries its error (it came through the queue's redrive instead): "
+            + letters);
+  }
+
   // ---------------------------------------------------------------------------------------------
 
   void resend(Address target, String body) {
