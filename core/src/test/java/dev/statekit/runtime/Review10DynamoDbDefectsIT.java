@@ -197,4 +197,52 @@ class Review10DynamoDbDefectsIT {
     }
     return result;
   }
+
+  // D9. Schedule: one direct invoke of an array of 900 envelopes (well within Lambda's 6 MB
+  // payload), each to its own counter whose id is 500 characters (DynamoDB keys take 2 KB), each
+  // counter emitting an egress record. BatchProcessor registers every address whose commit
+  // carries an outbox in ONE registration item (outbox#<shard>, a string set of addresses): 900 x
+  // ~520 bytes is past DynamoDB's 400 KB item limit, so the UpdateItem is refused
+  // (ValidationException, INVALID_REQUEST), nothing may commit, and every envelope fails. The same
+  // array fails the same way on every retry: it can never succeed, however healthy the store.
+  // Broken: nothing stuck / bounded bookkeeping (the registration grows with the batch, unbounded).
+  @Test
+  void aLargeDirectBatchIsNotRefusedForGoodByItsOutboxRegistration(DynamoDbClient dynamoDb) {
+    String table = "review10-" + UUID.randomUUID();
+    ApplicationTable.createIfAbsent(dynamoDb, table);
+    DynamoDbFunctionStore store = new DynamoDbFunctionStore(dynamoDb, table);
+    InMemoryMessageBus queue = new InMemoryMessageBus(clock, Duration.ofSeconds(30), null, 0);
+    FunctionRuntime runtime =
+        FunctionRuntime.builder(TestFunctions.registry())
+            .store(store)
+            .queue(queue)
+            .deadLetters(new InMemoryMessageBus(clock, Duration.ofSeconds(30), null, 0))
+            .clock(clock)
+            .egress(
+                dev.statekit.egress.EgressRoutes.builder()
+                    .route(TestFunctions.COUNTED, new dev.statekit.egress.CollectingEgressSink())
+                    .build())
+            .build();
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    java.util.List<DirectInvocation> batch = new java.util.ArrayList<>();
+    for (int i = 0; i < 900; i++) {
+      Address counter =
+          Address.of(TestFunctions.COUNTER, run + "-" + i + "-" + "x".repeat(500));
+      batch.add(DirectInvocation.of(MessageBuilder.forAddress(counter).withValue(1L).build()));
+    }
+
+    java.util.List<DirectResult> results = runtime.invoke(batch);
+
+    long applied = results.stream().filter(DirectResult::succeeded).count();
+    assertEquals(
+        900,
+        applied,
+        "every envelope applied; first error: "
+            + results.stream()
+                .filter(r -> !r.succeeded())
+                .map(r -> r.errorMessage().orElse("?"))
+                .findFirst()
+                .map(e -> e.replaceAll("x{20,}", "x..."))
+                .orElse("none"));
+  }
 }
