@@ -78,11 +78,17 @@ final class InvocationRunner {
                   e));
       return plan;
     } catch (FunctionInvocationException e) {
+      // The function could not be made (its supplier failed): this counts as its failure, and
+      // the messages on their last attempt are dead-lettered with it.
       invocations.forEach(
           inbound ->
               plan.settle(
                   inbound,
-                  duplicates.contains(inbound) ? DeliveryOutcome.DUPLICATE : DeliveryOutcome.FAILED,
+                  duplicates.contains(inbound)
+                      ? DeliveryOutcome.DUPLICATE
+                      : lastAttempt(inbound)
+                          ? DeliveryOutcome.DEAD_LETTERED
+                          : DeliveryOutcome.FAILED,
                   e));
       return plan;
     }
@@ -124,7 +130,7 @@ final class InvocationRunner {
     try {
       effects = batch.invoke(inbound.caller, inbound.argument);
     } catch (FunctionInvocationException e) {
-      if (inbound.delivery.fromQueue && inbound.delivery.attempts >= settings.maxAttempts) {
+      if (lastAttempt(inbound)) {
         plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, e);
         return null;
       }
@@ -146,6 +152,10 @@ final class InvocationRunner {
     }
     plan.applied(inbound, effects);
     return null;
+  }
+
+  private boolean lastAttempt(InboundInvocation inbound) {
+    return inbound.delivery.lastAttempt(settings.maxAttempts);
   }
 
   private void offerValues(BatchRun batch) {

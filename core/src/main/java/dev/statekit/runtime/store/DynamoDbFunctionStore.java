@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -210,7 +211,8 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   }
 
   @Override
-  public boolean outboxPending(OutboxKey key, Address address) {
+  public OptionalInt outboxPending(OutboxKey key, Address address) {
+    String text = DynamoDbOutboxItems.text(address);
     Map<String, AttributeValue> item =
         call(
             "read the outbox registration " + key.asString(),
@@ -221,18 +223,33 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                             b.tableName(table)
                                 .key(DynamoDbOutboxItems.key(key))
                                 .consistentRead(true)
-                                .projectionExpression(DynamoDbOutboxItems.ADDRESSES))
+                                .projectionExpression("a, #n")
+                                .expressionAttributeNames(
+                                    Map.of("#n", DynamoDbOutboxItems.attemptsOf(text))))
                     .item());
     AttributeValue addresses = item == null ? null : item.get(DynamoDbOutboxItems.ADDRESSES);
-    return addresses != null
-        && addresses.hasSs()
-        && addresses.ss().contains(DynamoDbOutboxItems.text(address));
+    if (addresses == null || !addresses.hasSs() || !addresses.ss().contains(text)) {
+      return OptionalInt.empty();
+    }
+    AttributeValue attempts = item.get(DynamoDbOutboxItems.attemptsOf(text));
+    return OptionalInt.of(attempts == null ? 0 : Integer.parseInt(attempts.n()));
   }
 
   @Override
   public void settleOutboxes(OutboxKey key, Collection<Address> addresses) {
+    if (addresses.isEmpty()) {
+      return;
+    }
     List<String> texts = new ArrayList<>();
-    addresses.forEach(address -> texts.add(DynamoDbOutboxItems.text(address)));
+    Map<String, String> names = new HashMap<>();
+    StringBuilder counts = new StringBuilder();
+    for (Address address : addresses) {
+      String text = DynamoDbOutboxItems.text(address);
+      texts.add(text);
+      String name = "#n" + names.size();
+      names.put(name, DynamoDbOutboxItems.attemptsOf(text));
+      counts.append(counts.length() == 0 ? " REMOVE " : ", ").append(name);
+    }
     try {
       call(
           "settle the outboxes of " + addresses.size() + " addresses",
@@ -241,8 +258,9 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                   b ->
                       b.tableName(table)
                           .key(DynamoDbOutboxItems.key(key))
-                          .updateExpression("DELETE a :addresses")
+                          .updateExpression("DELETE a :addresses" + counts)
                           .conditionExpression("attribute_exists(pk)")
+                          .expressionAttributeNames(names)
                           .expressionAttributeValues(
                               Map.of(":addresses", AttributeValue.fromSs(texts)))));
     } catch (ConditionalCheckFailedException gone) {
@@ -282,21 +300,34 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   }
 
   @Override
-  public void outboxesTried(OutboxKey key, long triedAtMillis) {
+  public void outboxesTried(OutboxKey key, Collection<Address> addresses, long triedAtMillis) {
+    Map<String, String> names = new HashMap<>();
+    StringBuilder counts = new StringBuilder();
+    for (Address address : addresses) {
+      String name = "#n" + names.size();
+      names.put(name, DynamoDbOutboxItems.attemptsOf(DynamoDbOutboxItems.text(address)));
+      counts.append(counts.length() == 0 ? " ADD " : ", ").append(name).append(" :one");
+    }
     try {
       call(
           "record a try of the outbox registration " + key.asString(),
           () ->
               dynamoDb.updateItem(
-                  b ->
-                      b.tableName(table)
-                          .key(DynamoDbOutboxItems.key(key))
-                          .updateExpression("SET tried = :tried ADD n :one")
-                          .conditionExpression("attribute_exists(pk)")
-                          .expressionAttributeValues(
-                              Map.of(
-                                  ":tried", DynamoDbStateItems.number(triedAtMillis),
-                                  ":one", DynamoDbStateItems.number(1)))));
+                  b -> {
+                    b.tableName(table)
+                        .key(DynamoDbOutboxItems.key(key))
+                        .updateExpression("SET tried = :tried" + counts)
+                        .conditionExpression("attribute_exists(pk)");
+                    if (!names.isEmpty()) {
+                      b.expressionAttributeNames(names);
+                    }
+                    b.expressionAttributeValues(
+                        names.isEmpty()
+                            ? Map.of(":tried", DynamoDbStateItems.number(triedAtMillis))
+                            : Map.of(
+                                ":tried", DynamoDbStateItems.number(triedAtMillis),
+                                ":one", DynamoDbStateItems.number(1)));
+                  }));
     } catch (ConditionalCheckFailedException gone) {
       // Delivered meanwhile.
     }

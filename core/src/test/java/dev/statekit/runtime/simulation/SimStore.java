@@ -119,12 +119,13 @@ final class SimStore implements FunctionStore {
     } catch (StoreUnavailableException lost) {
       // No extra draw (seeds keep their schedules): half the lost answers, by the clock's parity,
       // come back through the adapter's retry as a conflict with the commit's own write.
-      if (ADAPTER_RETRY
-          && lost.getMessage().startsWith("No answer")
-          && (sim.now() & 1) == 0) {
+      if (ADAPTER_RETRY && lost.getMessage().startsWith("No answer") && (sim.now() & 1) == 0) {
         sim.trace("  the adapter retried '" + what + "' and its condition failed on its own write");
         throw new dev.statekit.runtime.store.CommitConflictException(
-            "Version " + (commit.state().version() - 1) + " of " + commit.state().address()
+            "Version "
+                + (commit.state().version() - 1)
+                + " of "
+                + commit.state().address()
                 + " is outdated (the retry of a write whose answer was lost)");
       }
       throw lost;
@@ -163,7 +164,7 @@ final class SimStore implements FunctionStore {
   }
 
   @Override
-  public boolean outboxPending(OutboxKey key, Address address) {
+  public java.util.OptionalInt outboxPending(OutboxKey key, Address address) {
     return call("outbox pending " + address, false, () -> real.outboxPending(key, address));
   }
 
@@ -186,8 +187,10 @@ final class SimStore implements FunctionStore {
   }
 
   @Override
-  public void outboxesTried(OutboxKey key, long triedAtMillis) {
-    run("outboxes tried " + key.id(), () -> real.outboxesTried(key, triedAtMillis));
+  public void outboxesTried(OutboxKey key, Collection<Address> addresses, long triedAtMillis) {
+    run(
+        "outboxes tried " + key.id() + " " + addresses,
+        () -> real.outboxesTried(key, addresses, triedAtMillis));
   }
 
   @Override

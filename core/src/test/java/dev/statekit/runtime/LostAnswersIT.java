@@ -27,11 +27,12 @@ import software.amazon.awssdk.services.dynamodb.model.InternalServerErrorExcepti
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 
 /**
- * Review 10 against the real DynamoDB adapter (on Dynoxide): schedules that involve what DynamoDB
- * and the adapter's own retries do.
+ * The DynamoDB adapter on Dynoxide when a write's answer is lost (DynamoDB documents that a 500
+ * leaves it unknown whether the write was applied) and its own retry then meets that write, and
+ * when one batch holds more addresses than one registration item takes.
  */
 @ExtendWith(RealServers.class)
-class Review10DynamoDbDefectsIT {
+class LostAnswersIT {
   final ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
 
   /**
@@ -49,9 +50,7 @@ class Review10DynamoDbDefectsIT {
                 PutItemRequest request =
                     args[0] instanceof PutItemRequest r
                         ? r
-                        : PutItemRequest.builder()
-                            .applyMutation(castConsumer(args[0]))
-                            .build();
+                        : PutItemRequest.builder().applyMutation(castConsumer(args[0])).build();
                 var answer = real.putItem(request);
                 AttributeValue pk = request.item().get("pk");
                 if (pk != null
@@ -78,15 +77,9 @@ class Review10DynamoDbDefectsIT {
     return (Consumer<PutItemRequest.Builder>) consumer;
   }
 
-  // D5. Schedule: one direct invoke without an idempotency key (the client never retries it). Its
-  // commit, one conditional PutItem, is applied by DynamoDB but the answer is lost (a 500 or a
-  // timeout). DynamoDbFunctionStore retries it (RetryPolicy: a 5xx passes), and the retry fails its
-  // own condition (v = expected: the first attempt already moved v). The adapter reports that as a
-  // CommitConflictException, so AddressCommitter takes its own write for a concurrent commit,
-  // reloads, and runs the message again on top of it: nothing in the state marks an unkeyed direct
-  // message as applied. Answered "applied" once; applied twice. The read-back that the change
-  // added for lost answers (writtenAfterAll) runs only for StoreUnavailableException, never for a
-  // conflict that the adapter's retry manufactured. Broken: exactly once.
+  // An unkeyed direct invoke whose commit DynamoDB applied but whose answer was lost: the adapter's
+  // retry fails its own condition and reports a conflict. The committer finds its own commit in
+  // the stored state and answers applied; it does not run the message again.
   @Test
   void aCommitWhoseAnswerWasLostIsNotAppliedAgainByTheAdaptersRetry(DynamoDbClient dynamoDb) {
     String table = "review10-" + UUID.randomUUID();
@@ -102,12 +95,13 @@ class Review10DynamoDbDefectsIT {
             .clock(clock)
             .build();
     Address total = Address.of(TestFunctions.TOTAL, "lost-" + UUID.randomUUID());
-    DirectInvocation once = DirectInvocation.of(MessageBuilder.forAddress(total).withValue(5L).build());
+    DirectInvocation once =
+        DirectInvocation.of(MessageBuilder.forAddress(total).withValue(5L).build());
     assertEquals(DirectResult.Status.APPLIED, runtime.invoke(once).status());
 
     armed.set(true);
-    DirectResult second = runtime.invoke(
-        DirectInvocation.of(MessageBuilder.forAddress(total).withValue(7L).build()));
+    DirectResult second =
+        runtime.invoke(DirectInvocation.of(MessageBuilder.forAddress(total).withValue(7L).build()));
 
     var values = store.reload(total).values();
     long count = Types.longType().deserialize(values.get(TestFunctions.COUNT.name()).bytes());
@@ -118,17 +112,8 @@ class Review10DynamoDbDefectsIT {
         "the second invoke (answered " + second.status() + ") applied once");
   }
 
-  // D6. Schedule: a queue message's commit (a tally: state, an egress record, a message to its
-  // total) is applied by DynamoDB but its answer is lost; the adapter's retry fails its own
-  // condition and reports a conflict (as in D5). The committer reloads, finds its own write (the
-  // message is now a repeat), and delivers that write's outbox first ("previous") — but the sink
-  // is down, so the message fails for now. The batch then settles its registration: the committer
-  // is registered, its address is not "pending" (no PendingOutbox came back) and not
-  // maybeCommitted, so the registration is removed, though the stored state names it and holds an
-  // outbox never delivered. The message comes again once the sink is back: its previous outbox is
-  // "no longer registered", which delivered() takes for delivered, so the message is a repeat and
-  // nothing is sent. The sweep finds no registration. The egress record is lost with no dead
-  // letter. Broken: nothing lost; failures visible.
+  // The same lost answer for a queue message whose egress sink is down: the committed outbox stays
+  // registered and is delivered once the sink is back.
   @Test
   void aCommittedOutboxIsNotDroppedWhenALostAnswerComesBackAsAConflict(DynamoDbClient dynamoDb) {
     String table = "review10-" + UUID.randomUUID();
@@ -153,7 +138,10 @@ class Review10DynamoDbDefectsIT {
             .queue(queue)
             .deadLetters(deadLetters)
             .clock(clock)
-            .egress(dev.statekit.egress.EgressRoutes.builder().route(TestFunctions.COUNTED, sink).build())
+            .egress(
+                dev.statekit.egress.EgressRoutes.builder()
+                    .route(TestFunctions.COUNTED, sink)
+                    .build())
             .build();
     String run = UUID.randomUUID().toString().substring(0, 8);
     Address tally = Address.of(TestFunctions.TALLY, "lost-outbox-" + run);
@@ -189,7 +177,8 @@ class Review10DynamoDbDefectsIT {
       return null;
     }
     QueueBatchResult result =
-        runtime.processQueueBatch(batch.stream().map(InMemoryMessageBus.Received::message).toList());
+        runtime.processQueueBatch(
+            batch.stream().map(InMemoryMessageBus.Received::message).toList());
     for (var received : batch) {
       if (!result.failedMessageIds().contains(received.message().messageId())) {
         queue.delete(received.receiptHandle());
@@ -198,14 +187,9 @@ class Review10DynamoDbDefectsIT {
     return result;
   }
 
-  // D9. Schedule: one direct invoke of an array of 900 envelopes (well within Lambda's 6 MB
-  // payload), each to its own counter whose id is 500 characters (DynamoDB keys take 2 KB), each
-  // counter emitting an egress record. BatchProcessor registers every address whose commit
-  // carries an outbox in ONE registration item (outbox#<shard>, a string set of addresses): 900 x
-  // ~520 bytes is past DynamoDB's 400 KB item limit, so the UpdateItem is refused
-  // (ValidationException, INVALID_REQUEST), nothing may commit, and every envelope fails. The same
-  // array fails the same way on every retry: it can never succeed, however healthy the store.
-  // Broken: nothing stuck / bounded bookkeeping (the registration grows with the batch, unbounded).
+  // One direct invoke of 900 envelopes, each to its own address with a 500-character id and each
+  // emitting an egress record: the addresses outgrow one registration item (400 KB), so the batch
+  // registers them in several, and every envelope is applied.
   @Test
   void aLargeDirectBatchIsNotRefusedForGoodByItsOutboxRegistration(DynamoDbClient dynamoDb) {
     String table = "review10-" + UUID.randomUUID();
@@ -226,8 +210,7 @@ class Review10DynamoDbDefectsIT {
     String run = UUID.randomUUID().toString().substring(0, 8);
     java.util.List<DirectInvocation> batch = new java.util.ArrayList<>();
     for (int i = 0; i < 900; i++) {
-      Address counter =
-          Address.of(TestFunctions.COUNTER, run + "-" + i + "-" + "x".repeat(500));
+      Address counter = Address.of(TestFunctions.COUNTER, run + "-" + i + "-" + "x".repeat(500));
       batch.add(DirectInvocation.of(MessageBuilder.forAddress(counter).withValue(1L).build()));
     }
 
