@@ -39,8 +39,38 @@ public interface BatchStore {
    */
   Set<String> writeKeys(String pipeline, String operator, List<KeyWrite> writes);
 
-  /** Every split's state and the tick's, strongly consistent. */
+  /**
+   * Every split's state and the tick's, strongly consistent, each with the {@link
+   * SplitState#attempts()} recorded for it.
+   */
   List<SplitState> readSplits(String pipeline);
+
+  /**
+   * Records that a batch of ordered split {@code split} is being attempted (an attempt with the
+   * same first offset is replaced): written before any of its keys, read back by {@link
+   * #readSplits}.
+   */
+  void putAttempt(String pipeline, String split, SplitState.Attempt attempt);
+
+  /** Deletes the attempts of {@code split} with these first offsets; absent ones are ignored. */
+  void deleteAttempts(String pipeline, String split, Collection<String> firsts);
+
+  /**
+   * The receipts of messages of an unordered split (an SQS queue, a DynamoDB stream) found among
+   * {@code ids}, strongly consistent: a message with a receipt was applied to every key and its
+   * outputs are in the receipt.
+   *
+   * @return the receipts' contents by message id; ids without one are absent
+   */
+  Map<String, byte[]> readReceipts(String pipeline, String split, Collection<String> ids);
+
+  /**
+   * Writes receipts of messages of an unordered split (overwriting any with the same id).
+   *
+   * @param receipts the outputs of each message, by its id
+   * @param expiresAt when the receipts may be deleted, epoch seconds
+   */
+  void writeReceipts(String pipeline, String split, Map<String, byte[]> receipts, long expiresAt);
 
   /**
    * Writes a split's state if its stored version is still {@code state.version() - 1} (no item for

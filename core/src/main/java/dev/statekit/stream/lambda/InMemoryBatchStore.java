@@ -1,11 +1,13 @@
 package dev.statekit.stream.lambda;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -18,6 +20,22 @@ public final class InMemoryBatchStore implements BatchStore {
   private final Map<String, KeyItem> keys = new HashMap<>();
   private final Map<String, TreeMap<String, SplitState>> splits = new HashMap<>();
   private final Map<String, TreeMap<String, TimerItem>> timers = new HashMap<>();
+  private final Map<String, TreeMap<String, SplitState.Attempt>> attempts = new HashMap<>();
+  private final Map<String, Receipt> receipts = new HashMap<>();
+  private final Clock clock;
+  private int receiptWrites;
+
+  private record Receipt(byte[] outputs, long expiresAt) {}
+
+  /** A store whose receipts expire by the system clock. */
+  public InMemoryBatchStore() {
+    this(Clock.systemUTC());
+  }
+
+  /** A store whose receipts expire by {@code clock} (the pipeline's, in tests). */
+  public InMemoryBatchStore(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
 
   @Override
   public synchronized Map<String, KeyItem> readKeys(
@@ -51,7 +69,66 @@ public final class InMemoryBatchStore implements BatchStore {
 
   @Override
   public synchronized List<SplitState> readSplits(String pipeline) {
-    return new ArrayList<>(splits.getOrDefault(pipeline, new TreeMap<>()).values());
+    TreeMap<String, SplitState> found =
+        new TreeMap<>(splits.getOrDefault(pipeline, new TreeMap<>()));
+    attempts.forEach(
+        (scoped, bySplit) -> {
+          String prefix = pipeline + "#";
+          if (scoped.startsWith(prefix) && !bySplit.isEmpty()) {
+            String split = scoped.substring(prefix.length());
+            SplitState state = found.getOrDefault(split, SplitState.fresh(split));
+            found.put(split, state.withAttempts(List.copyOf(bySplit.values())));
+          }
+        });
+    return new ArrayList<>(found.values());
+  }
+
+  @Override
+  public synchronized void putAttempt(String pipeline, String split, SplitState.Attempt attempt) {
+    attempts
+        .computeIfAbsent(pipeline + "#" + split, s -> new TreeMap<>())
+        .put(attempt.first(), attempt);
+  }
+
+  @Override
+  public synchronized void deleteAttempts(
+      String pipeline, String split, Collection<String> firsts) {
+    TreeMap<String, SplitState.Attempt> stored = attempts.get(pipeline + "#" + split);
+    if (stored != null) {
+      firsts.forEach(stored::remove);
+    }
+  }
+
+  @Override
+  public synchronized Map<String, byte[]> readReceipts(
+      String pipeline, String split, Collection<String> ids) {
+    Map<String, byte[]> found = new HashMap<>();
+    for (String id : ids) {
+      Receipt receipt = receipts.get(scope(pipeline, split, id));
+      if (receipt != null) {
+        found.put(id, receipt.outputs());
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public synchronized void writeReceipts(
+      String pipeline, String split, Map<String, byte[]> written, long expiresAt) {
+    written.forEach(
+        (id, receipt) -> receipts.put(scope(pipeline, split, id), new Receipt(receipt, expiresAt)));
+    // As DynamoDB's TTL would, some time after they expire.
+    receiptWrites += written.size();
+    if (receiptWrites > 10_000) {
+      receiptWrites = 0;
+      long now = clock.millis() / 1000;
+      receipts.values().removeIf(r -> r.expiresAt() > 0 && r.expiresAt() < now);
+    }
+  }
+
+  /** How many receipts are kept (for tests). */
+  public synchronized int receipts() {
+    return receipts.size();
   }
 
   @Override

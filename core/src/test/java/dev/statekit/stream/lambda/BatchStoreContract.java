@@ -131,14 +131,22 @@ abstract class BatchStoreContract {
             "stream/shardId-000000000001",
             1,
             "49590338271490256608559692538361571095921575989136588898",
+            "49590338271490256608559692538361571095921575989136588001",
+            null,
             1_000,
             900,
             950,
             1_700_000_000_000L,
             1_700_000_000_500L,
-            Long.MIN_VALUE,
             899,
-            List.of("t1", "t2"));
+            List.of(
+                new GivenUp(
+                    "stream/shardId-000000000001",
+                    null,
+                    "49590338271490256608559692538361571095921575989136588000",
+                    -5,
+                    1_700_000_000_100L)),
+            List.of());
     assertTrue(store.writeSplit(pipeline, first));
     assertFalse(store.writeSplit(pipeline, first), "version 1 exists already");
     assertTrue(store.writeSplit(pipeline, SplitState.fresh(SplitState.TICK).withVersion(1)));
@@ -152,6 +160,40 @@ abstract class BatchStoreContract {
     assertTrue(store.writeSplit(pipeline, next));
     assertEquals(next, store.readSplits(pipeline).get(1));
     assertEquals(List.of(), store.readSplits(pipeline + "-other"));
+  }
+
+  @Test
+  void attemptsAreReadWithTheirSplitAndDeletedByFirstOffset() {
+    BatchStore store = store();
+    String split = "stream/shardId-000000000002";
+    store.putAttempt(pipeline, split, new SplitState.Attempt("100", "150", 7));
+    store.putAttempt(pipeline, split, new SplitState.Attempt("151", "190", 8));
+    store.putAttempt(pipeline, split, new SplitState.Attempt("100", "170", 9)); // replaces
+    List<SplitState> read = store.readSplits(pipeline);
+    assertEquals(List.of(split), splitNames(read), "an attempt comes with its split's state");
+    assertEquals(0, read.get(0).version(), "no checkpoint yet");
+    assertEquals(
+        List.of(new SplitState.Attempt("100", "170", 9), new SplitState.Attempt("151", "190", 8)),
+        read.get(0).attempts().stream()
+            .sorted(java.util.Comparator.comparing(SplitState.Attempt::first))
+            .toList());
+
+    assertTrue(store.writeSplit(pipeline, SplitState.fresh(split).withVersion(1)));
+    store.deleteAttempts(pipeline, split, List.of("100", "no-such"));
+    read = store.readSplits(pipeline);
+    assertEquals(1, read.get(0).version());
+    assertEquals(List.of(new SplitState.Attempt("151", "190", 8)), read.get(0).attempts());
+  }
+
+  @Test
+  void receiptsAreFoundByMessageId() {
+    BatchStore store = store();
+    assertEquals(Map.of(), store.readReceipts(pipeline, "queue", List.of("m1")));
+    store.writeReceipts(pipeline, "queue", Map.of("m1", bytes("one"), "m2", bytes("")), 0);
+    Map<String, byte[]> read = store.readReceipts(pipeline, "queue", List.of("m1", "m2", "m3"));
+    assertEquals(Set.of("m1", "m2"), read.keySet());
+    assertArrayEquals(bytes("one"), read.get("m1"));
+    assertEquals(Map.of(), store.readReceipts(pipeline, "other-queue", List.of("m1")));
   }
 
   private static List<String> splitNames(List<SplitState> splits) {

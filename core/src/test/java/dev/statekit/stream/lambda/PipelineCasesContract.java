@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -246,20 +247,51 @@ abstract class PipelineCasesContract {
   @Test
   void case5ABatchLambdaGivesUpOnTakesNoWindowWithIt() {
     FlakySink sink = new FlakySink(results());
-    BatchPipeline pipeline = pipeline(windowed(sink));
+    AtomicBoolean crashAtK2 = new AtomicBoolean();
+    BatchPipeline pipeline =
+        BatchPipeline.builder(name, windowed(sink))
+            .store(store())
+            .clock(clock)
+            .batchTimeout(Duration.ofMinutes(1))
+            .faultHook(
+                (step, detail) -> {
+                  if (crashAtK2.get()
+                      && step == BatchFaultHook.Step.KEY_WRITE
+                      && "k2".equals(detail)) {
+                    throw new IllegalStateException("the invocation died writing k2");
+                  }
+                })
+            .build();
     pipeline.registerSplits(List.of(SHARD));
     pipeline.process(shard(1000, "k1@10", "k1@20"));
-    // This batch fires k1's window [0, 100) and opens others; the sink is down for all 11
-    // attempts (MaximumRetryAttempts: 10), and Lambda moves on to the next batch.
+    // This batch fires k1's window [0, 100) and adds to k1 and k2; every attempt dies after
+    // writing k1 but not k2, with the sink down, and after 11 attempts (MaximumRetryAttempts: 10)
+    // Lambda moves on to the next batch.
     SourceBatch givenUp = shard(1002, "k2@150", "k1@160");
     sink.down();
+    crashAtK2.set(true);
     for (int attempt = 0; attempt < 11; attempt++) {
       assertThrows(RuntimeException.class, () -> pipeline.process(givenUp));
     }
     sink.up();
+    crashAtK2.set(false);
     pipeline.process(shard(1004, "k3@250"));
     clock.advance(Duration.ofMinutes(2));
     pipeline.tick();
-    assertTrue(texts().contains("k1@0=2"), "k1's first window was lost: " + texts());
+    assertEquals(Set.of(), texts(), "no window fires past the given-up records");
+
+    GivenUp gap = new GivenUp(SHARD, "1001", "1004", 19, pipeline.givenUp().get(0).at());
+    assertEquals(List.of(gap), pipeline.givenUp(), "what Lambda gave up on is recorded");
+    BatchResult replayed = pipeline.replay(gap, shard(1002, "k2@150", "k1@160"));
+    assertEquals(1, replayed.applied(), "k2's record applied; k1 had applied its own");
+    assertEquals(List.of(), pipeline.givenUp());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> pipeline.replay(gap, shard(1002, "k2@150", "k1@160")),
+        "a range is replayed once");
+    clock.advance(Duration.ofMinutes(2));
+    pipeline.tick();
+    assertEquals(Set.of("k1@0=2", "k1@100=1", "k2@100=1"), texts());
+    assertEquals(3, stored().size(), "each window once");
   }
 }

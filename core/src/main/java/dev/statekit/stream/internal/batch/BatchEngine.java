@@ -1,11 +1,11 @@
 package dev.statekit.stream.internal.batch;
 
-import dev.statekit.runtime.internal.ParallelCalls;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.lambda.BatchFaultHook;
 import dev.statekit.stream.lambda.BatchResult;
 import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
+import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.lambda.SplitState;
@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Callable;
 
 /**
  * Runs one pipeline batch by batch ({@link BatchFlow}) and tick by tick ({@link TickFlow}): what
@@ -30,7 +29,18 @@ public final class BatchEngine {
   final BatchSettings settings;
   final TimerCodec codec;
   private final ItemCache cache;
-  private final ParallelCalls parallel = new ParallelCalls(16);
+
+  /** Messages of unordered splits whose receipts this process wrote: their keys' entries can go. */
+  private final Set<String> confirmed =
+      java.util.Collections.newSetFromMap(
+          new java.util.LinkedHashMap<>(16, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+              return size() > CONFIRMED;
+            }
+          });
+
+  private static final int CONFIRMED = 100_000;
 
   /**
    * The engine of {@code pipeline}.
@@ -47,7 +57,44 @@ public final class BatchEngine {
 
   /** Processes one batch. */
   public BatchResult process(SourceBatch batch) throws Exception {
-    return new BatchFlow(this, batch).run();
+    return new BatchFlow(this, batch, null).run();
+  }
+
+  /** Every range given up and not replayed yet. */
+  public List<GivenUp> givenUp() {
+    return new Progress(store().readSplits(name), 0, 0).givenUp();
+  }
+
+  /**
+   * Replays the records of given-up range {@code range}: each is applied to the keys that had not
+   * applied it, its outputs delivered, and the range is then closed.
+   *
+   * @throws IllegalArgumentException if the range is not open, or the batch holds other records
+   */
+  public BatchResult replay(GivenUp range, SourceBatch batch) throws Exception {
+    List<GivenUp> open = givenUp();
+    if (!open.contains(range)) {
+      throw new IllegalArgumentException(
+          "Range "
+              + range
+              + " is not given up and open (open: "
+              + open
+              + "): it was replayed already, or belongs to another pipeline");
+    }
+    for (var record : batch.records()) {
+      if (!batch.ordered()
+          || !batch.split().equals(range.split())
+          || !range.covers(record.position().offset())) {
+        throw new IllegalArgumentException(
+            "Record "
+                + record.position()
+                + " is not in "
+                + range
+                + ": replay exactly the records after its 'after' and before its 'before', as one"
+                + " ordered batch of its split");
+      }
+    }
+    return new BatchFlow(this, batch, range).run();
   }
 
   /** Advances idle splits and fires due windows. */
@@ -76,13 +123,15 @@ public final class BatchEngine {
               split,
               1,
               null,
+              null,
+              null,
               fresh.watermark(),
               fresh.fireWatermark(),
               fresh.candidate(),
               0,
               now,
               fresh.firedThrough(),
-              fresh.pendingThrough(),
+              List.of(),
               List.of());
       if (store().writeSplit(name, registered)) {
         added.add(split);
@@ -99,9 +148,38 @@ public final class BatchEngine {
     settings.hook().reached(step, detail);
   }
 
-  /** Runs the calls at once and waits for all; rethrows the first failure. */
-  void together(List<Callable<Void>> calls) {
-    parallel.all(calls);
+  /** Runs the calls (at once, as the settings' concurrency does) and waits for all. */
+  void together(List<Runnable> calls) {
+    if (calls.size() == 1) {
+      calls.get(0).run();
+    } else if (!calls.isEmpty()) {
+      settings.concurrency().runAll(calls);
+    }
+  }
+
+  /** The ids of {@code split}'s messages pending in the cached items of {@code keys}. */
+  Set<String> cachedPending(Collection<String> keys, String split) {
+    Set<String> ids = new HashSet<>();
+    for (String key : keys) {
+      KeyItem item = cache.get(key);
+      if (item != null && item.bookkeeping() != null) {
+        ids.addAll(KeyBook.decode(item.bookkeeping()).pendingIds(split));
+      }
+    }
+    return ids;
+  }
+
+  /** Records that the receipts of these messages were written. */
+  void confirmed(String split, Collection<String> ids) {
+    synchronized (confirmed) {
+      ids.forEach(id -> confirmed.add(split + "\n" + id));
+    }
+  }
+
+  boolean isConfirmed(String split, String id) {
+    synchronized (confirmed) {
+      return confirmed.contains(split + "\n" + id);
+    }
   }
 
   /** Items of keys: from this process's cache where it has them, unless {@code fresh}. */

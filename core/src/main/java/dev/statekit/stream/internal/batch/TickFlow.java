@@ -6,7 +6,6 @@ import dev.statekit.stream.lambda.TimerItem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 
 /**
  * The scheduled tick: moves on the watermark of splits that got no batch for the idle timeout (as a
@@ -31,7 +30,7 @@ final class TickFlow {
   TickResult run() throws Exception {
     List<SplitState> splits = new ArrayList<>(engine.store().readSplits(engine.name));
     List<String> idle = new ArrayList<>();
-    List<Callable<Void>> writes = new ArrayList<>();
+    List<Runnable> writes = new ArrayList<>();
     long idleTimeout = engine.shape.idleTimeout();
     long floor = Long.MAX_VALUE;
     for (SplitState split : splits) {
@@ -61,13 +60,8 @@ final class TickFlow {
       if (next.fireWatermark() != split.fireWatermark() || next.candidate() != split.candidate()) {
         SplitState written = next.withVersion(split.version() + 1);
         splits.set(i, written);
-        writes.add(
-            () -> {
-              engine
-                  .store()
-                  .writeSplit(engine.name, written); // a batch came: the next tick sees it
-              return null;
-            });
+        // A batch that came meanwhile wins: the next tick sees it.
+        writes.add(() -> engine.store().writeSplit(engine.name, written));
       }
     }
     engine.together(writes);
@@ -104,8 +98,11 @@ final class TickFlow {
               Set.of(),
               Long.MIN_VALUE,
               firedThrough,
-              index.through,
+              index.upTo,
               progress.positions(),
+              progress.givenUp(),
+              null,
+              (split, id) -> false,
               now);
       var works =
           new KeyedPass(context)
@@ -121,17 +118,9 @@ final class TickFlow {
     if (!index.rests.isEmpty()) {
       engine.store().putTimers(engine.name, index.rests);
     }
-    List<Callable<Void>> record = new ArrayList<>();
-    record.add(
-        () -> {
-          engine.store().deleteTimers(engine.name, index.covered);
-          return null;
-        });
-    record.add(
-        () -> {
-          recordFired(index.through);
-          return null;
-        });
+    List<Runnable> record = new ArrayList<>();
+    record.add(() -> engine.store().deleteTimers(engine.name, index.covered));
+    record.add(() -> recordFired(index.through));
     engine.together(record);
     return fired;
   }
@@ -148,13 +137,15 @@ final class TickFlow {
               SplitState.TICK,
               tick.version() + 1,
               null,
+              null,
+              null,
               Long.MIN_VALUE,
               Long.MIN_VALUE,
               Long.MIN_VALUE,
               0,
               now,
               through,
-              Long.MIN_VALUE,
+              List.of(),
               List.of());
       if (engine.store().writeSplit(engine.name, next)) {
         return;

@@ -12,6 +12,7 @@ import dev.statekit.stream.state.StateStoreException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +38,12 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *       where a key has no state or no expiry);
  *   <li>a split: {@code pk = pipe#<pipeline>#splits}, {@code sk = <split>}, its {@link SplitState}
  *       as attributes;
+ *   <li>a batch attempt of an ordered split: {@code pk = pipe#<pipeline>#splits}, {@code sk =
+ *       #att#<split>#<first offset>}, {@code f}, {@code l}, {@code at};
  *   <li>a timer item: {@code pk = pipe#<pipeline>#timers}, {@code sk = <id>} (ordered by due time),
- *       {@code min}, {@code max}, {@code t} (binary).
+ *       {@code min}, {@code max}, {@code t} (binary);
+ *   <li>a message's receipt (unordered splits): {@code pk = pipe#<pipeline>#rcpt#<split>#<message
+ *       id>}, {@code sk = done}, {@code o} its outputs (binary), {@code expires_at}.
  * </ul>
  *
  * Keys are read with BatchGetItem (100 a request, strongly consistent) and written with
@@ -53,6 +58,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 public final class DynamoDbBatchStore implements BatchStore {
   /** The sort key of key items. */
   public static final String KEY_SORT_KEY = "batch";
+
+  /** The sort key of a message's receipt. */
+  static final String RECEIPT_SORT_KEY = "done";
 
   private static final String PK = ApplicationTable.PARTITION_KEY;
   private static final int READ_CHUNK = 100;
@@ -204,11 +212,91 @@ public final class DynamoDbBatchStore implements BatchStore {
 
   @Override
   public List<SplitState> readSplits(String pipeline) {
-    List<SplitState> splits = new ArrayList<>();
+    Map<String, SplitState> splits = new LinkedHashMap<>();
+    Map<String, List<SplitState.Attempt>> attempts = new HashMap<>();
     for (Map<String, AttributeValue> item : query(splitsKey(pipeline), null, Integer.MAX_VALUE)) {
-      splits.add(SplitItems.read(item));
+      String sortKey = item.get(SK).s();
+      if (SplitItems.isAttempt(sortKey)) {
+        attempts
+            .computeIfAbsent(SplitItems.attemptSplit(sortKey), s -> new ArrayList<>())
+            .add(SplitItems.readAttempt(item));
+      } else {
+        splits.put(sortKey, SplitItems.read(item));
+      }
     }
-    return splits;
+    attempts.forEach(
+        (split, read) ->
+            splits.put(
+                split, splits.getOrDefault(split, SplitState.fresh(split)).withAttempts(read)));
+    return new ArrayList<>(splits.values());
+  }
+
+  @Override
+  public void putAttempt(String pipeline, String split, SplitState.Attempt attempt) {
+    Map<String, AttributeValue> item = SplitItems.attempt(attempt);
+    item.putAll(itemKey(splitsKey(pipeline), SplitItems.attemptKey(split, attempt.first())));
+    batches.call(
+        "recording a batch attempt", () -> dynamoDb.putItem(b -> b.tableName(table).item(item)));
+  }
+
+  @Override
+  public void deleteAttempts(String pipeline, String split, Collection<String> firsts) {
+    List<WriteRequest> requests = new ArrayList<>();
+    for (String first : new LinkedHashSet<>(firsts)) {
+      Map<String, AttributeValue> key =
+          itemKey(splitsKey(pipeline), SplitItems.attemptKey(split, first));
+      requests.add(WriteRequest.builder().deleteRequest(d -> d.key(key)).build());
+    }
+    batches.write(requests);
+  }
+
+  @Override
+  public Map<String, byte[]> readReceipts(String pipeline, String split, Collection<String> ids) {
+    String prefix = receiptPrefix(pipeline, split);
+    List<Map<String, AttributeValue>> request = new ArrayList<>();
+    for (String id : new LinkedHashSet<>(ids)) {
+      request.add(itemKey(prefix + id, RECEIPT_SORT_KEY));
+    }
+    List<Callable<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
+    for (int from = 0; from < request.size(); from += READ_CHUNK) {
+      List<Map<String, AttributeValue>> chunk =
+          request.subList(from, Math.min(request.size(), from + READ_CHUNK));
+      reads.add(() -> batches.get(chunk));
+    }
+    Map<String, byte[]> found = new HashMap<>();
+    for (List<Map<String, AttributeValue>> items : parallel.all(reads)) {
+      for (Map<String, AttributeValue> item : items) {
+        found.put(item.get(PK).s().substring(prefix.length()), Items.bytes(item.get("o")));
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public void writeReceipts(
+      String pipeline, String split, Map<String, byte[]> receipts, long expiresAt) {
+    String prefix = receiptPrefix(pipeline, split);
+    List<WriteRequest> requests = new ArrayList<>();
+    receipts.forEach(
+        (id, outputs) -> {
+          Map<String, AttributeValue> item = new HashMap<>(itemKey(prefix + id, RECEIPT_SORT_KEY));
+          item.put("o", Items.bytes(outputs));
+          if (expiresAt > 0) {
+            item.put(ApplicationTable.TTL_ATTRIBUTE, Items.number(expiresAt));
+          }
+          requests.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
+        });
+    List<Callable<Void>> calls = new ArrayList<>();
+    for (int from = 0; from < requests.size(); from += Batches.WRITE_BATCH) {
+      List<WriteRequest> chunk =
+          requests.subList(from, Math.min(requests.size(), from + Batches.WRITE_BATCH));
+      calls.add(
+          () -> {
+            batches.write(chunk);
+            return null;
+          });
+    }
+    parallel.all(calls);
   }
 
   @Override
@@ -331,6 +419,10 @@ public final class DynamoDbBatchStore implements BatchStore {
 
   private static String splitsKey(String pipeline) {
     return "pipe#" + pipeline + "#splits";
+  }
+
+  private static String receiptPrefix(String pipeline, String split) {
+    return "pipe#" + pipeline + "#rcpt#" + split + "#";
   }
 
   private static String timersKey(String pipeline) {

@@ -1,0 +1,86 @@
+package dev.statekit.stream.internal.batch;
+
+import dev.statekit.stream.PipelineFailedException;
+import dev.statekit.stream.SourcePosition;
+import dev.statekit.stream.lambda.GivenUp;
+import dev.statekit.stream.lambda.SplitState;
+import dev.statekit.stream.lambda.SplitState.Attempt;
+
+/**
+ * Where an ordered batch stands against its split, read before anything of it is written. Lambda
+ * hands a shard's records over in order, one batch at a time (ParallelizationFactor 1): a batch
+ * either follows the split's checkpoint, or repeats the batch that wrote it, or repeats the batch
+ * attempted since. Two other cases are told apart by the attempts recorded before each batch writes
+ * a key:
+ *
+ * <ul>
+ *   <li>the batch starts beyond a batch attempted and never checkpointed: Lambda gave up on that
+ *       one (MaximumRetryAttempts) and moved on, and everything between the checkpoint and this
+ *       batch is {@linkplain GivenUp given up};
+ *   <li>the batch starts inside what another batch covered or attempted: the shard's batches
+ *       interleave, as with ParallelizationFactor above 1, which the per-shard checkpoint cannot
+ *       fence. Such a batch is refused before anything of it is applied, never skipped.
+ * </ul>
+ */
+final class ShardFence {
+  private ShardFence() {}
+
+  /**
+   * Checks the batch of {@code state}'s split starting at {@code first}.
+   *
+   * @return the range given up before it, if this batch is the first to see it, else null
+   * @throws PipelineFailedException if the batch interleaves with another of its shard
+   */
+  static GivenUp check(String pipeline, SplitState state, String first, long now) {
+    String position = state.position();
+    if (position != null && SourcePosition.compareOffsets(first, position) <= 0) {
+      if (first.equals(state.lastStart())) {
+        return null; // the batch that wrote the checkpoint, handed over again
+      }
+      throw interleaved(pipeline, state, first, "the split's checkpoint is at " + position);
+    }
+    boolean skipped = false;
+    for (Attempt attempt : state.attempts()) {
+      if (attempt.first().equals(first)
+          || (position != null && SourcePosition.compareOffsets(attempt.first(), position) <= 0)) {
+        continue; // this batch's earlier attempts, or one its checkpoint covers
+      }
+      if (SourcePosition.compareOffsets(attempt.last(), first) < 0) {
+        skipped = true; // attempted, never checkpointed, and Lambda is past it
+      } else {
+        throw interleaved(
+            pipeline,
+            state,
+            first,
+            "a batch from " + attempt.first() + " to " + attempt.last() + " was attempted");
+      }
+    }
+    if (!skipped) {
+      return null;
+    }
+    for (GivenUp known : state.givenUp()) {
+      if (known.before().equals(first)) {
+        return null;
+      }
+    }
+    return new GivenUp(state.split(), position, first, Progress.lateness(state), now);
+  }
+
+  private static PipelineFailedException interleaved(
+      String pipeline, SplitState state, String first, String why) {
+    return new PipelineFailedException(
+        "Pipeline "
+            + pipeline
+            + " refused a batch of "
+            + state.split()
+            + " starting at "
+            + first
+            + ": "
+            + why
+            + ", so the shard's batches interleave, as they do when the event source mapping's"
+            + " ParallelizationFactor is above 1. A shard's checkpoint fences one batch at a time:"
+            + " set ParallelizationFactor to 1 on the mapping (several shards, not several batches"
+            + " of one, give parallelism). Nothing of this batch was applied.",
+        null);
+  }
+}
