@@ -39,21 +39,29 @@ public interface BatchStore {
    */
   Set<String> writeKeys(String pipeline, String operator, List<KeyWrite> writes);
 
-  /**
-   * Every split's state and the tick's, strongly consistent, each with the {@link
-   * SplitState#attempts()} recorded for it.
-   */
+  /** Every split's state and the tick's, strongly consistent. */
   List<SplitState> readSplits(String pipeline);
 
   /**
    * Records that a batch of ordered split {@code split} is being attempted (an attempt with the
-   * same first offset is replaced): written before any of its keys, read back by {@link
-   * #readSplits}.
+   * same first offset is replaced).
+   *
+   * @param expiresAt when it may be deleted, epoch seconds
    */
-  void putAttempt(String pipeline, String split, SplitState.Attempt attempt);
+  void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt);
 
-  /** Deletes the attempts of {@code split} with these first offsets; absent ones are ignored. */
-  void deleteAttempts(String pipeline, String split, Collection<String> firsts);
+  /**
+   * The latest attempts of {@code split}, by first offset, latest first, strongly consistent.
+   *
+   * @param limit at most this many
+   */
+  List<Attempt> latestAttempts(String pipeline, String split, int limit);
+
+  /**
+   * The attempts of {@code split} whose first offset is between {@code from} and {@code to}, both
+   * included, in order, strongly consistent.
+   */
+  List<Attempt> attempts(String pipeline, String split, String from, String to);
 
   /**
    * The receipts of messages of an unordered split (an SQS queue, a DynamoDB stream) found among

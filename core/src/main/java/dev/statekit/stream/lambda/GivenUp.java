@@ -18,12 +18,49 @@ import java.util.Objects;
  * @param watermark the split's event time when the records were given up: their windows are held
  *     open at it
  * @param at when the pipeline noticed, epoch ms
+ * @param unnoticed true if the pipeline did not notice it itself but was told by a {@linkplain
+ *     #onFailure replay of the on-failure destination's record}: every attempt of the batch failed
+ *     before it reached the table, so none of its records was applied anywhere
  */
-public record GivenUp(String split, String after, String before, long watermark, long at) {
+public record GivenUp(
+    String split, String after, String before, long watermark, long at, boolean unnoticed) {
   /** Checks the fields. */
   public GivenUp {
     Objects.requireNonNull(split, "split");
     Objects.requireNonNull(before, "before");
+  }
+
+  /**
+   * The range of a batch as the event source mapping's on-failure destination records it (the
+   * shard, {@code startSequenceNumber} and {@code endSequenceNumber}), to hand to {@link
+   * BatchPipeline#replay} when {@link BatchPipeline#givenUp()} does not list it.
+   */
+  public static GivenUp onFailure(String split, String firstSequence, String lastSequence) {
+    java.math.BigInteger first = new java.math.BigInteger(firstSequence);
+    java.math.BigInteger last = new java.math.BigInteger(lastSequence);
+    if (first.compareTo(last) > 0 || first.signum() < 0) {
+      throw new IllegalArgumentException(
+          "An on-failure record's first sequence number is at most its last: got "
+              + firstSequence
+              + " to "
+              + lastSequence);
+    }
+    return new GivenUp(
+        split,
+        first.subtract(java.math.BigInteger.ONE).toString(),
+        last.add(java.math.BigInteger.ONE).toString(),
+        Long.MIN_VALUE,
+        0,
+        true);
+  }
+
+  /** True if the two ranges of one split share a record. */
+  public boolean overlaps(GivenUp other) {
+    return split.equals(other.split)
+        && (other.after == null
+            || dev.statekit.stream.SourcePosition.compareOffsets(before, other.after) > 0)
+        && (after == null
+            || dev.statekit.stream.SourcePosition.compareOffsets(other.before, after) > 0);
   }
 
   /** True if {@code offset} (a sequence number of this split) lies in the given-up range. */

@@ -20,7 +20,7 @@ public final class InMemoryBatchStore implements BatchStore {
   private final Map<String, KeyItem> keys = new HashMap<>();
   private final Map<String, TreeMap<String, SplitState>> splits = new HashMap<>();
   private final Map<String, TreeMap<String, TimerItem>> timers = new HashMap<>();
-  private final Map<String, TreeMap<String, SplitState.Attempt>> attempts = new HashMap<>();
+  private final Map<String, TreeMap<String, Attempt>> attempts = new HashMap<>();
   private final Map<String, Receipt> receipts = new HashMap<>();
   private final Clock clock;
   private int receiptWrites;
@@ -69,34 +69,38 @@ public final class InMemoryBatchStore implements BatchStore {
 
   @Override
   public synchronized List<SplitState> readSplits(String pipeline) {
-    TreeMap<String, SplitState> found =
-        new TreeMap<>(splits.getOrDefault(pipeline, new TreeMap<>()));
-    attempts.forEach(
-        (scoped, bySplit) -> {
-          String prefix = pipeline + "#";
-          if (scoped.startsWith(prefix) && !bySplit.isEmpty()) {
-            String split = scoped.substring(prefix.length());
-            SplitState state = found.getOrDefault(split, SplitState.fresh(split));
-            found.put(split, state.withAttempts(List.copyOf(bySplit.values())));
-          }
-        });
-    return new ArrayList<>(found.values());
+    return new ArrayList<>(splits.getOrDefault(pipeline, new TreeMap<>()).values());
   }
 
   @Override
-  public synchronized void putAttempt(String pipeline, String split, SplitState.Attempt attempt) {
+  public synchronized void putAttempt(
+      String pipeline, String split, Attempt attempt, long expiresAt) {
     attempts
         .computeIfAbsent(pipeline + "#" + split, s -> new TreeMap<>())
-        .put(attempt.first(), attempt);
+        .put(Attempt.sortKey(attempt.first()), attempt);
   }
 
   @Override
-  public synchronized void deleteAttempts(
-      String pipeline, String split, Collection<String> firsts) {
-    TreeMap<String, SplitState.Attempt> stored = attempts.get(pipeline + "#" + split);
-    if (stored != null) {
-      firsts.forEach(stored::remove);
+  public synchronized List<Attempt> latestAttempts(String pipeline, String split, int limit) {
+    List<Attempt> latest = new ArrayList<>();
+    for (Attempt attempt :
+        attempts.getOrDefault(pipeline + "#" + split, new TreeMap<>()).descendingMap().values()) {
+      if (latest.size() == limit) {
+        break;
+      }
+      latest.add(attempt);
     }
+    return latest;
+  }
+
+  @Override
+  public synchronized List<Attempt> attempts(
+      String pipeline, String split, String from, String to) {
+    return new ArrayList<>(
+        attempts
+            .getOrDefault(pipeline + "#" + split, new TreeMap<>())
+            .subMap(Attempt.sortKey(from), true, Attempt.sortKey(to), true)
+            .values());
   }
 
   @Override

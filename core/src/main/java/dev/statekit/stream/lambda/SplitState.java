@@ -32,8 +32,6 @@ import java.util.Objects;
  * @param firedThrough every window ending at or before it was delivered, as far as this split's
  *     batches (or the tick) know
  * @param givenUp records Lambda gave up on and that were not replayed yet
- * @param attempts the batches of this split attempted since its checkpoints (read from their own
- *     items; writing a split ignores them)
  */
 public record SplitState(
     String split,
@@ -47,32 +45,14 @@ public record SplitState(
     long candidateAt,
     long activeAt,
     long firedThrough,
-    List<GivenUp> givenUp,
-    List<Attempt> attempts) {
+    List<GivenUp> givenUp) {
   /** The name of the tick's own item. */
   public static final String TICK = "#tick";
 
-  /**
-   * A batch of an ordered split that an invocation started: written before any key of the batch is,
-   * so that the batch after it can tell a batch Lambda gave up on.
-   *
-   * @param first the batch's first offset
-   * @param last its last offset
-   * @param at when it was attempted, epoch ms
-   */
-  public record Attempt(String first, String last, long at) {
-    /** Checks the fields. */
-    public Attempt {
-      Objects.requireNonNull(first, "first");
-      Objects.requireNonNull(last, "last");
-    }
-  }
-
-  /** Copies the lists. */
+  /** Copies the list. */
   public SplitState {
     Objects.requireNonNull(split, "split");
     givenUp = List.copyOf(givenUp);
-    attempts = List.copyOf(attempts);
   }
 
   /** A split no batch has written yet. */
@@ -89,7 +69,6 @@ public record SplitState(
         0,
         0,
         Long.MIN_VALUE,
-        List.of(),
         List.of());
   }
 
@@ -107,26 +86,7 @@ public record SplitState(
         candidateAt,
         activeAt,
         firedThrough,
-        givenUp,
-        attempts);
-  }
-
-  /** This state with the attempts the store read beside it. */
-  public SplitState withAttempts(List<Attempt> read) {
-    return new SplitState(
-        split,
-        version,
-        position,
-        lastStart,
-        resume,
-        watermark,
-        fireWatermark,
-        candidate,
-        candidateAt,
-        activeAt,
-        firedThrough,
-        givenUp,
-        read);
+        givenUp);
   }
 
   /** True for the tick's item, which takes no part in watermarks. */

@@ -145,8 +145,8 @@ abstract class BatchStoreContract {
                     null,
                     "49590338271490256608559692538361571095921575989136588000",
                     -5,
-                    1_700_000_000_100L)),
-            List.of());
+                    1_700_000_000_100L,
+                    true)));
     assertTrue(store.writeSplit(pipeline, first));
     assertFalse(store.writeSplit(pipeline, first), "version 1 exists already");
     assertTrue(store.writeSplit(pipeline, SplitState.fresh(SplitState.TICK).withVersion(1)));
@@ -163,26 +163,23 @@ abstract class BatchStoreContract {
   }
 
   @Test
-  void attemptsAreReadWithTheirSplitAndDeletedByFirstOffset() {
+  void attemptsComeLatestFirstOrByRangeOfFirstOffsets() {
     BatchStore store = store();
     String split = "stream/shardId-000000000002";
-    store.putAttempt(pipeline, split, new SplitState.Attempt("100", "150", 7));
-    store.putAttempt(pipeline, split, new SplitState.Attempt("151", "190", 8));
-    store.putAttempt(pipeline, split, new SplitState.Attempt("100", "170", 9)); // replaces
-    List<SplitState> read = store.readSplits(pipeline);
-    assertEquals(List.of(split), splitNames(read), "an attempt comes with its split's state");
-    assertEquals(0, read.get(0).version(), "no checkpoint yet");
+    store.putAttempt(pipeline, split, new Attempt("100", "150", 7), 0);
+    store.putAttempt(pipeline, split, new Attempt("99", "99", 6), 0);
+    store.putAttempt(pipeline, split, new Attempt("151", "190", 8), 1_900_000_000L);
+    store.putAttempt(pipeline, split, new Attempt("100", "170", 9), 0); // a retry replaces it
     assertEquals(
-        List.of(new SplitState.Attempt("100", "170", 9), new SplitState.Attempt("151", "190", 8)),
-        read.get(0).attempts().stream()
-            .sorted(java.util.Comparator.comparing(SplitState.Attempt::first))
-            .toList());
-
-    assertTrue(store.writeSplit(pipeline, SplitState.fresh(split).withVersion(1)));
-    store.deleteAttempts(pipeline, split, List.of("100", "no-such"));
-    read = store.readSplits(pipeline);
-    assertEquals(1, read.get(0).version());
-    assertEquals(List.of(new SplitState.Attempt("151", "190", 8)), read.get(0).attempts());
+        List.of(new Attempt("151", "190", 8), new Attempt("100", "170", 9)),
+        store.latestAttempts(pipeline, split, 2),
+        "by number, not by text: 99 is the oldest");
+    assertEquals(
+        List.of(new Attempt("99", "99", 6), new Attempt("100", "170", 9)),
+        store.attempts(pipeline, split, "99", "150"));
+    assertEquals(List.of(), store.attempts(pipeline, split, "191", "500"));
+    assertEquals(List.of(), store.latestAttempts(pipeline, "other-split", 5));
+    assertEquals(List.of(), store.readSplits(pipeline), "attempts are apart from the splits");
   }
 
   @Test

@@ -72,15 +72,6 @@ public final class BatchEngine {
    * @throws IllegalArgumentException if the range is not open, or the batch holds other records
    */
   public BatchResult replay(GivenUp range, SourceBatch batch) throws Exception {
-    List<GivenUp> open = givenUp();
-    if (!open.contains(range)) {
-      throw new IllegalArgumentException(
-          "Range "
-              + range
-              + " is not given up and open (open: "
-              + open
-              + "): it was replayed already, or belongs to another pipeline");
-    }
     for (var record : batch.records()) {
       if (!batch.ordered()
           || !batch.split().equals(range.split())
@@ -94,7 +85,101 @@ public final class BatchEngine {
                 + " ordered batch of its split");
       }
     }
+    Progress progress = new Progress(store().readSplits(name), settings.clock().millis(), 0);
+    SplitState state = progress.split(range.split());
+    if (!state.givenUp().contains(range)) {
+      range = record(progress, state, range);
+    }
     return new BatchFlow(this, batch, range).run();
+  }
+
+  /**
+   * Records a range the on-failure destination named and the pipeline did not list, after checking
+   * that no invocation applied anything of it; then it is replayed like any other.
+   */
+  private GivenUp record(Progress progress, SplitState state, GivenUp range) {
+    for (GivenUp open : state.givenUp()) {
+      if (open.overlaps(range)) {
+        throw new IllegalArgumentException(
+            "Records of "
+                + range
+                + " are in "
+                + open
+                + ", which the pipeline lists as given up: replay that range (givenUp())");
+      }
+    }
+    if (!range.unnoticed()) {
+      throw new IllegalArgumentException(
+          "Range "
+              + range
+              + " is not given up and open ("
+              + state.givenUp()
+              + "): it was replayed already, or belongs to another pipeline; for a range only the"
+              + " on-failure destination names, pass GivenUp.onFailure(shard, first, last)");
+    }
+    String first = new java.math.BigInteger(range.after()).add(java.math.BigInteger.ONE).toString();
+    String last =
+        new java.math.BigInteger(range.before()).subtract(java.math.BigInteger.ONE).toString();
+    if (state.position() == null
+        || dev.statekit.stream.SourcePosition.compareOffsets(state.position(), last) < 0) {
+      throw new IllegalArgumentException(
+          range.split()
+              + " has not checkpointed past "
+              + last
+              + " yet: Lambda may still be retrying these records; replay them once a later batch"
+              + " of the shard went through");
+    }
+    if (!store().attempts(name, range.split(), first, last).isEmpty()) {
+      throw new IllegalArgumentException(
+          "An invocation attempted the records "
+              + first
+              + " to "
+              + last
+              + " of "
+              + range.split()
+              + " and the shard's checkpoint is past them without listing them as given up: they"
+              + " were applied and delivered (the batch failed after its checkpoint). Nothing to"
+              + " replay");
+    }
+    long now = settings.clock().millis();
+    GivenUp recorded =
+        new GivenUp(
+            range.split(),
+            range.after(),
+            range.before(),
+            progress.pipelineWatermark(null, Long.MIN_VALUE),
+            now,
+            true);
+    for (int round = 0; ; round++) {
+      SplitState current = new Progress(store().readSplits(name), now, 0).split(range.split());
+      if (current.givenUp().stream().anyMatch(g -> g.overlaps(recorded))) {
+        return current.givenUp().stream().filter(g -> g.overlaps(recorded)).findFirst().get();
+      }
+      List<GivenUp> givenUp = new ArrayList<>(current.givenUp());
+      givenUp.add(recorded);
+      SplitState next =
+          new SplitState(
+              current.split(),
+              current.version() + 1,
+              current.position(),
+              current.lastStart(),
+              current.resume(),
+              current.watermark(),
+              current.fireWatermark(),
+              current.candidate(),
+              current.candidateAt(),
+              current.activeAt(),
+              current.firedThrough(),
+              givenUp);
+      if (store().writeSplit(name, next)) {
+        return recorded;
+      }
+      if (round > 10) {
+        throw new dev.statekit.stream.state.StateStoreException(
+            dev.statekit.StateKitException.Reason.CONFLICT,
+            "The checkpoint of " + range.split() + " kept changing; replay again");
+      }
+    }
   }
 
   /** Advances idle splits and fires due windows. */
@@ -131,7 +216,6 @@ public final class BatchEngine {
               0,
               now,
               fresh.firedThrough(),
-              List.of(),
               List.of());
       if (store().writeSplit(name, registered)) {
         added.add(split);

@@ -3,13 +3,13 @@ package dev.statekit.stream.internal.batch;
 import dev.statekit.StateKitException.Reason;
 import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.internal.BatchWindowOperator.Opened;
+import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchFaultHook.Step;
 import dev.statekit.stream.lambda.BatchResult;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.lambda.SplitState;
-import dev.statekit.stream.lambda.SplitState.Attempt;
 import dev.statekit.stream.lambda.TimerItem;
 import dev.statekit.stream.state.StateStoreException;
 import java.util.ArrayList;
@@ -49,6 +49,12 @@ final class BatchFlow {
   private static final Logger LOG = Logger.getLogger(BatchFlow.class.getName());
   private static final int MAX_CONFLICT_ROUNDS = 10;
 
+  /**
+   * Attempts read with each batch: the latest, which hold any batch attempted since the checkpoint
+   * (one is enough to notice a given-up batch) and any batch interleaving with this one.
+   */
+  static final int RECENT_ATTEMPTS = 20;
+
   private final BatchEngine engine;
   private final SourceBatch batch;
   private final GivenUp replaying;
@@ -77,6 +83,7 @@ final class BatchFlow {
     List<SplitState> splits = new ArrayList<>();
     Map<String, KeyItem> items = new LinkedHashMap<>();
     Map<String, byte[]> receipts = new HashMap<>();
+    List<Attempt> attempts = new ArrayList<>();
     List<Runnable> reads = new ArrayList<>();
     reads.add(() -> splits.addAll(engine.store().readSplits(engine.name)));
     if (keyed && !keys.isEmpty()) {
@@ -85,7 +92,11 @@ final class BatchFlow {
     if (batch.ordered() && replaying == null && first != null) {
       String last = batch.records().get(batch.records().size() - 1).position().offset();
       Attempt attempt = new Attempt(first, last, now);
-      reads.add(() -> engine.store().putAttempt(engine.name, split, attempt));
+      long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
+      reads.add(() -> engine.store().putAttempt(engine.name, split, attempt, expires));
+      reads.add(
+          () ->
+              attempts.addAll(engine.store().latestAttempts(engine.name, split, RECENT_ATTEMPTS)));
     }
     if (!batch.ordered() && keyed) {
       Set<String> ids = new LinkedHashSet<>();
@@ -100,7 +111,7 @@ final class BatchFlow {
     SplitState state = progress.split(split);
     GivenUp gap =
         batch.ordered() && replaying == null && first != null
-            ? ShardFence.check(engine.name, state, first, now)
+            ? ShardFence.check(engine.name, state, attempts, first, now)
             : null;
     if (gap != null) {
       LOG.warning(
@@ -160,10 +171,6 @@ final class BatchFlow {
           () ->
               due.addAll(
                   engine.store().timersDueBy(engine.name, fired.fireUpTo(), IndexFire.LIMIT)));
-    }
-    List<String> obsolete = obsoleteAttempts(state);
-    if (!obsolete.isEmpty()) {
-      writes.add(() -> engine.store().deleteAttempts(engine.name, split, obsolete));
     }
     Deliveries early = new Deliveries(engine.shape.routes());
     applied.outputs().forEach(routed -> early.add(routed.route(), routed.record()));
@@ -262,20 +269,6 @@ final class BatchFlow {
         replaying,
         (s, id) -> (s.equals(split) && receipts.containsKey(id)) || engine.isConfirmed(s, id),
         now);
-  }
-
-  /** Attempts its checkpoint covers: a given-up one is past the checkpoint until recorded. */
-  private static List<String> obsoleteAttempts(SplitState state) {
-    List<String> obsolete = new ArrayList<>();
-    if (state.position() != null) {
-      for (Attempt attempt : state.attempts()) {
-        if (dev.statekit.stream.SourcePosition.compareOffsets(attempt.last(), state.position())
-            <= 0) {
-          obsolete.add(attempt.first());
-        }
-      }
-    }
-    return obsolete;
   }
 
   private List<TimerItem> timers(Map<String, KeyWork> works) {

@@ -186,6 +186,9 @@ final class KeyBook {
    */
   void noteGivenUp(Collection<GivenUp> open) {
     for (GivenUp gap : open) {
+      if (gap.unnoticed()) {
+        continue; // no key applied any of it: nothing to note
+      }
       boolean noted =
           notes.stream()
               .anyMatch(n -> n.split().equals(gap.split()) && n.before().equals(gap.before()));
@@ -200,9 +203,16 @@ final class KeyBook {
   }
 
   /**
-   * Whether the record at {@code offset} of ordered split {@code split} was applied to this key.
+   * Whether the record at {@code offset} of given-up range {@code gap} was applied to this key: by
+   * its mark and the holes noted in it; for a range no invocation applied anything of, only by its
+   * replay so far.
    */
-  boolean applied(String split, String offset) {
+  boolean applied(GivenUp gap, String offset) {
+    String split = gap.split();
+    if (gap.unnoticed()) {
+      Note note = replayNote(gap);
+      return note != null && SourcePosition.compareOffsets(offset, note.from()) <= 0;
+    }
     String mark = marks.get(split);
     if (mark == null || SourcePosition.compareOffsets(offset, mark) > 0) {
       return false;
@@ -211,16 +221,26 @@ final class KeyBook {
   }
 
   /**
-   * Records that a replay applied the record at {@code offset} of {@code split} to this key: the
-   * hole it was in now starts after it, or, past every hole, the mark moves to it.
+   * Records that the replay of {@code gap} applied the record at {@code offset} to this key: the
+   * holes it was in now start after it, or, past every hole, the mark moves to it.
    */
-  void replayed(String split, String offset) {
+  void replayed(GivenUp gap, String offset) {
+    String split = gap.split();
+    if (gap.unnoticed()) {
+      notes.remove(replayNote(gap));
+      notes.add(new Note(split, offset, gap.before())); // applied through offset, the rest not
+      return;
+    }
+    boolean inHole = false;
     for (int i = 0; i < notes.size(); i++) {
       Note note = notes.get(i);
       if (note.split().equals(split) && note.contains(offset)) {
         notes.set(i, new Note(split, offset, note.before()));
-        return;
+        inHole = true; // every hole it is in: the replay has applied all before it
       }
+    }
+    if (inHole) {
+      return;
     }
     String mark = marks.get(split);
     if (mark == null || SourcePosition.compareOffsets(offset, mark) > 0) {
@@ -249,6 +269,15 @@ final class KeyBook {
             covered(positions.get(entry.split()), entry.offset())
                 && open.stream()
                     .noneMatch(g -> g.split().equals(entry.split()) && g.covers(entry.offset())));
+  }
+
+  private Note replayNote(GivenUp gap) {
+    for (Note note : notes) {
+      if (note.split().equals(gap.split()) && note.before().equals(gap.before())) {
+        return note;
+      }
+    }
+    return null;
   }
 
   private static boolean intersects(Note note, GivenUp gap) {

@@ -241,7 +241,7 @@ final class KeyedPass {
 
     boolean repeat(KeyWork work, KeyedInput input) {
       if (context.replaying() != null) {
-        return work.book.applied(context.split(), input.offset());
+        return work.book.applied(context.replaying(), input.offset());
       }
       if (context.ordered()) {
         return work.threshold != null
@@ -258,7 +258,7 @@ final class KeyedPass {
 
     void applied(KeyWork work, KeyedInput input) {
       if (context.replaying() != null) {
-        work.book.replayed(context.split(), input.offset());
+        work.book.replayed(context.replaying(), input.offset());
       } else if (context.ordered()) {
         work.lastApplied = input.offset();
       } else if (!work.appliedIds.contains(input.offset())) {

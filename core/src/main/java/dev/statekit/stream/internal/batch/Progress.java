@@ -124,8 +124,7 @@ final class Progress {
         candidate == Long.MIN_VALUE ? 0 : old.candidateAt(),
         now,
         Math.max(old.firedThrough(), firedThrough),
-        givenUp,
-        List.of());
+        givenUp);
   }
 
   /** The split after a batch that replayed {@code gap}: it no longer holds windows back. */
@@ -144,8 +143,7 @@ final class Progress {
         old.candidateAt(),
         old.activeAt(),
         old.firedThrough(),
-        left,
-        List.of());
+        left);
   }
 
   /** The split after an unordered batch: the watermark rises now, the fire watermark later. */
@@ -165,8 +163,7 @@ final class Progress {
             old.candidateAt(),
             now,
             old.firedThrough(),
-            old.givenUp(),
-            List.of());
+            old.givenUp());
     return propose(moved, merged, now, batchTimeout);
   }
 
@@ -195,7 +192,6 @@ final class Progress {
         candidateAt,
         split.activeAt(),
         split.firedThrough(),
-        split.givenUp(),
-        List.of());
+        split.givenUp());
   }
 }

@@ -2,9 +2,10 @@ package dev.statekit.stream.internal.batch;
 
 import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.SourcePosition;
+import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.SplitState;
-import dev.statekit.stream.lambda.SplitState.Attempt;
+import java.util.List;
 
 /**
  * Where an ordered batch stands against its split, read before anything of it is written. Lambda
@@ -31,7 +32,8 @@ final class ShardFence {
    * @return the range given up before it, if this batch is the first to see it, else null
    * @throws PipelineFailedException if the batch interleaves with another of its shard
    */
-  static GivenUp check(String pipeline, SplitState state, String first, long now) {
+  static GivenUp check(
+      String pipeline, SplitState state, List<Attempt> attempts, String first, long now) {
     String position = state.position();
     if (position != null && SourcePosition.compareOffsets(first, position) <= 0) {
       if (first.equals(state.lastStart())) {
@@ -40,7 +42,7 @@ final class ShardFence {
       throw interleaved(pipeline, state, first, "the split's checkpoint is at " + position);
     }
     boolean skipped = false;
-    for (Attempt attempt : state.attempts()) {
+    for (Attempt attempt : attempts) {
       if (attempt.first().equals(first)
           || (position != null && SourcePosition.compareOffsets(attempt.first(), position) <= 0)) {
         continue; // this batch's earlier attempts, or one its checkpoint covers
@@ -59,11 +61,40 @@ final class ShardFence {
       return null;
     }
     for (GivenUp known : state.givenUp()) {
-      if (known.before().equals(first)) {
-        return null;
+      if (java.util.Objects.equals(known.after(), position)) {
+        return null; // noticed already (by an earlier attempt of this batch, or by the tick)
       }
     }
-    return new GivenUp(state.split(), position, first, Progress.lateness(state), now);
+    return new GivenUp(state.split(), position, first, Progress.lateness(state), now, false);
+  }
+
+  /**
+   * The range given up behind an attempt beyond the checkpoint that no invocation has retried for
+   * {@code quiet} ms, noticed by the tick when no later batch comes to notice it (the shard's last
+   * batch was given up), or null.
+   */
+  static GivenUp abandoned(SplitState state, List<Attempt> attempts, long now, long quiet) {
+    String position = state.position();
+    String last = null;
+    for (Attempt attempt : attempts) {
+      boolean beyond =
+          position == null || SourcePosition.compareOffsets(attempt.first(), position) > 0;
+      if (!beyond) {
+        continue;
+      }
+      if (attempt.at() + quiet > now) {
+        return null; // still being retried
+      }
+      if (last == null || SourcePosition.compareOffsets(attempt.last(), last) > 0) {
+        last = attempt.last();
+      }
+    }
+    if (last == null
+        || state.givenUp().stream().anyMatch(g -> java.util.Objects.equals(g.after(), position))) {
+      return null;
+    }
+    String before = new java.math.BigInteger(last).add(java.math.BigInteger.ONE).toString();
+    return new GivenUp(state.split(), position, before, Progress.lateness(state), now, false);
   }
 
   private static PipelineFailedException interleaved(

@@ -1,10 +1,13 @@
 package dev.statekit.stream.internal.batch;
 
+import dev.statekit.stream.lambda.Attempt;
+import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.SplitState;
 import dev.statekit.stream.lambda.TickResult;
 import dev.statekit.stream.lambda.TimerItem;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -14,6 +17,9 @@ import java.util.Set;
  * pipelines fed by unordered splits (SQS), whose batches don't fire.
  */
 final class TickFlow {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(TickFlow.class.getName());
+
   /** Rounds of firing per tick when more is due than one query returns. */
   private static final int MAX_ROUNDS = 20;
 
@@ -38,6 +44,7 @@ final class TickFlow {
         floor = Math.min(floor, Progress.lateness(split));
       }
     }
+    noticeAbandoned(splits);
     for (int i = 0; i < splits.size(); i++) {
       SplitState split = splits.get(i);
       boolean idleNow = idleTimeout > 0 && now - split.activeAt() >= idleTimeout;
@@ -80,6 +87,64 @@ final class TickFlow {
       firedThrough = index.through;
     }
     return new TickResult(idle, fired, watermark);
+  }
+
+  /**
+   * A shard whose last batch Lambda gave up on has no next batch to notice it: an attempt beyond
+   * its checkpoint that nobody retried for the idle timeout (Lambda retries within minutes) is
+   * recorded as given up here, and holds the windows like any other.
+   */
+  private void noticeAbandoned(List<SplitState> splits) {
+    long quiet = Math.max(engine.shape.idleTimeout(), 2 * timeout + 600_000);
+    Map<String, List<Attempt>> attempts = new java.util.concurrent.ConcurrentHashMap<>();
+    List<Runnable> reads = new ArrayList<>();
+    for (SplitState split : splits) {
+      if (!split.isTick() && split.lastStart() != null) {
+        reads.add(
+            () ->
+                attempts.put(
+                    split.split(),
+                    engine
+                        .store()
+                        .latestAttempts(engine.name, split.split(), BatchFlow.RECENT_ATTEMPTS)));
+      }
+    }
+    engine.together(reads);
+    for (int i = 0; i < splits.size(); i++) {
+      SplitState split = splits.get(i);
+      GivenUp gap =
+          ShardFence.abandoned(split, attempts.getOrDefault(split.split(), List.of()), now, quiet);
+      if (gap == null || split.version() == 0) {
+        continue;
+      }
+      List<GivenUp> givenUp = new ArrayList<>(split.givenUp());
+      givenUp.add(gap);
+      SplitState next =
+          new SplitState(
+              split.split(),
+              split.version() + 1,
+              split.position(),
+              split.lastStart(),
+              split.resume(),
+              split.watermark(),
+              split.fireWatermark(),
+              split.candidate(),
+              split.candidateAt(),
+              split.activeAt(),
+              split.firedThrough(),
+              givenUp);
+      if (engine.store().writeSplit(engine.name, next)) {
+        LOG.warning(
+            "Pipeline "
+                + engine.name
+                + ": no batch of "
+                + split.split()
+                + " came after the one Lambda gave up on, ending at "
+                + gap.before()
+                + " (exclusive); replay it with BatchPipeline.replay");
+        splits.set(i, next);
+      }
+    }
   }
 
   /** Fires what the index named, delivers it, then drops the covered items and records it. */
@@ -145,7 +210,6 @@ final class TickFlow {
               0,
               now,
               through,
-              List.of(),
               List.of());
       if (engine.store().writeSplit(engine.name, next)) {
         return;

@@ -4,6 +4,7 @@ import dev.statekit.StateKitException.Reason;
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.aws.RetryPolicy;
 import dev.statekit.runtime.internal.ParallelCalls;
+import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SplitState;
@@ -12,7 +13,6 @@ import dev.statekit.stream.state.StateStoreException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +38,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *       where a key has no state or no expiry);
  *   <li>a split: {@code pk = pipe#<pipeline>#splits}, {@code sk = <split>}, its {@link SplitState}
  *       as attributes;
- *   <li>a batch attempt of an ordered split: {@code pk = pipe#<pipeline>#splits}, {@code sk =
- *       #att#<split>#<first offset>}, {@code f}, {@code l}, {@code at};
+ *   <li>a batch attempt of an ordered split: {@code pk = pipe#<pipeline>#att#<split>}, {@code sk =
+ *       <first offset, 128 digits>}, {@code f}, {@code l}, {@code at}, {@code expires_at};
  *   <li>a timer item: {@code pk = pipe#<pipeline>#timers}, {@code sk = <id>} (ordered by due time),
  *       {@code min}, {@code max}, {@code t} (binary);
  *   <li>a message's receipt (unordered splits): {@code pk = pipe#<pipeline>#rcpt#<split>#<message
@@ -212,42 +212,70 @@ public final class DynamoDbBatchStore implements BatchStore {
 
   @Override
   public List<SplitState> readSplits(String pipeline) {
-    Map<String, SplitState> splits = new LinkedHashMap<>();
-    Map<String, List<SplitState.Attempt>> attempts = new HashMap<>();
+    List<SplitState> splits = new ArrayList<>();
     for (Map<String, AttributeValue> item : query(splitsKey(pipeline), null, Integer.MAX_VALUE)) {
-      String sortKey = item.get(SK).s();
-      if (SplitItems.isAttempt(sortKey)) {
-        attempts
-            .computeIfAbsent(SplitItems.attemptSplit(sortKey), s -> new ArrayList<>())
-            .add(SplitItems.readAttempt(item));
-      } else {
-        splits.put(sortKey, SplitItems.read(item));
-      }
+      splits.add(SplitItems.read(item));
     }
-    attempts.forEach(
-        (split, read) ->
-            splits.put(
-                split, splits.getOrDefault(split, SplitState.fresh(split)).withAttempts(read)));
-    return new ArrayList<>(splits.values());
+    return splits;
   }
 
   @Override
-  public void putAttempt(String pipeline, String split, SplitState.Attempt attempt) {
-    Map<String, AttributeValue> item = SplitItems.attempt(attempt);
-    item.putAll(itemKey(splitsKey(pipeline), SplitItems.attemptKey(split, attempt.first())));
+  public void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt) {
+    Map<String, AttributeValue> item = SplitItems.attempt(attempt, expiresAt);
+    item.putAll(itemKey(attemptsKey(pipeline, split), Attempt.sortKey(attempt.first())));
     batches.call(
         "recording a batch attempt", () -> dynamoDb.putItem(b -> b.tableName(table).item(item)));
   }
 
   @Override
-  public void deleteAttempts(String pipeline, String split, Collection<String> firsts) {
-    List<WriteRequest> requests = new ArrayList<>();
-    for (String first : new LinkedHashSet<>(firsts)) {
-      Map<String, AttributeValue> key =
-          itemKey(splitsKey(pipeline), SplitItems.attemptKey(split, first));
-      requests.add(WriteRequest.builder().deleteRequest(d -> d.key(key)).build());
-    }
-    batches.write(requests);
+  public List<Attempt> latestAttempts(String pipeline, String split, int limit) {
+    QueryResponse page =
+        batches.call(
+            "reading batch attempts",
+            () ->
+                dynamoDb.query(
+                    b ->
+                        b.tableName(table)
+                            .consistentRead(true)
+                            .scanIndexForward(false)
+                            .limit(limit)
+                            .keyConditionExpression("pk = :p")
+                            .expressionAttributeValues(
+                                Map.of(":p", AttributeValue.fromS(attemptsKey(pipeline, split))))));
+    return page.items().stream().map(SplitItems::readAttempt).toList();
+  }
+
+  @Override
+  public List<Attempt> attempts(String pipeline, String split, String from, String to) {
+    List<Attempt> found = new ArrayList<>();
+    Map<String, AttributeValue> start = null;
+    do {
+      Map<String, AttributeValue> after = start;
+      QueryResponse page =
+          batches.call(
+              "reading batch attempts",
+              () ->
+                  dynamoDb.query(
+                      b ->
+                          b.tableName(table)
+                              .consistentRead(true)
+                              .exclusiveStartKey(after)
+                              .keyConditionExpression("pk = :p AND sk BETWEEN :f AND :t")
+                              .expressionAttributeValues(
+                                  Map.of(
+                                      ":p",
+                                      AttributeValue.fromS(attemptsKey(pipeline, split)),
+                                      ":f",
+                                      AttributeValue.fromS(Attempt.sortKey(from)),
+                                      ":t",
+                                      AttributeValue.fromS(Attempt.sortKey(to))))));
+      page.items().forEach(item -> found.add(SplitItems.readAttempt(item)));
+      start =
+          page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+              ? page.lastEvaluatedKey()
+              : null;
+    } while (start != null);
+    return found;
   }
 
   @Override
@@ -419,6 +447,10 @@ public final class DynamoDbBatchStore implements BatchStore {
 
   private static String splitsKey(String pipeline) {
     return "pipe#" + pipeline + "#splits";
+  }
+
+  private static String attemptsKey(String pipeline, String split) {
+    return "pipe#" + pipeline + "#att#" + split;
   }
 
   private static String receiptPrefix(String pipeline, String split) {

@@ -1,5 +1,7 @@
 package dev.statekit.stream.state.dynamodb;
 
+import dev.statekit.aws.ApplicationTable;
+import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.SplitState;
 import java.util.HashMap;
@@ -17,8 +19,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@code at}.
  */
 final class SplitItems {
-  private static final String ATTEMPT = "#att#";
-
   private SplitItems() {}
 
   static Map<String, AttributeValue> write(SplitState state) {
@@ -54,35 +54,22 @@ final class SplitItems {
         Items.number(item.get("cwat")),
         Items.number(item.get("act")),
         Items.number(item.get("ft"), Long.MIN_VALUE),
-        gaps == null ? List.of() : gaps.l().stream().map(g -> gap(split, g.m())).toList(),
-        List.of());
+        gaps == null ? List.of() : gaps.l().stream().map(g -> gap(split, g.m())).toList());
   }
 
-  /** The sort key of an attempt's item: apart from every split's, which never starts with '#'. */
-  static String attemptKey(String split, String first) {
-    return ATTEMPT + split + "#" + first;
-  }
-
-  static boolean isAttempt(String sortKey) {
-    return sortKey.startsWith(ATTEMPT);
-  }
-
-  /** The split an attempt's item belongs to. */
-  static String attemptSplit(String sortKey) {
-    return sortKey.substring(ATTEMPT.length(), sortKey.lastIndexOf('#'));
-  }
-
-  static Map<String, AttributeValue> attempt(SplitState.Attempt attempt) {
+  static Map<String, AttributeValue> attempt(Attempt attempt, long expiresAt) {
     Map<String, AttributeValue> item = new HashMap<>();
     item.put("f", AttributeValue.fromS(attempt.first()));
     item.put("l", AttributeValue.fromS(attempt.last()));
     item.put("at", Items.number(attempt.at()));
+    if (expiresAt > 0) {
+      item.put(ApplicationTable.TTL_ATTRIBUTE, Items.number(expiresAt));
+    }
     return item;
   }
 
-  static SplitState.Attempt readAttempt(Map<String, AttributeValue> item) {
-    return new SplitState.Attempt(
-        item.get("f").s(), item.get("l").s(), Items.number(item.get("at")));
+  static Attempt readAttempt(Map<String, AttributeValue> item) {
+    return new Attempt(item.get("f").s(), item.get("l").s(), Items.number(item.get("at")));
   }
 
   private static AttributeValue gap(GivenUp gap) {
@@ -91,6 +78,9 @@ final class SplitItems {
     map.put("before", AttributeValue.fromS(gap.before()));
     putIfSet(map, "wm", gap.watermark());
     map.put("at", Items.number(gap.at()));
+    if (gap.unnoticed()) {
+      map.put("un", AttributeValue.fromBool(true));
+    }
     return AttributeValue.fromM(map);
   }
 
@@ -100,7 +90,8 @@ final class SplitItems {
         Items.string(map.get("after")),
         map.get("before").s(),
         Items.number(map.get("wm"), Long.MIN_VALUE),
-        Items.number(map.get("at")));
+        Items.number(map.get("at")),
+        map.containsKey("un") && Boolean.TRUE.equals(map.get("un").bool()));
   }
 
   private static void putIfSet(Map<String, AttributeValue> item, String name, String value) {

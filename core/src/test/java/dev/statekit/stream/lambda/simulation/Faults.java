@@ -6,9 +6,9 @@ import java.util.Random;
 import java.util.function.LongSupplier;
 
 /**
- * The faults of one schedule, drawn from its seed: how likely each kind is while faults last
- * (until {@link #end}), and the windows of time in which the sink is down and the table throttles.
- * After {@link #end} nothing fails, so that the invariants of liveness can be checked.
+ * The faults of one schedule, drawn from its seed: how likely each kind is while faults last (until
+ * {@link #end}), and the windows of time in which the sink is down and the table throttles. After
+ * {@link #end} nothing fails, so that the invariants of liveness can be checked.
  */
 final class Faults {
   final Random random;
@@ -41,11 +41,11 @@ final class Faults {
     coldStart = random.nextDouble() * 0.3;
     for (int i = random.nextInt(3); i > 0; i--) {
       long from = start + (long) (random.nextDouble() * span);
-      sinkDown.add(new long[] {from, from + random.nextInt(40) * 60_000L});
+      sinkDown.add(new long[] {from, from + random.nextInt(25) * 60_000L});
     }
     for (int i = random.nextInt(3); i > 0; i--) {
       long from = start + (long) (random.nextDouble() * span);
-      tableThrottled.add(new long[] {from, from + random.nextInt(20) * 60_000L});
+      tableThrottled.add(new long[] {from, from + random.nextInt(15) * 60_000L});
     }
   }
 
@@ -68,6 +68,9 @@ final class Faults {
 
   private boolean within(List<long[]> windows) {
     long now = clock.getAsLong();
+    if (now >= end) {
+      return false;
+    }
     for (long[] window : windows) {
       if (now >= window[0] && now < window[1]) {
         return true;

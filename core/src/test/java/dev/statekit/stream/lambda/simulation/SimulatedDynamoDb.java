@@ -1,6 +1,7 @@
 package dev.statekit.stream.lambda.simulation;
 
 import dev.statekit.StateKitException.Reason;
+import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.InMemoryBatchStore;
@@ -151,13 +152,13 @@ final class SimulatedDynamoDb implements BatchStore {
     }
     int size =
         new ItemSize()
-            .string("pk", "pipe#" + pipeline + "#splits")
-            .string("sk", state.split())
-            .string("pos", state.position())
-            .string("ls", state.lastStart())
-            .collection("gu", state.givenUp().size(), gaps)
-            .bytes()
-        + 120;
+                .string("pk", "pipe#" + pipeline + "#splits")
+                .string("sk", state.split())
+                .string("pos", state.position())
+                .string("ls", state.lastStart())
+                .collection("gu", state.givenUp().size(), gaps)
+                .bytes()
+            + 120;
     if (size > ItemSize.LIMIT) {
       throw new StateStoreException(Reason.INVALID_REQUEST, "simulated: split item " + size);
     }
@@ -167,15 +168,22 @@ final class SimulatedDynamoDb implements BatchStore {
   }
 
   @Override
-  public void putAttempt(String pipeline, String split, SplitState.Attempt attempt) {
+  public void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt) {
     enter("PutItem of an attempt");
-    data.putAttempt(pipeline, split, attempt);
+    data.putAttempt(pipeline, split, attempt, expiresAt);
     answered("PutItem of an attempt");
   }
 
   @Override
-  public void deleteAttempts(String pipeline, String split, Collection<String> firsts) {
-    batchWrite("deleting attempts", new ArrayList<>(firsts), part -> data.deleteAttempts(pipeline, split, part));
+  public List<Attempt> latestAttempts(String pipeline, String split, int limit) {
+    enter("Query of the attempts");
+    return data.latestAttempts(pipeline, split, limit);
+  }
+
+  @Override
+  public List<Attempt> attempts(String pipeline, String split, String from, String to) {
+    enter("Query of the attempts");
+    return data.attempts(pipeline, split, from, to);
   }
 
   @Override

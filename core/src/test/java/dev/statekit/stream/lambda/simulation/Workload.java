@@ -37,7 +37,9 @@ public interface Workload {
 
   Source source();
 
-  /** The pipeline, its outputs going to {@code sink}; shards idle this long stop holding windows. */
+  /**
+   * The pipeline, its outputs going to {@code sink}; shards idle this long stop holding windows.
+   */
   Pipeline pipeline(EgressSink sink, Duration idleTimeout);
 
   /** The input, put on the source from {@code start} on. */
@@ -45,4 +47,16 @@ public interface Workload {
 
   /** The value of every output a run without faults gives, in any order. */
   List<String> expected(List<Input> input);
+
+  /**
+   * Whether the results a run gave beside the reference ({@code missing} from it, {@code extra} to
+   * it) are what records replayed after their windows fired explain: records Lambda gave up on
+   * without any attempt reaching the table, which the pipeline could not hold windows for. None by
+   * default: results must equal the reference.
+   *
+   * @param late the data of such records
+   */
+  default boolean explains(List<String> missing, List<String> extra, List<byte[]> late) {
+    return false;
+  }
 }

@@ -1,0 +1,68 @@
+package dev.statekit.stream.lambda.simulation;
+
+import dev.statekit.egress.EgressSink;
+import dev.statekit.function.TypeName;
+import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.Serdes;
+import dev.statekit.stream.lambda.BatchSource;
+import dev.statekit.stream.lambda.EgressOutput;
+import dev.statekit.stream.state.StateSpec;
+import dev.statekit.stream.state.ValueState;
+import dev.statekit.types.Types;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * Per-record outputs of keyed state on Kinesis: each record of a key (partition key) counts it and
+ * emits {@code key#n}, so every n from 1 to the key's record count comes out once.
+ */
+final class RunningCounts implements Workload {
+  private static final StateSpec<ValueState<Long>> SEEN = StateSpec.value("seen", Serdes.longs());
+
+  @Override
+  public String name() {
+    return "running counts on Kinesis";
+  }
+
+  @Override
+  public Source source() {
+    return Source.KINESIS;
+  }
+
+  @Override
+  public Pipeline pipeline(EgressSink sink, Duration idleTimeout) {
+    return Pipeline.from(BatchSource.records())
+        .map(b -> new String(b, StandardCharsets.UTF_8))
+        .keyBy(key -> key)
+        .<String>process(
+            (record, context, out) -> {
+              ValueState<Long> seen = context.state(SEEN);
+              long n = seen.value() == null ? 1 : seen.value() + 1;
+              seen.update(n);
+              out.collect(record.value() + "#" + n);
+            },
+            SEEN)
+        .to(EgressOutput.to(sink, TypeName.of("sim", "running"), Types.stringType()));
+  }
+
+  @Override
+  public List<Input> input(Random random, long start) {
+    return Inputs.keys(random, start, "");
+  }
+
+  @Override
+  public List<String> expected(List<Input> input) {
+    Map<String, Long> counts = new TreeMap<>();
+    List<String> expected = new ArrayList<>();
+    for (Input in : input) {
+      String key = in.key();
+      expected.add(key + "#" + counts.merge(key, 1L, Long::sum));
+    }
+    return expected;
+  }
+}
