@@ -222,6 +222,10 @@ final class KeyedPass {
           }
         }
       }
+      // A replayed key may have been written by an attempt that died before its timer items were:
+      // once the range is behind the checkpoint nothing else tells, so its windows are reported
+      // again.
+      unconfirmed |= context.replaying() != null;
       if (window != null) {
         if (context.firedThrough() != Long.MIN_VALUE) {
           window.dropThrough(key, context.firedThrough());

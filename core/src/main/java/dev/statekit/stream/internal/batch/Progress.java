@@ -127,14 +127,23 @@ final class Progress {
         givenUp);
   }
 
-  /** The split after a batch that replayed {@code gap}: it no longer holds windows back. */
+  /**
+   * The split after a batch that replayed {@code gap}: it no longer holds windows back, and a range
+   * that began at the position (the shard's last batches were given up) moves it to its end, so
+   * that the attempts in it are behind the checkpoint.
+   */
   static SplitState afterReplay(SplitState old, GivenUp gap, long now) {
     List<GivenUp> left = new ArrayList<>(old.givenUp());
     left.removeIf(g -> g.before().equals(gap.before()));
+    String position = old.position();
+    if (java.util.Objects.equals(position, gap.after())) {
+      position =
+          new java.math.BigInteger(gap.before()).subtract(java.math.BigInteger.ONE).toString();
+    }
     return new SplitState(
         old.split(),
         old.version() + 1,
-        old.position(),
+        position,
         old.lastStart(),
         old.resume(),
         old.watermark(),

@@ -68,6 +68,20 @@ final class ShardFence {
     return new GivenUp(state.split(), position, first, Progress.lateness(state), now, false);
   }
 
+  /** Whether an attempt beyond the checkpoint, not recorded as given up, was made lately. */
+  static boolean retrying(SplitState state, List<Attempt> attempts, long now, long quiet) {
+    String position = state.position();
+    for (Attempt attempt : attempts) {
+      boolean beyond =
+          position == null || SourcePosition.compareOffsets(attempt.first(), position) > 0;
+      boolean recorded = state.givenUp().stream().anyMatch(g -> g.covers(attempt.first()));
+      if (beyond && !recorded && attempt.at() + quiet > now) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * The range given up behind an attempt beyond the checkpoint that no invocation has retried for
    * {@code quiet} ms, noticed by the tick when no later batch comes to notice it (the shard's last

@@ -44,10 +44,14 @@ final class TickFlow {
         floor = Math.min(floor, Progress.lateness(split));
       }
     }
-    noticeAbandoned(splits);
+    Set<String> retrying = noticeAbandoned(splits);
     for (int i = 0; i < splits.size(); i++) {
       SplitState split = splits.get(i);
-      boolean idleNow = idleTimeout > 0 && now - split.activeAt() >= idleTimeout;
+      // A shard whose batch Lambda is still retrying is not idle: its records are on their way.
+      boolean idleNow =
+          idleTimeout > 0
+              && now - split.activeAt() >= idleTimeout
+              && !retrying.contains(split.split());
       long proposal;
       if (split.isTick()) {
         continue;
@@ -91,15 +95,18 @@ final class TickFlow {
 
   /**
    * A shard whose last batch Lambda gave up on has no next batch to notice it: an attempt beyond
-   * its checkpoint that nobody retried for the idle timeout (Lambda retries within minutes) is
-   * recorded as given up here, and holds the windows like any other.
+   * its checkpoint that nobody retried for two batch timeouts and five minutes (Lambda retries
+   * within a minute or two) is recorded as given up here, and holds the windows like any other.
+   *
+   * @return the splits with an attempt beyond their checkpoint that may still be retried
    */
-  private void noticeAbandoned(List<SplitState> splits) {
-    long quiet = Math.max(engine.shape.idleTimeout(), 2 * timeout + 600_000);
+  private Set<String> noticeAbandoned(List<SplitState> splits) {
+    long quiet = 2 * timeout + 300_000;
+    Set<String> retrying = new java.util.HashSet<>();
     Map<String, List<Attempt>> attempts = new java.util.concurrent.ConcurrentHashMap<>();
     List<Runnable> reads = new ArrayList<>();
     for (SplitState split : splits) {
-      if (!split.isTick() && split.lastStart() != null) {
+      if (!split.isTick() && split.version() > 0) {
         reads.add(
             () ->
                 attempts.put(
@@ -112,8 +119,11 @@ final class TickFlow {
     engine.together(reads);
     for (int i = 0; i < splits.size(); i++) {
       SplitState split = splits.get(i);
-      GivenUp gap =
-          ShardFence.abandoned(split, attempts.getOrDefault(split.split(), List.of()), now, quiet);
+      List<Attempt> read = attempts.getOrDefault(split.split(), List.of());
+      if (ShardFence.retrying(split, read, now, quiet)) {
+        retrying.add(split.split());
+      }
+      GivenUp gap = ShardFence.abandoned(split, read, now, quiet);
       if (gap == null || split.version() == 0) {
         continue;
       }
@@ -145,6 +155,7 @@ final class TickFlow {
         splits.set(i, next);
       }
     }
+    return retrying;
   }
 
   /** Fires what the index named, delivers it, then drops the covered items and records it. */

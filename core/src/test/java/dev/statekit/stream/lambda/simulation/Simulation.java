@@ -251,6 +251,9 @@ public final class Simulation {
       }
     }
     check(expected, done);
+    if (Boolean.getBoolean("simulation.debug")) {
+      sources.dump();
+    }
     String report =
         "seed "
             + seed

@@ -256,6 +256,23 @@ final class Sources {
                 + (shards.size() > initial.size() ? ", resharded" : ""));
   }
 
+  void dump() {
+    for (ShardMapping shard : shards) {
+      for (ShardMapping.Rec rec : shard.records()) {
+        System.out.println(
+            "DUMP "
+                + shard.split()
+                + " "
+                + rec.sequence()
+                + " "
+                + new String(rec.data())
+                + " at "
+                + (rec.at() - Simulation.START));
+      }
+      System.out.println("DUMP skipped " + shard.onFailure);
+    }
+  }
+
   static boolean after(String a, String b) {
     return SourcePosition.compareOffsets(a, b) > 0;
   }
