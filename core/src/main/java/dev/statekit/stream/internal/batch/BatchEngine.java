@@ -120,26 +120,31 @@ public final class BatchEngine {
     String first = new java.math.BigInteger(range.after()).add(java.math.BigInteger.ONE).toString();
     String last =
         new java.math.BigInteger(range.before()).subtract(java.math.BigInteger.ONE).toString();
-    if (state.position() == null
-        || dev.statekit.stream.SourcePosition.compareOffsets(state.position(), last) < 0) {
-      throw new IllegalArgumentException(
-          range.split()
-              + " has not checkpointed past "
-              + last
-              + " yet: Lambda may still be retrying these records; replay them once a later batch"
-              + " of the shard went through");
-    }
+    // The on-failure destination names a batch only once Lambda has given up on it: what tells
+    // whether an invocation applied any of it is whether one recorded an attempt.
     if (!store().attempts(name, range.split(), first, last).isEmpty()) {
+      boolean behind =
+          state.position() != null
+              && dev.statekit.stream.SourcePosition.compareOffsets(state.position(), last) >= 0;
       throw new IllegalArgumentException(
-          "An invocation attempted the records "
-              + first
-              + " to "
-              + last
-              + " of "
-              + range.split()
-              + " and the shard's checkpoint is past them without listing them as given up: they"
-              + " were applied and delivered (the batch failed after its checkpoint). Nothing to"
-              + " replay");
+          behind
+              ? "An invocation attempted the records "
+                  + first
+                  + " to "
+                  + last
+                  + " of "
+                  + range.split()
+                  + " and the shard's checkpoint is past them without listing them as given up:"
+                  + " they were applied and delivered (the batch failed after its checkpoint)."
+                  + " Nothing to replay"
+              : "An invocation attempted the records "
+                  + first
+                  + " to "
+                  + last
+                  + " of "
+                  + range.split()
+                  + ": the pipeline lists them in givenUp() once the shard's next batch comes, or"
+                  + " within two batch timeouts and five minutes; replay that range then");
     }
     long now = settings.clock().millis();
     GivenUp recorded =

@@ -261,9 +261,14 @@ final class KeyBook {
             mark ->
                 covered(positions.get(mark.getKey()), mark.getValue())
                     && open.stream().noneMatch(g -> g.split().equals(mark.getKey())));
+    // A hole goes once its range was replayed: the split's checkpoint is past it (which takes a
+    // record of the range, or its replay) and no open range holds it. A batch of another split
+    // does not know of a range a batch of this one noticed but could not record yet.
     notes.removeIf(
         note ->
-            open.stream().noneMatch(g -> g.split().equals(note.split()) && intersects(note, g)));
+            covered(positions.get(note.split()), previous(note.before()))
+                && open.stream()
+                    .noneMatch(g -> g.split().equals(note.split()) && intersects(note, g)));
     outbox.removeIf(
         entry ->
             covered(positions.get(entry.split()), entry.offset())
@@ -283,6 +288,10 @@ final class KeyBook {
   private static boolean intersects(Note note, GivenUp gap) {
     return (note.from() == null || SourcePosition.compareOffsets(gap.before(), note.from()) > 0)
         && (gap.after() == null || SourcePosition.compareOffsets(note.before(), gap.after()) > 0);
+  }
+
+  private static String previous(String offset) {
+    return new java.math.BigInteger(offset).subtract(java.math.BigInteger.ONE).toString();
   }
 
   private static boolean covered(String position, String offset) {

@@ -252,6 +252,7 @@ public final class Simulation {
     }
     check(expected, done);
     if (Boolean.getBoolean("simulation.debug")) {
+      sink.records().forEach((id, v) -> System.out.println("SINK " + id + " " + v));
       sources.dump();
     }
     String report =
@@ -291,7 +292,14 @@ public final class Simulation {
       SourceBatch batch = sources.range(range);
       trace.add("replay of " + range + ": " + batch.records().size() + " records");
       try {
-        instance.replay(range, batch);
+        BatchResult replayed = instance.replay(range, batch);
+        trace.add(
+            "replayed: applied "
+                + replayed.applied()
+                + ", repeats "
+                + replayed.repeats()
+                + ", late "
+                + replayed.late());
         sources.replayed(range);
       } catch (RuntimeException e) {
         expectedFailure(e, "a replay");
