@@ -18,12 +18,13 @@ import java.util.Objects;
  * @param watermark the split's event time when the records were given up: their windows are held
  *     open at it
  * @param at when the pipeline noticed, epoch ms
- * @param unnoticed true if the pipeline did not notice it itself but was told by a {@linkplain
- *     #onFailure replay of the on-failure destination's record}: every attempt of the batch failed
- *     before it reached the table, so none of its records was applied anywhere
+ * @param attempted the first offset of the earliest attempt recorded in the range, or null if none
+ *     was (a range only the {@linkplain #onFailure on-failure destination} named): every attempt of
+ *     the batches before it failed before it reached the table, so none of their records was
+ *     applied anywhere
  */
 public record GivenUp(
-    String split, String after, String before, long watermark, long at, boolean unnoticed) {
+    String split, String after, String before, long watermark, long at, String attempted) {
   /** Checks the fields. */
   public GivenUp {
     Objects.requireNonNull(split, "split");
@@ -51,7 +52,13 @@ public record GivenUp(
         last.add(java.math.BigInteger.ONE).toString(),
         Long.MIN_VALUE,
         0,
-        true);
+        null);
+  }
+
+  /** True if no invocation applied the record at {@code offset} of this range to any key. */
+  public boolean appliedNowhere(String offset) {
+    return attempted == null
+        || dev.statekit.stream.SourcePosition.compareOffsets(offset, attempted) < 0;
   }
 
   /** True if the two ranges of one split share a record. */

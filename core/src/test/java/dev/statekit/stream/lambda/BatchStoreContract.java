@@ -146,7 +146,7 @@ abstract class BatchStoreContract {
                     "49590338271490256608559692538361571095921575989136588000",
                     -5,
                     1_700_000_000_100L,
-                    true)));
+                    "49590338271490256608559692538361571095921575989136587999")));
     assertTrue(store.writeSplit(pipeline, first));
     assertFalse(store.writeSplit(pipeline, first), "version 1 exists already");
     assertTrue(store.writeSplit(pipeline, SplitState.fresh(SplitState.TICK).withVersion(1)));

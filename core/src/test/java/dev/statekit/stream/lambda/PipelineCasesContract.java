@@ -280,7 +280,7 @@ abstract class PipelineCasesContract {
     pipeline.tick();
     assertEquals(Set.of(), texts(), "no window fires past the given-up records");
 
-    GivenUp gap = new GivenUp(SHARD, "1001", "1004", 19, pipeline.givenUp().get(0).at(), false);
+    GivenUp gap = new GivenUp(SHARD, "1001", "1004", 19, pipeline.givenUp().get(0).at(), "1002");
     assertEquals(List.of(gap), pipeline.givenUp(), "what Lambda gave up on is recorded");
     BatchResult replayed = pipeline.replay(gap, shard(1002, "k2@150", "k1@160"));
     assertEquals(1, replayed.applied(), "k2's record applied; k1 had applied its own");

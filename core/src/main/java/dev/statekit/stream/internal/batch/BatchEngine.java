@@ -108,7 +108,7 @@ public final class BatchEngine {
                 + ", which the pipeline lists as given up: replay that range (givenUp())");
       }
     }
-    if (!range.unnoticed()) {
+    if (range.attempted() != null) {
       throw new IllegalArgumentException(
           "Range "
               + range
@@ -154,7 +154,7 @@ public final class BatchEngine {
             range.before(),
             progress.pipelineWatermark(null, Long.MIN_VALUE),
             now,
-            true);
+            null);
     for (int round = 0; ; round++) {
       SplitState current = new Progress(store().readSplits(name), now, 0).split(range.split());
       if (current.givenUp().stream().anyMatch(g -> g.overlaps(recorded))) {

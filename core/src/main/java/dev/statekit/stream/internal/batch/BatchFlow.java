@@ -114,6 +114,7 @@ final class BatchFlow {
             ? ShardFence.check(engine.name, state, attempts, first, now)
             : null;
     if (gap != null) {
+      gap = ShardFence.withEarliestAttempt(engine.store(), engine.name, gap);
       LOG.warning(
           "Pipeline "
               + engine.name

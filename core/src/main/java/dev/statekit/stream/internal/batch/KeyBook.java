@@ -57,12 +57,14 @@ final class KeyBook {
   /**
    * A hole in what the key applied of {@code split}: the records after {@code from} and before
    * {@code before} (a given-up range, or its part the key had not reached) were not applied, though
-   * the key's mark may be past them.
+   * the key's mark may be past them. Or, for the part of a range no invocation applied to any key
+   * ({@code replayed}), how far its replay got: applied through {@code from}.
    *
    * @param from the hole starts after it (null: at the split's start)
    * @param before the first offset of the batch that moved past the range: its note's name
+   * @param replayed true for a replay's progress rather than a hole
    */
-  record Note(String split, String from, String before) {
+  record Note(String split, String from, String before, boolean replayed) {
     boolean contains(String offset) {
       return (from == null || SourcePosition.compareOffsets(offset, from) > 0)
           && SourcePosition.compareOffsets(offset, before) < 0;
@@ -99,7 +101,7 @@ final class KeyBook {
       for (int n = in.readInt(); n > 0; n--) {
         String split = in.readUTF();
         String from = in.readBoolean() ? in.readUTF() : null;
-        book.notes.add(new Note(split, from, in.readUTF()));
+        book.notes.add(new Note(split, from, in.readUTF(), in.readBoolean()));
       }
       for (int n = in.readInt(); n > 0; n--) {
         book.outbox.add(new Outbox(in.readUTF(), in.readUTF(), in.readLong(), outputs(in)));
@@ -143,6 +145,7 @@ final class KeyBook {
           out.writeUTF(note.from());
         }
         out.writeUTF(note.before());
+        out.writeBoolean(note.replayed());
       }
       out.writeInt(outbox.size());
       for (Outbox entry : outbox) {
@@ -186,30 +189,37 @@ final class KeyBook {
    */
   void noteGivenUp(Collection<GivenUp> open) {
     for (GivenUp gap : open) {
-      if (gap.unnoticed()) {
+      if (gap.attempted() == null) {
         continue; // no key applied any of it: nothing to note
       }
       boolean noted =
           notes.stream()
-              .anyMatch(n -> n.split().equals(gap.split()) && n.before().equals(gap.before()));
+              .anyMatch(
+                  n ->
+                      !n.replayed()
+                          && n.split().equals(gap.split())
+                          && n.before().equals(gap.before()));
       String mark = marks.get(gap.split());
       if (noted || (mark != null && SourcePosition.compareOffsets(mark, gap.before()) >= 0)) {
         continue;
       }
       notes.add(
           new Note(
-              gap.split(), mark != null && gap.covers(mark) ? mark : gap.after(), gap.before()));
+              gap.split(),
+              mark != null && gap.covers(mark) ? mark : gap.after(),
+              gap.before(),
+              false));
     }
   }
 
   /**
    * Whether the record at {@code offset} of given-up range {@code gap} was applied to this key: by
-   * its mark and the holes noted in it; for a range no invocation applied anything of, only by its
-   * replay so far.
+   * its mark and the holes noted in it; in the part of the range no invocation applied to any key
+   * (before its first recorded attempt), only by its replay so far, whatever the mark says.
    */
   boolean applied(GivenUp gap, String offset) {
     String split = gap.split();
-    if (gap.unnoticed()) {
+    if (gap.appliedNowhere(offset)) {
       Note note = replayNote(gap);
       return note != null && SourcePosition.compareOffsets(offset, note.from()) <= 0;
     }
@@ -217,7 +227,8 @@ final class KeyBook {
     if (mark == null || SourcePosition.compareOffsets(offset, mark) > 0) {
       return false;
     }
-    return notes.stream().noneMatch(n -> n.split().equals(split) && n.contains(offset));
+    return notes.stream()
+        .noneMatch(n -> !n.replayed() && n.split().equals(split) && n.contains(offset));
   }
 
   /**
@@ -226,16 +237,16 @@ final class KeyBook {
    */
   void replayed(GivenUp gap, String offset) {
     String split = gap.split();
-    if (gap.unnoticed()) {
+    if (gap.appliedNowhere(offset)) {
       notes.remove(replayNote(gap));
-      notes.add(new Note(split, offset, gap.before())); // applied through offset, the rest not
+      notes.add(new Note(split, offset, gap.before(), true)); // applied through offset
       return;
     }
     boolean inHole = false;
     for (int i = 0; i < notes.size(); i++) {
       Note note = notes.get(i);
-      if (note.split().equals(split) && note.contains(offset)) {
-        notes.set(i, new Note(split, offset, note.before()));
+      if (!note.replayed() && note.split().equals(split) && note.contains(offset)) {
+        notes.set(i, new Note(split, offset, note.before(), false));
         inHole = true; // every hole it is in: the replay has applied all before it
       }
     }
@@ -278,7 +289,9 @@ final class KeyBook {
 
   private Note replayNote(GivenUp gap) {
     for (Note note : notes) {
-      if (note.split().equals(gap.split()) && note.before().equals(gap.before())) {
+      if (note.replayed()
+          && note.split().equals(gap.split())
+          && note.before().equals(gap.before())) {
         return note;
       }
     }

@@ -3,6 +3,7 @@ package dev.statekit.stream.internal.batch;
 import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.lambda.Attempt;
+import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.SplitState;
 import java.util.List;
@@ -42,6 +43,7 @@ final class ShardFence {
       throw interleaved(pipeline, state, first, "the split's checkpoint is at " + position);
     }
     boolean skipped = false;
+    String attempted = null;
     for (Attempt attempt : attempts) {
       if (attempt.first().equals(first)
           || (position != null && SourcePosition.compareOffsets(attempt.first(), position) <= 0)) {
@@ -49,6 +51,9 @@ final class ShardFence {
       }
       if (SourcePosition.compareOffsets(attempt.last(), first) < 0) {
         skipped = true; // attempted, never checkpointed, and Lambda is past it
+        if (attempted == null || SourcePosition.compareOffsets(attempt.first(), attempted) < 0) {
+          attempted = attempt.first();
+        }
       } else {
         throw interleaved(
             pipeline,
@@ -65,7 +70,7 @@ final class ShardFence {
         return null; // noticed already (by an earlier attempt of this batch, or by the tick)
       }
     }
-    return new GivenUp(state.split(), position, first, Progress.lateness(state), now, false);
+    return new GivenUp(state.split(), position, first, Progress.lateness(state), now, attempted);
   }
 
   /** Whether an attempt beyond the checkpoint, not recorded as given up, was made lately. */
@@ -90,11 +95,15 @@ final class ShardFence {
   static GivenUp abandoned(SplitState state, List<Attempt> attempts, long now, long quiet) {
     String position = state.position();
     String last = null;
+    String attempted = null;
     for (Attempt attempt : attempts) {
       boolean beyond =
           position == null || SourcePosition.compareOffsets(attempt.first(), position) > 0;
       if (!beyond) {
         continue;
+      }
+      if (attempted == null || SourcePosition.compareOffsets(attempt.first(), attempted) < 0) {
+        attempted = attempt.first();
       }
       if (attempt.at() + quiet > now) {
         return null; // still being retried
@@ -108,7 +117,30 @@ final class ShardFence {
       return null;
     }
     String before = new java.math.BigInteger(last).add(java.math.BigInteger.ONE).toString();
-    return new GivenUp(state.split(), position, before, Progress.lateness(state), now, false);
+    return new GivenUp(state.split(), position, before, Progress.lateness(state), now, attempted);
+  }
+
+  /**
+   * {@code gap} with its earliest recorded attempt, read from all the attempts in it (a batch reads
+   * only the latest, and a run of batches given up in a row may hold more).
+   */
+  static GivenUp withEarliestAttempt(BatchStore store, String pipeline, GivenUp gap) {
+    String from = gap.after() == null ? "0" : next(gap.after());
+    String to = previous(gap.before());
+    List<Attempt> in =
+        SourcePosition.compareOffsets(from, to) <= 0
+            ? store.attempts(pipeline, gap.split(), from, to)
+            : List.of();
+    String earliest = in.isEmpty() ? null : in.get(0).first();
+    return new GivenUp(gap.split(), gap.after(), gap.before(), gap.watermark(), gap.at(), earliest);
+  }
+
+  private static String next(String offset) {
+    return new java.math.BigInteger(offset).add(java.math.BigInteger.ONE).toString();
+  }
+
+  private static String previous(String offset) {
+    return new java.math.BigInteger(offset).subtract(java.math.BigInteger.ONE).toString();
   }
 
   private static PipelineFailedException interleaved(

@@ -127,6 +127,7 @@ final class TickFlow {
       if (gap == null || split.version() == 0) {
         continue;
       }
+      gap = ShardFence.withEarliestAttempt(engine.store(), engine.name, gap);
       List<GivenUp> givenUp = new ArrayList<>(split.givenUp());
       givenUp.add(gap);
       SplitState next =

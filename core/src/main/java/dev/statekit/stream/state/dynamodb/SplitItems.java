@@ -78,9 +78,7 @@ final class SplitItems {
     map.put("before", AttributeValue.fromS(gap.before()));
     putIfSet(map, "wm", gap.watermark());
     map.put("at", Items.number(gap.at()));
-    if (gap.unnoticed()) {
-      map.put("un", AttributeValue.fromBool(true));
-    }
+    putIfSet(map, "att", gap.attempted());
     return AttributeValue.fromM(map);
   }
 
@@ -91,7 +89,7 @@ final class SplitItems {
         map.get("before").s(),
         Items.number(map.get("wm"), Long.MIN_VALUE),
         Items.number(map.get("at")),
-        map.containsKey("un") && Boolean.TRUE.equals(map.get("un").bool()));
+        Items.string(map.get("att")));
   }
 
   private static void putIfSet(Map<String, AttributeValue> item, String name, String value) {
