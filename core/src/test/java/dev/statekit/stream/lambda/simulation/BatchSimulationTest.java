@@ -18,7 +18,7 @@ class BatchSimulationTest {
 
   @Test
   void schedulesKeepEveryInvariant() {
-    SimulationRuns.check(Simulation.workloads(), "BatchSimulationTest", "core");
+    SimulationRuns.check(Simulation.workloads(), "BatchSimulationTest", "core", 2000);
   }
 
   @Test
