@@ -1,6 +1,7 @@
 package dev.statekit.stream.internal.batch;
 
 import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchFaultHook;
 import dev.statekit.stream.lambda.BatchResult;
 import dev.statekit.stream.lambda.BatchStore;
@@ -88,7 +89,19 @@ public final class BatchEngine {
     Progress progress = new Progress(store().readSplits(name), settings.clock().millis(), 0);
     SplitState state = progress.split(range.split());
     if (!state.givenUp().contains(range)) {
-      range = record(progress, state, range);
+      GivenUp recorded = record(progress, state, range);
+      if (!java.util.Objects.equals(recorded.after(), range.after())) {
+        throw new IllegalArgumentException(
+            "The records of "
+                + range.split()
+                + " after "
+                + recorded.after()
+                + " and before "
+                + recorded.before()
+                + " were all given up before any attempt reached the table; they are listed in"
+                + " givenUp() as one range: replay that range, with all its records");
+      }
+      range = recorded;
     }
     return new BatchFlow(this, batch, range).run();
   }
@@ -146,11 +159,35 @@ public final class BatchEngine {
                   + ": the pipeline lists them in givenUp() once the shard's next batch comes, or"
                   + " within two batch timeouts and five minutes; replay that range then");
     }
+    for (Attempt attempt : store().latestAttempts(name, range.split(), BatchFlow.RECENT_ATTEMPTS)) {
+      boolean beyond =
+          state.position() == null
+              || dev.statekit.stream.SourcePosition.compareOffsets(
+                      attempt.first(), state.position())
+                  > 0;
+      if (beyond && state.givenUp().stream().noneMatch(g -> g.covers(attempt.first()))) {
+        throw new IllegalArgumentException(
+            "A batch of "
+                + range.split()
+                + " from "
+                + attempt.first()
+                + " was attempted beyond its checkpoint and is not listed yet: the pipeline lists"
+                + " the range it belongs to in givenUp() once the shard's next batch comes, or"
+                + " within two batch timeouts and five minutes; replay that range then");
+      }
+    }
+    // With no attempt beyond the checkpoint, everything between it and these records was given up
+    // unattempted too (the on-failure destination names those batches): one range holds them all.
+    String after = range.after();
+    if (state.position() == null
+        || dev.statekit.stream.SourcePosition.compareOffsets(state.position(), after) < 0) {
+      after = state.position();
+    }
     long now = settings.clock().millis();
     GivenUp recorded =
         new GivenUp(
             range.split(),
-            range.after(),
+            after,
             range.before(),
             progress.pipelineWatermark(null, Long.MIN_VALUE),
             now,

@@ -35,7 +35,8 @@ public final class SimulationRuns {
     }
   }
 
-  private static void run(List<Workload> workloads, String test, String module, long first, long count) {
+  private static void run(
+      List<Workload> workloads, String test, String module, long first, long count) {
     long started = System.nanoTime();
     boolean survey = Boolean.getBoolean("simulation.survey");
     java.util.Map<String, List<Long>> found = new java.util.TreeMap<>();
