@@ -8,8 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fraud check pipeline among the simulated workloads: the same schedules, faults and
- * invariants as the kit's own ({@code Simulation}), a third of them over the fraud check.
+ * The fraud check pipeline among the simulated workloads: the same schedules, faults and invariants
+ * as the kit's own ({@code Simulation}), a third of them over the fraud check.
  */
 class FraudCheckSimulationTest {
   @Test

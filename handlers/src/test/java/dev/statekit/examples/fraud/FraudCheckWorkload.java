@@ -17,9 +17,9 @@ import java.util.TreeMap;
 
 /**
  * The fraud check as a simulated workload: card transactions on a Kinesis stream partitioned by
- * card, ordinary payments with bursts now and then (many payments, large amounts, several
- * countries in a few minutes), out of order within the pipeline's 30 seconds; the reference computes
- * the alerts of every sliding window straight from the transactions with {@link FraudRules}.
+ * card, ordinary payments with bursts now and then (many payments, large amounts, several countries
+ * in a few minutes), out of order within the pipeline's 30 seconds; the reference computes the
+ * alerts of every sliding window straight from the transactions with {@link FraudRules}.
  */
 final class FraudCheckWorkload implements Workload {
   private static final Serde<Transaction> JSON = Serdes.json(Transaction.class);
@@ -58,7 +58,8 @@ final class FraudCheckWorkload implements Workload {
       long amount = burst ? 50_000 + random.nextInt(100_000) : 500 + random.nextInt(10_000);
       String country = COUNTRIES[burst ? random.nextInt(COUNTRIES.length) : 0];
       long time = at - random.nextInt(20_000);
-      Transaction t = new Transaction("t" + i, card, amount, "shop-" + random.nextInt(9), country, time);
+      Transaction t =
+          new Transaction("t" + i, card, amount, "shop-" + random.nextInt(9), country, time);
       input.add(new Input(at, card, JSON.encode(t)));
     }
     return input;
@@ -70,8 +71,7 @@ final class FraudCheckWorkload implements Workload {
     for (Input in : input) {
       Transaction t = JSON.decode(in.data());
       for (long s : starts(t.time())) {
-        windows.merge(
-            t.card() + "@" + s, CardActivity.NONE.add(t), CardActivity::merge);
+        windows.merge(t.card() + "@" + s, CardActivity.NONE.add(t), CardActivity::merge);
       }
     }
     List<String> alerts = new ArrayList<>();
