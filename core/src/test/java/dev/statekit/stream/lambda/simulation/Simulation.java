@@ -263,6 +263,8 @@ public final class Simulation {
             + ", "
             + inputs.size()
             + " records, "
+            + expected.size()
+            + " results expected, "
             + sources
             + ", "
             + invocations
