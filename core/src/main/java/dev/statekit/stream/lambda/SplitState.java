@@ -74,6 +74,15 @@ public record SplitState(
 
   /** This state with another version. */
   public SplitState withVersion(long newVersion) {
+    return copy(newVersion, givenUp);
+  }
+
+  /** This state with other ranges given up, and the next version (to write over this one). */
+  public SplitState nextWithGivenUp(List<GivenUp> ranges) {
+    return copy(version + 1, ranges);
+  }
+
+  private SplitState copy(long newVersion, List<GivenUp> ranges) {
     return new SplitState(
         split,
         newVersion,
@@ -86,7 +95,7 @@ public record SplitState(
         candidateAt,
         activeAt,
         firedThrough,
-        givenUp);
+        ranges);
   }
 
   /** True for the tick's item, which takes no part in watermarks. */

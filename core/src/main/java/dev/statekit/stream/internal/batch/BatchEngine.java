@@ -199,20 +199,7 @@ public final class BatchEngine {
       }
       List<GivenUp> givenUp = new ArrayList<>(current.givenUp());
       givenUp.add(recorded);
-      SplitState next =
-          new SplitState(
-              current.split(),
-              current.version() + 1,
-              current.position(),
-              current.lastStart(),
-              current.resume(),
-              current.watermark(),
-              current.fireWatermark(),
-              current.candidate(),
-              current.candidateAt(),
-              current.activeAt(),
-              current.firedThrough(),
-              givenUp);
+      SplitState next = current.nextWithGivenUp(givenUp);
       if (store().writeSplit(name, next)) {
         return recorded;
       }

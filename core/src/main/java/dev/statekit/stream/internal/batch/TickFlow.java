@@ -130,20 +130,7 @@ final class TickFlow {
       gap = ShardFence.withEarliestAttempt(engine.store(), engine.name, gap);
       List<GivenUp> givenUp = new ArrayList<>(split.givenUp());
       givenUp.add(gap);
-      SplitState next =
-          new SplitState(
-              split.split(),
-              split.version() + 1,
-              split.position(),
-              split.lastStart(),
-              split.resume(),
-              split.watermark(),
-              split.fireWatermark(),
-              split.candidate(),
-              split.candidateAt(),
-              split.activeAt(),
-              split.firedThrough(),
-              givenUp);
+      SplitState next = split.nextWithGivenUp(givenUp);
       if (engine.store().writeSplit(engine.name, next)) {
         LOG.warning(
             "Pipeline "

@@ -107,19 +107,8 @@ public final class DynamoDbBatchStore implements BatchStore {
   @Override
   public Map<String, KeyItem> readKeys(String pipeline, String operator, Collection<String> keys) {
     String prefix = keyPrefix(pipeline, operator);
-    List<Map<String, AttributeValue>> request = new ArrayList<>();
-    for (String key : new LinkedHashSet<>(keys)) {
-      request.add(itemKey(prefix + key, KEY_SORT_KEY));
-    }
-    // Every request of 100 keys at once: a batch's reads cost one round trip however many keys.
-    List<Callable<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
-    for (int from = 0; from < request.size(); from += READ_CHUNK) {
-      List<Map<String, AttributeValue>> chunk =
-          request.subList(from, Math.min(request.size(), from + READ_CHUNK));
-      reads.add(() -> batches.get(chunk));
-    }
     Map<String, KeyItem> found = new HashMap<>();
-    for (List<Map<String, AttributeValue>> items : parallel.all(reads)) {
+    for (List<Map<String, AttributeValue>> items : readAll(prefix, keys, KEY_SORT_KEY)) {
       for (Map<String, AttributeValue> item : items) {
         String key = item.get(PK).s().substring(prefix.length());
         found.put(
@@ -132,6 +121,25 @@ public final class DynamoDbBatchStore implements BatchStore {
       }
     }
     return found;
+  }
+
+  /**
+   * The items {@code prefix + id} / {@code sortKey} of {@code ids}, every request of 100 at once: a
+   * batch's reads cost one round trip however many keys.
+   */
+  private List<List<Map<String, AttributeValue>>> readAll(
+      String prefix, Collection<String> ids, String sortKey) {
+    List<Map<String, AttributeValue>> request = new ArrayList<>();
+    for (String id : new LinkedHashSet<>(ids)) {
+      request.add(itemKey(prefix + id, sortKey));
+    }
+    List<Callable<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
+    for (int from = 0; from < request.size(); from += READ_CHUNK) {
+      List<Map<String, AttributeValue>> chunk =
+          request.subList(from, Math.min(request.size(), from + READ_CHUNK));
+      reads.add(() -> batches.get(chunk));
+    }
+    return parallel.all(reads);
   }
 
   @Override
@@ -281,18 +289,8 @@ public final class DynamoDbBatchStore implements BatchStore {
   @Override
   public Map<String, byte[]> readReceipts(String pipeline, String split, Collection<String> ids) {
     String prefix = receiptPrefix(pipeline, split);
-    List<Map<String, AttributeValue>> request = new ArrayList<>();
-    for (String id : new LinkedHashSet<>(ids)) {
-      request.add(itemKey(prefix + id, RECEIPT_SORT_KEY));
-    }
-    List<Callable<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
-    for (int from = 0; from < request.size(); from += READ_CHUNK) {
-      List<Map<String, AttributeValue>> chunk =
-          request.subList(from, Math.min(request.size(), from + READ_CHUNK));
-      reads.add(() -> batches.get(chunk));
-    }
     Map<String, byte[]> found = new HashMap<>();
-    for (List<Map<String, AttributeValue>> items : parallel.all(reads)) {
+    for (List<Map<String, AttributeValue>> items : readAll(prefix, ids, RECEIPT_SORT_KEY)) {
       for (Map<String, AttributeValue> item : items) {
         found.put(item.get(PK).s().substring(prefix.length()), Items.bytes(item.get("o")));
       }

@@ -9,6 +9,16 @@ import java.util.Random;
 final class Inputs {
   private Inputs() {}
 
+  /** For each input in order, its key, {@code separator}, and how many of its key came so far. */
+  static List<String> counts(List<Workload.Input> input, String separator) {
+    java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+    List<String> expected = new ArrayList<>();
+    for (Workload.Input in : input) {
+      expected.add(in.key() + separator + counts.merge(in.key(), 1L, Long::sum));
+    }
+    return expected;
+  }
+
   static List<Workload.Input> keys(Random random, long start, String prefix) {
     List<Workload.Input> input = new ArrayList<>();
     int keys = 1 + random.nextInt(12);

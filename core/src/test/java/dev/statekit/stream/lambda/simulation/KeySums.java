@@ -9,11 +9,8 @@ import dev.statekit.stream.lambda.EgressOutput;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 
 /**
  * A keyed reduce fed by an SQS queue (standard or FIFO) or a DynamoDB stream: each message adds one
@@ -60,11 +57,6 @@ final class KeySums implements Workload {
 
   @Override
   public List<String> expected(List<Input> input) {
-    Map<String, Long> counts = new TreeMap<>();
-    List<String> expected = new ArrayList<>();
-    for (Input in : input) {
-      expected.add(in.key() + "=" + counts.merge(in.key(), 1L, Long::sum));
-    }
-    return expected;
+    return Inputs.counts(input, "=");
   }
 }

@@ -11,11 +11,8 @@ import dev.statekit.stream.state.ValueState;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 
 /**
  * Per-record outputs of keyed state on Kinesis: each record of a key (partition key) counts it and
@@ -57,12 +54,6 @@ final class RunningCounts implements Workload {
 
   @Override
   public List<String> expected(List<Input> input) {
-    Map<String, Long> counts = new TreeMap<>();
-    List<String> expected = new ArrayList<>();
-    for (Input in : input) {
-      String key = in.key();
-      expected.add(key + "#" + counts.merge(key, 1L, Long::sum));
-    }
-    return expected;
+    return Inputs.counts(input, "#");
   }
 }

@@ -219,25 +219,7 @@ final class Sources {
 
   /** Batches Lambda gave up on that no replay covered. */
   List<String> unnoticed() {
-    List<String> lost = new ArrayList<>();
-    for (ShardMapping shard : shards) {
-      if (kind != Workload.Source.KINESIS || parallelization > 1) {
-        continue;
-      }
-      for (ShardMapping.Skipped skipped : shard.onFailure) {
-        boolean covered =
-            replayed.stream()
-                .anyMatch(
-                    r ->
-                        r.split().equals(skipped.split())
-                            && r.covers(skipped.first())
-                            && r.covers(skipped.last()));
-        if (!covered) {
-          lost.add("given up and not noticed: " + skipped);
-        }
-      }
-    }
-    return lost;
+    return skippedNotReplayed().stream().map(s -> "given up and not noticed: " + s).toList();
   }
 
   @Override
