@@ -361,10 +361,11 @@ final class BatchFlow {
       IndexFire index,
       String first,
       GivenUp gap) {
-    if (replaying != null) {
-      return Progress.afterReplay(state, replaying, now);
-    }
     long watermark = Math.max(context.lateness(), engine.shape.watermarkAt(applied.maxTimestamp()));
+    if (replaying != null) {
+      return Progress.afterReplay(
+          state, replaying, engine.shape.watermarkAt(applied.maxTimestamp()), now);
+    }
     if (!batch.ordered()) {
       return Progress.afterUnorderedBatch(state, watermark, now, engine.settings.batchTimeoutMs());
     }
@@ -402,7 +403,7 @@ final class BatchFlow {
 
   private SplitState merged(SplitState stored, SplitState next, String first, String readPosition) {
     if (replaying != null) {
-      return Progress.afterReplay(stored, replaying, now);
+      return Progress.afterReplay(stored, replaying, next.watermark(), now);
     }
     if (!batch.ordered()) {
       return Progress.afterUnorderedBatch(

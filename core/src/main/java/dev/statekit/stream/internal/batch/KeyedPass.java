@@ -12,6 +12,7 @@ import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
 import dev.statekit.stream.internal.state.CachingStateBackend;
 import dev.statekit.stream.internal.state.StateKeys;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
+import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -198,7 +199,7 @@ final class KeyedPass {
       }
       String split = context.split();
       KeyBook book = work.book;
-      book.noteGivenUp(context.givenUp());
+      book.noteGivenUp(behind(context));
       boolean unconfirmed = false;
       if (context.ordered()) {
         work.threshold = book.mark(split);
@@ -237,6 +238,19 @@ final class KeyedPass {
       return work;
     }
 
+    /** The ranges given up that this batch comes after (not those it is inside of). */
+    private static List<GivenUp> behind(BatchContext context) {
+      String first = context.firstOffset();
+      return context.givenUp().stream()
+          .filter(
+              g ->
+                  !(context.ordered()
+                      && first != null
+                      && g.split().equals(context.split())
+                      && g.covers(first)))
+          .toList();
+    }
+
     private void redeliver(KeyWork work, List<StoredOutput> outputs) {
       for (StoredOutput output : outputs) {
         work.deliveries.add(output.routed(context.shape().routes(), context.pipeline()));
@@ -265,6 +279,13 @@ final class KeyedPass {
         work.book.replayed(context.replaying(), input.offset());
       } else if (context.ordered()) {
         work.lastApplied = input.offset();
+        // A range the tick took for given up while Lambda still retried it: this is that retry,
+        // and the range's later replay must see what it applies.
+        for (GivenUp gap : context.givenUp()) {
+          if (gap.split().equals(context.split()) && gap.covers(input.offset())) {
+            work.book.replayed(gap, input.offset());
+          }
+        }
       } else if (!work.appliedIds.contains(input.offset())) {
         work.appliedIds.add(input.offset());
       }

@@ -128,11 +128,12 @@ final class Progress {
   }
 
   /**
-   * The split after a batch that replayed {@code gap}: it no longer holds windows back, and a range
-   * that began at the position (the shard's last batches were given up) moves it to its end, so
-   * that the attempts in it are behind the checkpoint.
+   * The split after a batch that replayed {@code gap}: it no longer holds windows back, its
+   * watermark takes the replayed records in (a shard whose every batch was given up has no other),
+   * and a range that began at the position (the shard's last batches were given up) moves it to its
+   * end, so that the attempts in it are behind the checkpoint.
    */
-  static SplitState afterReplay(SplitState old, GivenUp gap, long now) {
+  static SplitState afterReplay(SplitState old, GivenUp gap, long watermark, long now) {
     List<GivenUp> left = new ArrayList<>(old.givenUp());
     left.removeIf(g -> g.before().equals(gap.before()));
     String position = old.position();
@@ -146,11 +147,12 @@ final class Progress {
         position,
         old.lastStart(),
         old.resume(),
-        old.watermark(),
-        old.fireWatermark(),
+        Math.max(old.watermark(), watermark),
+        Math.max(old.fireWatermark(), watermark),
         old.candidate(),
         old.candidateAt(),
-        old.activeAt(),
+        // Its records count as the shard's latest: the shard's idle time starts again.
+        Math.max(old.activeAt(), now),
         old.firedThrough(),
         left);
   }

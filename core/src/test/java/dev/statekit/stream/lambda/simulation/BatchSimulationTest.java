@@ -22,9 +22,12 @@ class BatchSimulationTest {
    * of a range noticed but not recorded; 875, records given up before the first recorded attempt
    * read as applied by marks later batches moved; 359, a shard's last batch given up unrecorded
    * could not be replayed; 3955, an on-failure range replayed before the pipeline listed the range
-   * holding it was applied twice; 29 and 36, records given up with no attempt recorded.
+   * holding it was applied twice; 29 and 36, records given up with no attempt recorded; 16886, a
+   * batch the tick took for given up while Lambda still retried it noted a hole over what it then
+   * applied; 7026, a shard all of whose batches were given up kept no watermark after their replay,
+   * and its windows never fired.
    */
-  static final long[] FOUND = {125, 379, 171, 48, 875, 359, 3955, 29, 36};
+  static final long[] FOUND = {125, 379, 171, 48, 875, 359, 3955, 29, 36, 16886, 7026};
 
   @Test
   void schedulesKeepEveryInvariant() {

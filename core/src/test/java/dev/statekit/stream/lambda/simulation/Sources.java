@@ -197,7 +197,7 @@ final class Sources {
   /** The on-failure records of the Kinesis shards that no replay covered yet. */
   List<ShardMapping.Skipped> skippedNotReplayed() {
     List<ShardMapping.Skipped> left = new ArrayList<>();
-    if (kind != Workload.Source.KINESIS || parallelization > 1) {
+    if (kind != Workload.Source.KINESIS) {
       return left;
     }
     for (ShardMapping shard : shards) {
