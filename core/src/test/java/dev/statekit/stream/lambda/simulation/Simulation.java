@@ -337,8 +337,7 @@ public final class Simulation {
     List<String> extra = new ArrayList<>(actual);
     expected.forEach(extra::remove);
     boolean complete =
-        (missing.isEmpty() && extra.isEmpty())
-            || (!late.isEmpty() && workload.explains(missing, extra, late));
+        (missing.isEmpty() && extra.isEmpty()) || workload.explains(missing, extra, late);
     return sources.drained()
         && fresh().givenUp().isEmpty()
         && sources.skippedNotReplayed().isEmpty()
@@ -363,9 +362,7 @@ public final class Simulation {
       List<String> extra = new ArrayList<>(actual);
       expected.forEach(extra::remove);
       boolean explained =
-          !late.isEmpty()
-              && (!missing.isEmpty() || !extra.isEmpty())
-              && workload.explains(missing, extra, late);
+          (!missing.isEmpty() || !extra.isEmpty()) && workload.explains(missing, extra, late);
       if (!missing.isEmpty() && !explained) {
         violations.add("results missing (" + missing.size() + "): " + first(missing));
         // What Lambda gave up on and the pipeline did not record, if that is where they went.
