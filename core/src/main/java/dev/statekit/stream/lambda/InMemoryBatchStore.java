@@ -13,14 +13,17 @@ import java.util.TreeMap;
 
 /**
  * A {@link BatchStore} in this process's memory, with the same conditions as the DynamoDB one: for
- * tests and for running pipelines on one machine. Thread-safe. Byte arrays are handed over, never
- * changed.
+ * tests and for running pipelines on one machine. Receipts and attempts are dropped some time after
+ * they expire, by the store's clock, as DynamoDB's TTL does. Thread-safe. Byte arrays are handed
+ * over, never changed.
  */
 public final class InMemoryBatchStore implements BatchStore {
   private final Map<String, KeyItem> keys = new HashMap<>();
   private final Map<String, TreeMap<String, SplitState>> splits = new HashMap<>();
   private final Map<String, TreeMap<String, TimerItem>> timers = new HashMap<>();
   private final Map<String, TreeMap<String, Attempt>> attempts = new HashMap<>();
+  private final Map<Attempt, Long> attemptExpiries = new HashMap<>();
+  private long attemptWrites;
   private final Map<String, Receipt> receipts = new HashMap<>();
   private final Clock clock;
   private int receiptWrites;
@@ -75,9 +78,20 @@ public final class InMemoryBatchStore implements BatchStore {
   @Override
   public synchronized void putAttempt(
       String pipeline, String split, Attempt attempt, long expiresAt) {
-    attempts
-        .computeIfAbsent(pipeline + "#" + split, s -> new TreeMap<>())
-        .put(Attempt.sortKey(attempt.first()), attempt);
+    Attempt replaced =
+        attempts
+            .computeIfAbsent(pipeline + "#" + split, s -> new TreeMap<>())
+            .put(Attempt.sortKey(attempt.first()), attempt);
+    attemptExpiries.remove(replaced);
+    attemptExpiries.put(attempt, expiresAt);
+    // As DynamoDB's TTL would, some time after they expire.
+    if (++attemptWrites % 10_000 == 0) {
+      long now = clock.millis() / 1000;
+      attemptExpiries.entrySet().removeIf(e -> e.getValue() > 0 && e.getValue() < now);
+      attempts
+          .values()
+          .forEach(byFirst -> byFirst.values().removeIf(a -> !attemptExpiries.containsKey(a)));
+    }
   }
 
   @Override
@@ -128,11 +142,6 @@ public final class InMemoryBatchStore implements BatchStore {
       long now = clock.millis() / 1000;
       receipts.values().removeIf(r -> r.expiresAt() > 0 && r.expiresAt() < now);
     }
-  }
-
-  /** How many receipts are kept (for tests). */
-  public synchronized int receipts() {
-    return receipts.size();
   }
 
   @Override
