@@ -302,4 +302,55 @@ abstract class PipelineCasesContract {
     assertEquals(Set.of("k1@0=2", "k1@100=1", "k2@100=1"), texts());
     assertEquals(3, stored().size(), "each window once");
   }
+
+  @Test
+  void case5ARangeOnlyTheOnFailureRecordNamesIsReplayedOnce() {
+    AtomicBoolean tableDown = new AtomicBoolean();
+    BatchStore refusing =
+        (BatchStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                BatchStore.class.getClassLoader(),
+                new Class<?>[] {BatchStore.class},
+                (proxy, method, args) -> {
+                  if (tableDown.get() && method.getName().equals("putAttempt")) {
+                    throw new dev.statekit.stream.state.StateStoreException(
+                        dev.statekit.StateKitException.Reason.UNAVAILABLE, "the table is down");
+                  }
+                  try {
+                    return method.invoke(store(), args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    BatchPipeline pipeline =
+        BatchPipeline.builder(name, perRecord(results()))
+            .store(refusing)
+            .clock(clock)
+            .batchTimeout(Duration.ofMinutes(1))
+            .build();
+    pipeline.registerSplits(List.of(SHARD));
+    pipeline.process(shard(1000, "k1,a"));
+    // Every attempt of this batch fails before it reaches the table; Lambda gives up on it and
+    // sends shard, 1001 and 1002 to the on-failure destination.
+    SourceBatch givenUp = shard(1001, "k1,b", "k2,c");
+    tableDown.set(true);
+    for (int attempt = 0; attempt < 11; attempt++) {
+      assertThrows(RuntimeException.class, () -> pipeline.process(givenUp));
+    }
+    tableDown.set(false);
+    pipeline.process(shard(1003, "k1,d"));
+    assertEquals(List.of(), pipeline.givenUp(), "no attempt reached the table: nothing to notice");
+
+    GivenUp onFailure = GivenUp.onFailure(SHARD, "1001", "1002");
+    assertEquals(2, pipeline.replay(onFailure, givenUp).applied());
+    assertEquals(Set.of("k1:a", "k1:b", "k2:c", "k1:d"), texts());
+    assertEquals(4, stored().size(), "each output once");
+    IllegalArgumentException again =
+        assertThrows(IllegalArgumentException.class, () -> pipeline.replay(onFailure, givenUp));
+    assertTrue(again.getMessage().contains("Nothing to replay"), again.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> pipeline.replay(GivenUp.onFailure(SHARD, "1000", "1000"), shard(1000, "k1,a")),
+        "a batch that checkpointed: its records were applied");
+  }
 }

@@ -98,6 +98,14 @@ final class BatchFlow {
           () ->
               attempts.addAll(engine.store().latestAttempts(engine.name, split, RECENT_ATTEMPTS)));
     }
+    if (replaying != null && replaying.attempted() == null && first != null) {
+      // A range no invocation had attempted: from now on one has, and the on-failure record that
+      // named it is answered "nothing to replay".
+      String last = batch.records().get(batch.records().size() - 1).position().offset();
+      Attempt attempt = new Attempt(first, last, now);
+      long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
+      reads.add(() -> engine.store().putAttempt(engine.name, split, attempt, expires));
+    }
     if (!batch.ordered() && keyed) {
       Set<String> ids = new LinkedHashSet<>();
       outcomes.forEach(o -> ids.add(o.offset));
