@@ -97,7 +97,9 @@ public final class BatchPipeline {
    *
    * @throws dev.statekit.stream.state.StateStoreException if the store failed (retryable or not)
    * @throws dev.statekit.egress.EgressException if a sink did not take its records
-   * @throws PipelineFailedException on anything else; the batch may be retried whole
+   * @throws PipelineFailedException if the batch starts inside what another batch of its shard
+   *     covered or attempted (the event source mapping's ParallelizationFactor is above 1: set it
+   *     to 1), nothing of it applied; and on anything else, the batch may be retried whole
    */
   public BatchResult process(SourceBatch batch) {
     Objects.requireNonNull(batch, "batch");
