@@ -48,6 +48,11 @@ final class RunningCounts implements Workload {
   }
 
   @Override
+  public boolean perRecord() {
+    return true;
+  }
+
+  @Override
   public List<Input> input(Random random, long start) {
     return Inputs.keys(random, start, "");
   }

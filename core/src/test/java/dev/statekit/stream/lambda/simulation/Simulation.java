@@ -60,6 +60,8 @@ public final class Simulation {
   private final Sources sources;
   private int refusals;
   private final List<byte[]> late = new ArrayList<>();
+  private final java.util.Set<String> refusedRecords = new java.util.HashSet<>();
+  private final java.util.Set<String> handedOver = new java.util.HashSet<>();
   private int invocations;
 
   private Simulation(long seed, List<Workload> workloads) {
@@ -141,12 +143,18 @@ public final class Simulation {
 
   private Invoker.Outcome invoke(BatchPipeline instance, SourceBatch batch) {
     invocations++;
+    batch.records().forEach(r -> handedOver.add(batch.split() + "/" + r.position().offset()));
     try {
       BatchResult result = instance.process(batch);
       warm.add(instance);
       return new Invoker.Outcome(result.failedOffsets(), null);
     } catch (RuntimeException e) {
       expectedFailure(e, "a batch of " + batch.split());
+      if (e instanceof PipelineFailedException) {
+        batch
+            .records()
+            .forEach(r -> refusedRecords.add(batch.split() + "/" + r.position().offset()));
+      }
       if (!(e instanceof Crash)) {
         warm.add(instance);
       }
@@ -380,8 +388,31 @@ public final class Simulation {
                 + ", timer items left "
                 + store.quiet().timersDueBy(NAME, Long.MAX_VALUE, 3).size());
       }
-    } else if (actual.size() > new java.util.HashSet<>(actual).size()) {
-      violations.add("a refused shard still applied a record twice");
+    } else {
+      if (actual.size() > new java.util.HashSet<>(actual).size()) {
+        violations.add("a refused shard still applied a record twice");
+      }
+      if (workload.perRecord()) {
+        // Every record handed over has its output, or was in a batch the pipeline refused (a
+        // refused lane's later records wait on the stream), or in one Lambda gave up on, which the
+        // on-failure destination names: none was skipped unseen.
+        java.util.Set<String> produced = new java.util.HashSet<>();
+        sink.records()
+            .keySet()
+            .forEach(
+                id ->
+                    produced.add(
+                        id.substring(
+                            id.indexOf('/') + 1, id.lastIndexOf('/', id.lastIndexOf('/') - 1))));
+        for (String record : sources.recordIds()) {
+          if (handedOver.contains(record)
+              && !produced.contains(record)
+              && !refusedRecords.contains(record)
+              && !sources.givenUpByLambda(record)) {
+            violations.add("record " + record + " was neither applied nor refused");
+          }
+        }
+      }
     }
     store
         .largestKeyItems()

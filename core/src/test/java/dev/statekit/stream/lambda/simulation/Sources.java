@@ -140,6 +140,32 @@ final class Sources {
     return shards.stream().allMatch(ShardMapping::drained) && (queue == null || queue.drained());
   }
 
+  /** Whether the record (split/offset) was in a batch a mapping gave up on. */
+  boolean givenUpByLambda(String record) {
+    for (ShardMapping shard : shards) {
+      for (ShardMapping.Skipped skipped : shard.onFailure) {
+        String prefix = skipped.split() + "/";
+        if (record.startsWith(prefix)) {
+          String offset = record.substring(prefix.length());
+          if (SourcePosition.compareOffsets(offset, skipped.first()) >= 0
+              && SourcePosition.compareOffsets(offset, skipped.last()) <= 0) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Every record of every shard, as split/offset. */
+  List<String> recordIds() {
+    List<String> ids = new ArrayList<>();
+    for (ShardMapping shard : shards) {
+      shard.records().forEach(r -> ids.add(shard.split() + "/" + r.sequence()));
+    }
+    return ids;
+  }
+
   /** Nothing left to hand over but dead letters. */
   boolean settled() {
     return shards.stream().allMatch(ShardMapping::drained) && (queue == null || queue.settled());

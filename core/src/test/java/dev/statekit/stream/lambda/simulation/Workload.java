@@ -45,6 +45,14 @@ public interface Workload {
   /** The input, put on the source from {@code start} on. */
   List<Input> input(Random random, long start);
 
+  /**
+   * True if every record has exactly one output, with id {@code <pipeline>/<split>/<offset>/...}:
+   * then a record without one was skipped, which the simulation tells from a refusal.
+   */
+  default boolean perRecord() {
+    return false;
+  }
+
   /** The value of every output a run without faults gives, in any order. */
   List<String> expected(List<Input> input);
 
