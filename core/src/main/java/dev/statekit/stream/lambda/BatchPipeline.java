@@ -130,7 +130,8 @@ public final class BatchPipeline {
    * TRIM_HORIZON}) and {@code GetRecords} up to {@link GivenUp#before()}, and hand them over as one
    * ordered batch of the shard. Each record is applied to the keys that had not applied it, once;
    * its outputs are delivered; then the range is closed and the windows it held fire. A replay that
-   * fails may be repeated. A range whose records the stream no longer holds is closed by replaying
+   * fails, or whose result names failed records ({@link BatchResult#failedOffsets()}), leaves the
+   * range open: repeat it. A range whose records the stream no longer holds is closed by replaying
    * an empty batch of its shard.
    *
    * @param range one of {@link #givenUp()}

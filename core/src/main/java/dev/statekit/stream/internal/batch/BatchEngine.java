@@ -179,9 +179,9 @@ public final class BatchEngine {
     // With no attempt beyond the checkpoint, everything between it and these records was given up
     // unattempted too (the on-failure destination names those batches): one range holds them all.
     String after = range.after();
-    if (state.position() == null
-        || dev.statekit.stream.SourcePosition.compareOffsets(state.position(), after) < 0) {
-      after = state.position();
+    String noticed = ShardFence.noticedThrough(state);
+    if (noticed == null || dev.statekit.stream.SourcePosition.compareOffsets(noticed, after) < 0) {
+      after = noticed;
     }
     long now = settings.clock().millis();
     GivenUp recorded =

@@ -371,6 +371,10 @@ final class BatchFlow {
       GivenUp gap) {
     long watermark = Math.max(context.lateness(), engine.shape.watermarkAt(applied.maxTimestamp()));
     if (replaying != null) {
+      if (!applied.failedOffsets.isEmpty()) {
+        // A record of the replay failed: the range stays open, to be replayed again.
+        return state.withVersion(state.version() + 1);
+      }
       return Progress.afterReplay(
           state, replaying, engine.shape.watermarkAt(applied.maxTimestamp()), now);
     }
@@ -386,11 +390,23 @@ final class BatchFlow {
         state,
         last == null ? state.position() : last,
         last == null ? state.lastStart() : first,
-        applied.failedOffsets.isEmpty() ? null : applied.failedOffsets.get(0),
+        resume(state, applied, first),
         watermark,
         now,
         index == null ? state.firedThrough() : index.through,
         givenUp);
+  }
+
+  /**
+   * Where Lambda resumes after this batch: its first failed record; or, for the batch that wrote
+   * the checkpoint handed over again, where the earlier answer sent Lambda (a copy that ran beside
+   * it may have applied the rest, and Lambda goes by one answer).
+   */
+  private static String resume(SplitState state, BatchRecords applied, String first) {
+    if (!applied.failedOffsets.isEmpty()) {
+      return applied.failedOffsets.get(0);
+    }
+    return first != null && first.equals(state.lastStart()) ? state.resume() : null;
   }
 
   /** Writes the checkpoint; if the tick (or a repeat of this batch) moved the split, merges. */
@@ -411,7 +427,9 @@ final class BatchFlow {
 
   private SplitState merged(SplitState stored, SplitState next, String first, String readPosition) {
     if (replaying != null) {
-      return Progress.afterReplay(stored, replaying, next.watermark(), now);
+      return next.givenUp().contains(replaying)
+          ? stored.withVersion(stored.version() + 1)
+          : Progress.afterReplay(stored, replaying, next.watermark(), now);
     }
     if (!batch.ordered()) {
       return Progress.afterUnorderedBatch(

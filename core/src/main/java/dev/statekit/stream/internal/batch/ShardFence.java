@@ -37,23 +37,22 @@ final class ShardFence {
       String pipeline, SplitState state, List<Attempt> attempts, String first, long now) {
     String position = state.position();
     if (position != null && SourcePosition.compareOffsets(first, position) <= 0) {
-      if (first.equals(state.lastStart())) {
-        return null; // the batch that wrote the checkpoint, handed over again
+      if (first.equals(state.lastStart()) || first.equals(state.resume())) {
+        return null; // the batch that wrote the checkpoint, or its rest, handed over again
       }
       throw interleaved(pipeline, state, first, "the split's checkpoint is at " + position);
     }
+    String from = noticedThrough(state);
     boolean skipped = false;
-    String attempted = null;
     for (Attempt attempt : attempts) {
       if (attempt.first().equals(first)
           || (position != null && SourcePosition.compareOffsets(attempt.first(), position) <= 0)) {
         continue; // this batch's earlier attempts, or one its checkpoint covers
       }
       if (SourcePosition.compareOffsets(attempt.last(), first) < 0) {
-        skipped = true; // attempted, never checkpointed, and Lambda is past it
-        if (attempted == null || SourcePosition.compareOffsets(attempt.first(), attempted) < 0) {
-          attempted = attempt.first();
-        }
+        // Attempted, never checkpointed, and Lambda is past it: given up, unless a range noticed
+        // already holds it.
+        skipped |= from == null || SourcePosition.compareOffsets(attempt.first(), from) > 0;
       } else {
         throw interleaved(
             pipeline,
@@ -62,15 +61,25 @@ final class ShardFence {
             "a batch from " + attempt.first() + " to " + attempt.last() + " was attempted");
       }
     }
-    if (!skipped) {
+    if (!skipped || (from != null && SourcePosition.compareOffsets(first, next(from)) <= 0)) {
       return null;
     }
+    return new GivenUp(state.split(), from, first, Progress.lateness(state), now, null);
+  }
+
+  /**
+   * The last offset the checkpoint or a range noticed as given up accounts for: a new range starts
+   * after it (ranges noticed behind a checkpoint that has not moved since lie end to end).
+   */
+  static String noticedThrough(SplitState state) {
+    String through = state.position();
     for (GivenUp known : state.givenUp()) {
-      if (java.util.Objects.equals(known.after(), position)) {
-        return null; // noticed already (by an earlier attempt of this batch, or by the tick)
+      String end = previous(known.before());
+      if (through == null || SourcePosition.compareOffsets(end, through) > 0) {
+        through = end;
       }
     }
-    return new GivenUp(state.split(), position, first, Progress.lateness(state), now, attempted);
+    return through;
   }
 
   /** Whether an attempt beyond the checkpoint, not recorded as given up, was made lately. */
@@ -93,17 +102,12 @@ final class ShardFence {
    * batch was given up), or null.
    */
   static GivenUp abandoned(SplitState state, List<Attempt> attempts, long now, long quiet) {
-    String position = state.position();
+    String from = noticedThrough(state);
     String last = null;
-    String attempted = null;
     for (Attempt attempt : attempts) {
-      boolean beyond =
-          position == null || SourcePosition.compareOffsets(attempt.first(), position) > 0;
+      boolean beyond = from == null || SourcePosition.compareOffsets(attempt.first(), from) > 0;
       if (!beyond) {
         continue;
-      }
-      if (attempted == null || SourcePosition.compareOffsets(attempt.first(), attempted) < 0) {
-        attempted = attempt.first();
       }
       if (attempt.at() + quiet > now) {
         return null; // still being retried
@@ -112,12 +116,10 @@ final class ShardFence {
         last = attempt.last();
       }
     }
-    if (last == null
-        || state.givenUp().stream().anyMatch(g -> java.util.Objects.equals(g.after(), position))) {
+    if (last == null) {
       return null;
     }
-    String before = new java.math.BigInteger(last).add(java.math.BigInteger.ONE).toString();
-    return new GivenUp(state.split(), position, before, Progress.lateness(state), now, attempted);
+    return new GivenUp(state.split(), from, next(last), Progress.lateness(state), now, null);
   }
 
   /**

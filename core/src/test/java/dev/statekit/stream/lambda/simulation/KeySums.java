@@ -7,7 +7,6 @@ import dev.statekit.stream.Serdes;
 import dev.statekit.stream.lambda.BatchSource;
 import dev.statekit.stream.lambda.EgressOutput;
 import dev.statekit.types.Types;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -36,8 +35,8 @@ final class KeySums implements Workload {
 
   @Override
   public Pipeline pipeline(EgressSink sink, Duration idleTimeout) {
-    return Pipeline.from(BatchSource.records())
-        .map(b -> new String(b, StandardCharsets.UTF_8) + "=1")
+    return Inputs.flaky(Pipeline.from(BatchSource.records()))
+        .map(key -> key + "=1")
         .keyBy(sum -> sum.substring(0, sum.indexOf('=')))
         .reduce(KeySums::add, Serdes.string())
         .to(EgressOutput.to(sink, TypeName.of("sim", "sums"), Types.stringType()));

@@ -9,7 +9,6 @@ import dev.statekit.stream.lambda.EgressOutput;
 import dev.statekit.stream.state.StateSpec;
 import dev.statekit.stream.state.ValueState;
 import dev.statekit.types.Types;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -33,8 +32,7 @@ final class RunningCounts implements Workload {
 
   @Override
   public Pipeline pipeline(EgressSink sink, Duration idleTimeout) {
-    return Pipeline.from(BatchSource.records())
-        .map(b -> new String(b, StandardCharsets.UTF_8))
+    return Inputs.flaky(Pipeline.from(BatchSource.records()))
         .keyBy(key -> key)
         .<String>process(
             (record, context, out) -> {

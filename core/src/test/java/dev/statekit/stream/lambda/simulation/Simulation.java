@@ -261,6 +261,23 @@ public final class Simulation {
     check(expected, done);
     if (Boolean.getBoolean("simulation.debug")) {
       sink.records().forEach((id, v) -> System.out.println("SINK " + id + " " + v));
+      store
+          .largestKeyItems()
+          .keySet()
+          .forEach(
+              key ->
+                  store
+                      .quiet()
+                      .readKeys(NAME, "1.0-keyedProcess", java.util.List.of(key))
+                      .values()
+                      .forEach(
+                          item ->
+                              System.out.println(
+                                  "BOOK "
+                                      + key
+                                      + " "
+                                      + dev.statekit.stream.internal.batch.BookDump.of(
+                                          item.bookkeeping()))));
       sources.dump();
     }
     String report =
@@ -309,8 +326,12 @@ public final class Simulation {
                 + ", repeats "
                 + replayed.repeats()
                 + ", late "
-                + replayed.late());
-        sources.replayed(range);
+                + replayed.late()
+                + ", failed "
+                + replayed.failedOffsets());
+        if (replayed.succeeded()) {
+          sources.replayed(range); // else the range stays open, replayed again with the next tick
+        }
       } catch (RuntimeException e) {
         expectedFailure(e, "a replay");
       }
@@ -323,10 +344,12 @@ public final class Simulation {
       GivenUp range = GivenUp.onFailure(skipped.split(), skipped.first(), skipped.last());
       SourceBatch batch = sources.range(range);
       try {
-        instance.replay(range, batch);
-        trace.add("replay of the on-failure record " + skipped);
-        sources.replayed(range);
+        BatchResult replayed = instance.replay(range, batch);
+        trace.add("replay of the on-failure record " + skipped + ": " + replayed.failedOffsets());
         batch.records().forEach(r -> late.add(r.value()));
+        if (replayed.succeeded()) {
+          sources.replayed(range);
+        }
       } catch (IllegalArgumentException refused) {
         trace.add("replay of " + skipped + " refused: " + refused.getMessage());
         if (refused.getMessage().contains("Nothing to replay")) {
