@@ -311,11 +311,6 @@ final class KeyBook {
     return position != null && SourcePosition.compareOffsets(offset, position) <= 0;
   }
 
-  /** The marks and notes, as text (traces). */
-  String notesForTrace() {
-    return marks + " " + notes;
-  }
-
   List<Outbox> outbox() {
     return outbox;
   }

@@ -261,23 +261,6 @@ public final class Simulation {
     check(expected, done);
     if (Boolean.getBoolean("simulation.debug")) {
       sink.records().forEach((id, v) -> System.out.println("SINK " + id + " " + v));
-      store
-          .largestKeyItems()
-          .keySet()
-          .forEach(
-              key ->
-                  store
-                      .quiet()
-                      .readKeys(NAME, "1.0-keyedProcess", java.util.List.of(key))
-                      .values()
-                      .forEach(
-                          item ->
-                              System.out.println(
-                                  "BOOK "
-                                      + key
-                                      + " "
-                                      + dev.statekit.stream.internal.batch.BookDump.of(
-                                          item.bookkeeping()))));
       sources.dump();
     }
     String report =
