@@ -403,10 +403,13 @@ final class BatchFlow {
    * it may have applied the rest, and Lambda goes by one answer).
    */
   private static String resume(SplitState state, BatchRecords applied, String first) {
-    if (!applied.failedOffsets.isEmpty()) {
-      return applied.failedOffsets.get(0);
+    String own = applied.failedOffsets.isEmpty() ? null : applied.failedOffsets.get(0);
+    String earlier = first != null && first.equals(state.lastStart()) ? state.resume() : null;
+    if (own == null || earlier == null) {
+      return own == null ? earlier : own;
     }
-    return first != null && first.equals(state.lastStart()) ? state.resume() : null;
+    // Lambda goes by one of the answers: the earliest is where a retry may start.
+    return dev.statekit.stream.SourcePosition.compareOffsets(earlier, own) < 0 ? earlier : own;
   }
 
   /** Writes the checkpoint; if the tick (or a repeat of this batch) moved the split, merges. */
