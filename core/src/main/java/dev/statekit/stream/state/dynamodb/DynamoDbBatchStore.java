@@ -237,24 +237,26 @@ public final class DynamoDbBatchStore implements BatchStore {
 
   @Override
   public List<Attempt> latestAttempts(String pipeline, String split, int limit) {
-    QueryResponse page =
-        batches.call(
-            "reading batch attempts",
-            () ->
-                dynamoDb.query(
-                    b ->
-                        b.tableName(table)
-                            .consistentRead(true)
-                            .scanIndexForward(false)
-                            .limit(limit)
-                            .keyConditionExpression("pk = :p")
-                            .expressionAttributeValues(
-                                Map.of(":p", AttributeValue.fromS(attemptsKey(pipeline, split))))));
-    return page.items().stream().map(SplitItems::readAttempt).toList();
+    return queryAttempts(pipeline, split, null, null, limit);
   }
 
   @Override
   public List<Attempt> attempts(String pipeline, String split, String from, String to) {
+    return queryAttempts(pipeline, split, from, to, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Attempts of {@code split}, strongly consistent: first offsets between {@code from} and {@code
+   * to} in order (all pages), or, without them, the latest {@code limit}.
+   */
+  private List<Attempt> queryAttempts(
+      String pipeline, String split, String from, String to, int limit) {
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":p", AttributeValue.fromS(attemptsKey(pipeline, split)));
+    if (from != null) {
+      values.put(":f", AttributeValue.fromS(Attempt.sortKey(from)));
+      values.put(":t", AttributeValue.fromS(Attempt.sortKey(to)));
+    }
     List<Attempt> found = new ArrayList<>();
     Map<String, AttributeValue> start = null;
     do {
@@ -268,21 +270,17 @@ public final class DynamoDbBatchStore implements BatchStore {
                           b.tableName(table)
                               .consistentRead(true)
                               .exclusiveStartKey(after)
-                              .keyConditionExpression("pk = :p AND sk BETWEEN :f AND :t")
-                              .expressionAttributeValues(
-                                  Map.of(
-                                      ":p",
-                                      AttributeValue.fromS(attemptsKey(pipeline, split)),
-                                      ":f",
-                                      AttributeValue.fromS(Attempt.sortKey(from)),
-                                      ":t",
-                                      AttributeValue.fromS(Attempt.sortKey(to))))));
+                              .scanIndexForward(from != null)
+                              .limit(Math.min(limit - found.size(), 1000))
+                              .keyConditionExpression(
+                                  from == null ? "pk = :p" : "pk = :p AND sk BETWEEN :f AND :t")
+                              .expressionAttributeValues(values)));
       page.items().forEach(item -> found.add(SplitItems.readAttempt(item)));
       start =
           page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
               ? page.lastEvaluatedKey()
               : null;
-    } while (start != null);
+    } while (start != null && found.size() < limit);
     return found;
   }
 
