@@ -18,8 +18,9 @@ import java.util.Objects;
  *     and delivered, or null: records at or before it are skipped
  * @param lastStart the first offset of the batch that wrote {@code position}, or null: only a batch
  *     starting there (Lambda handing that batch over again) may start at or before the position
- * @param resume the offset the batch that wrote the checkpoint reported failed (where Lambda
- *     resumes), or null
+ * @param resumes the offsets the answers to the batch that wrote the checkpoint reported failed
+ *     (where Lambda resumes), empty if none: a copy of that batch may have run beside it, and
+ *     Lambda goes by one of their answers, so each is a start a batch may have
  * @param watermark the split's event time: a record of this split is late for windows ending at or
  *     before it
  * @param fireWatermark the watermark windows may fire at now (for an ordered split the watermark of
@@ -38,7 +39,7 @@ public record SplitState(
     long version,
     String position,
     String lastStart,
-    String resume,
+    List<String> resumes,
     long watermark,
     long fireWatermark,
     long candidate,
@@ -53,6 +54,7 @@ public record SplitState(
   public SplitState {
     Objects.requireNonNull(split, "split");
     givenUp = List.copyOf(givenUp);
+    resumes = resumes == null ? List.of() : List.copyOf(resumes);
   }
 
   /** A split no batch has written yet. */
@@ -62,7 +64,7 @@ public record SplitState(
         0,
         null,
         null,
-        null,
+        List.of(),
         Long.MIN_VALUE,
         Long.MIN_VALUE,
         Long.MIN_VALUE,
@@ -88,7 +90,7 @@ public record SplitState(
         newVersion,
         position,
         lastStart,
-        resume,
+        resumes,
         watermark,
         fireWatermark,
         candidate,

@@ -238,7 +238,7 @@ public final class BatchEngine {
               1,
               null,
               null,
-              null,
+              List.of(),
               fresh.watermark(),
               fresh.fireWatermark(),
               fresh.candidate(),

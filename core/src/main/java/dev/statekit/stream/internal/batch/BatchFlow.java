@@ -390,7 +390,7 @@ final class BatchFlow {
         state,
         last == null ? state.position() : last,
         last == null ? state.lastStart() : first,
-        resume(state, applied, first),
+        resumes(state, applied, first),
         watermark,
         now,
         index == null ? state.firedThrough() : index.through,
@@ -398,18 +398,19 @@ final class BatchFlow {
   }
 
   /**
-   * Where Lambda resumes after this batch: its first failed record; or, for the batch that wrote
-   * the checkpoint handed over again, where the earlier answer sent Lambda (a copy that ran beside
-   * it may have applied the rest, and Lambda goes by one answer).
+   * Where Lambda may resume after this batch: its first failed record; and, for the batch that
+   * wrote the checkpoint handed over again, where the earlier answers sent Lambda (a copy that ran
+   * beside it may have applied the rest, and Lambda goes by one answer, which this batch cannot
+   * know). A batch that applied nothing new (its records all behind the checkpoint: a retry from
+   * one of those answers, or a copy of it) leaves the checkpoint's batch as it was, and so its
+   * restarts: Lambda may hand this retry over again too.
    */
-  private static String resume(SplitState state, BatchRecords applied, String first) {
-    String own = applied.failedOffsets.isEmpty() ? null : applied.failedOffsets.get(0);
-    String earlier = first != null && first.equals(state.lastStart()) ? state.resume() : null;
-    if (own == null || earlier == null) {
-      return own == null ? earlier : own;
-    }
-    // Lambda goes by one of the answers: the earliest is where a retry may start.
-    return dev.statekit.stream.SourcePosition.compareOffsets(earlier, own) < 0 ? earlier : own;
+  private static List<String> resumes(SplitState state, BatchRecords applied, String first) {
+    boolean same = first != null && first.equals(state.lastStart());
+    List<String> earlier = same || applied.lastOffset() == null ? state.resumes() : List.of();
+    List<String> own =
+        applied.failedOffsets.isEmpty() ? List.of() : List.of(applied.failedOffsets.get(0));
+    return ShardFence.restarts(earlier, own);
   }
 
   /** Writes the checkpoint; if the tick (or a repeat of this batch) moved the split, merges. */
@@ -465,11 +466,16 @@ final class BatchFlow {
                 > 0)) {
       position = stored.position();
     }
+    // A copy of this batch that checkpointed first keeps the restarts its answer gave.
+    List<String> resumes =
+        Objects.equals(stored.lastStart(), first)
+            ? ShardFence.restarts(stored.resumes(), next.resumes())
+            : next.resumes();
     return Progress.afterOrderedBatch(
         stored,
         position,
         next.lastStart(),
-        next.resume(),
+        resumes,
         Math.max(next.watermark(), stored.watermark()),
         now,
         Math.max(next.firedThrough(), stored.firedThrough()),

@@ -98,15 +98,15 @@ final class Progress {
 
   /**
    * The split after an ordered batch that delivered its outputs: its position, the first offset of
-   * the batch ({@code lastStart}), where Lambda resumes, its watermark (the fire watermark moves at
-   * once: an idle candidate is below it, the batch having been late against it), the windows it
+   * the batch ({@code lastStart}), where Lambda may resume, its watermark (the fire watermark moves
+   * at once: an idle candidate is below it, the batch having been late against it), the windows it
    * delivered, and the ranges given up.
    */
   static SplitState afterOrderedBatch(
       SplitState old,
       String position,
       String lastStart,
-      String resume,
+      List<String> resumes,
       long watermark,
       long now,
       long firedThrough,
@@ -117,7 +117,7 @@ final class Progress {
         old.version() + 1,
         position,
         lastStart,
-        resume,
+        resumes,
         watermark,
         watermark,
         candidate,
@@ -146,7 +146,7 @@ final class Progress {
         old.version() + 1,
         position,
         old.lastStart(),
-        old.resume(),
+        old.resumes(),
         Math.max(old.watermark(), watermark),
         Math.max(old.fireWatermark(), watermark),
         old.candidate(),
@@ -167,7 +167,7 @@ final class Progress {
             old.version() + 1,
             old.position(),
             old.lastStart(),
-            old.resume(),
+            old.resumes(),
             merged,
             old.fireWatermark(),
             old.candidate(),
@@ -196,7 +196,7 @@ final class Progress {
         split.version(),
         split.position(),
         split.lastStart(),
-        split.resume(),
+        split.resumes(),
         split.watermark(),
         fire,
         candidate,

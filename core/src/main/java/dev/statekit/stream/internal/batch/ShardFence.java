@@ -25,6 +25,9 @@ import java.util.List;
  * </ul>
  */
 final class ShardFence {
+  /** Restart points kept for the batch that wrote the checkpoint. */
+  static final int MAX_RESTARTS = 8;
+
   private ShardFence() {}
 
   /**
@@ -37,8 +40,8 @@ final class ShardFence {
       String pipeline, SplitState state, List<Attempt> attempts, String first, long now) {
     String position = state.position();
     if (position != null && SourcePosition.compareOffsets(first, position) <= 0) {
-      if (first.equals(state.lastStart()) || first.equals(state.resume())) {
-        return null; // the batch that wrote the checkpoint, or its rest, handed over again
+      if (first.equals(state.lastStart()) || state.resumes().contains(first)) {
+        return null; // the batch that wrote the checkpoint, or its rest from an answer, again
       }
       throw interleaved(pipeline, state, first, "the split's checkpoint is at " + position);
     }
@@ -135,6 +138,19 @@ final class ShardFence {
             : List.of();
     String earliest = in.isEmpty() ? null : in.get(0).first();
     return new GivenUp(gap.split(), gap.after(), gap.before(), gap.watermark(), gap.at(), earliest);
+  }
+
+  /**
+   * The restart points of {@code earlier} answers to a batch and of {@code more}, in order, at most
+   * {@link #MAX_RESTARTS}: each copy of a batch that Lambda ran at once may have answered another
+   * failed record, and a retry may start at any of them. Past the bound (more copies than Lambda
+   * makes) the latest go: a retry from one of those is refused, loudly, not skipped.
+   */
+  static List<String> restarts(List<String> earlier, List<String> more) {
+    java.util.TreeSet<String> all = new java.util.TreeSet<>(SourcePosition::compareOffsets);
+    all.addAll(earlier);
+    all.addAll(more);
+    return all.stream().limit(MAX_RESTARTS).toList();
   }
 
   private static String next(String offset) {

@@ -202,7 +202,7 @@ final class TickFlow {
               tick.version() + 1,
               null,
               null,
-              null,
+              List.of(),
               Long.MIN_VALUE,
               Long.MIN_VALUE,
               Long.MIN_VALUE,

@@ -11,12 +11,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A {@link SplitState} as item attributes, readable in the console: {@code v} version, {@code pos}
- * position, {@code ls} the first offset of the batch that wrote it, {@code rs} where Lambda
- * resumes, {@code wm} watermark, {@code fwm} fire watermark, {@code cw}/{@code cwat} candidate and
- * when it was set, {@code act} last batch, {@code ft} fired through, {@code gu} the records given
- * up (a list of maps: {@code after}, {@code before}, {@code wm}, {@code at}). Absent numbers are
- * {@link Long#MIN_VALUE} (0 for times). An attempt is an item of its own: {@code f}, {@code l},
- * {@code at}.
+ * position, {@code ls} the first offset of the batch that wrote it, {@code rs} where Lambda may
+ * resume (a list), {@code wm} watermark, {@code fwm} fire watermark, {@code cw}/{@code cwat}
+ * candidate and when it was set, {@code act} last batch, {@code ft} fired through, {@code gu} the
+ * records given up (a list of maps: {@code after}, {@code before}, {@code wm}, {@code at}). Absent
+ * numbers are {@link Long#MIN_VALUE} (0 for times). An attempt is an item of its own: {@code f},
+ * {@code l}, {@code at}.
  */
 final class SplitItems {
   private SplitItems() {}
@@ -26,7 +26,10 @@ final class SplitItems {
     item.put("v", Items.number(state.version()));
     putIfSet(item, "pos", state.position());
     putIfSet(item, "ls", state.lastStart());
-    putIfSet(item, "rs", state.resume());
+    if (!state.resumes().isEmpty()) {
+      item.put(
+          "rs", AttributeValue.fromL(state.resumes().stream().map(AttributeValue::fromS).toList()));
+    }
     putIfSet(item, "wm", state.watermark());
     putIfSet(item, "fwm", state.fireWatermark());
     putIfSet(item, "cw", state.candidate());
@@ -47,7 +50,7 @@ final class SplitItems {
         Items.number(item.get("v")),
         Items.string(item.get("pos")),
         Items.string(item.get("ls")),
-        Items.string(item.get("rs")),
+        resumes(item.get("rs")),
         Items.number(item.get("wm"), Long.MIN_VALUE),
         Items.number(item.get("fwm"), Long.MIN_VALUE),
         Items.number(item.get("cw"), Long.MIN_VALUE),
@@ -55,6 +58,16 @@ final class SplitItems {
         Items.number(item.get("act")),
         Items.number(item.get("ft"), Long.MIN_VALUE),
         gaps == null ? List.of() : gaps.l().stream().map(g -> gap(split, g.m())).toList());
+  }
+
+  /** A list of offsets, or the one offset items written before there could be several hold. */
+  private static List<String> resumes(AttributeValue value) {
+    if (value == null) {
+      return List.of();
+    }
+    return value.s() != null
+        ? List.of(value.s())
+        : value.l().stream().map(AttributeValue::s).toList();
   }
 
   static Map<String, AttributeValue> attempt(Attempt attempt, long expiresAt) {
