@@ -447,6 +447,30 @@ abstract class FailureHandlingContract extends RuntimeFixture {
             + letters);
   }
 
+  // A message received again after its last attempt (that attempt died, or sent its dead letter
+  // and lost the answer) is dead-lettered, not applied: a dead letter already out says it was not.
+  @Test
+  void aMessageReceivedPastItsLastAttemptIsDeadLetteredNotApplied() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(2), failingFunctions());
+    bugged.set(false);
+    Address target = address(BUGGY, "past-last");
+    send(MessageBuilder.forAddress(target).withValue("x").build());
+    for (int i = 0; i < 2; i++) {
+      assertEquals(1, queue().receive(10).size(), "an attempt whose process dies");
+      waitForVisibility();
+    }
+
+    drain(runtime);
+
+    assertEquals(0, value(target, TestFunctions.COUNT), "not applied past its last attempt");
+    List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
+    assertEquals(1, letters.size(), "dead-lettered: " + letters);
+    assertEquals("no", letters.get(0).getValue().get("statekit.applied"));
+    assertTrue(
+        letters.get(0).getValue().get("statekit.error").contains("past its last attempt"),
+        "says why: " + letters.get(0).getValue());
+  }
+
   // ---------------------------------------------------------------------------------------------
 
   void resend(Address target, String body) {
