@@ -42,7 +42,11 @@ class EntryPointRuntimeTest {
 
   @Test
   void envelopesQueueBatchesAndTheSweepReachTheRuntime() throws Exception {
-    EntryPoint entry = EntryPoint.builder().runtime(runtime).build();
+    EntryPoint entry =
+        EntryPoint.builder()
+            .runtime(runtime, "https://sqs.eu-west-1.amazonaws.com/123456789012/ingress.fifo")
+            .scheduleRule("tick")
+            .build();
     String envelope =
         "{\"target\":\"test/counter/a\",\"typename\":\"io.statefun.types/string\",\"value\":\"x\"}";
 
@@ -52,7 +56,7 @@ class EntryPointRuntimeTest {
             + JSON.writeValueAsString(envelope)
             + ",\"attributes\":{\"MessageGroupId\":\"test/counter/a\",\"SequenceNumber\":\"7\","
             + "\"ApproximateReceiveCount\":\"1\"},\"eventSource\":\"aws:sqs\","
-            + "\"eventSourceARN\":\"arn:aws:sqs:eu-west-1:1:ingress.fifo\"}]}";
+            + "\"eventSourceARN\":\"arn:aws:sqs:eu-west-1:123456789012:ingress.fifo\"}]}";
     assertEquals("{\"batchItemFailures\":[]}", new String(entry.invoke(utf8(sqs))));
     assertEquals(
         0, JSON.readTree(entry.invoke(Events.scheduled())).at("/tasks/timers/sent").asInt());
@@ -64,11 +68,12 @@ class EntryPointRuntimeTest {
   void aNamedIngressQueueLeavesOtherQueuesUnrouted() {
     EntryPoint entry =
         EntryPoint.builder()
-            .runtime(runtime, "https://sqs.eu-west-1.amazonaws.com/1/ingress.fifo")
+            .runtime(runtime, "https://sqs.eu-west-1.amazonaws.com/123456789012/ingress.fifo")
+            .scheduleRule("tick")
             .build();
 
     var e = assertThrows(NoRouteException.class, () -> entry.invoke(Events.sqs("other", "m1")));
-    assertTrue(e.getMessage().contains("queue ingress.fifo"), e.getMessage());
+    assertTrue(e.getMessage().contains("/123456789012/ingress.fifo"), e.getMessage());
     assertTrue(entry.accepts(PayloadShape.ENVELOPE) && entry.accepts(PayloadShape.SCHEDULED));
   }
 }
