@@ -22,8 +22,8 @@ final class EntryErrors {
 
   /**
    * A batch from {@code source} of {@code shape} has no consumer: which builder call adds one. Only
-   * the sources the application declared are routed, so that whoever may invoke the function
-   * cannot pass an event of their own making off as one of a queue or stream.
+   * the sources the application declared are routed, so that whoever may invoke the function cannot
+   * pass an event of their own making off as one of a queue or stream.
    */
   static NoRouteException noConsumer(PayloadShape shape, String source, List<String> routes) {
     String register =

@@ -216,8 +216,8 @@ public final class EntryPointBuilder {
 
   /**
    * Runs {@code task} on every scheduled event of a declared rule ({@link #scheduleRule}; a
-   * scheduled event is refused while none is declared), after the tasks registered before it. A task that may run long should stop before {@link
-   * ScheduledEvent#deadline()}.
+   * scheduled event is refused while none is declared), after the tasks registered before it. A
+   * task that may run long should stop before {@link ScheduledEvent#deadline()}.
    *
    * @param name the task's name in the answer (letters, digits, '-', '_', '.')
    */

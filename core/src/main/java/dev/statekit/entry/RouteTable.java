@@ -65,7 +65,8 @@ final class RouteTable {
     routes.addAll(kinesis.describe());
     routes.addAll(dynamoDb.describe());
     if (!tasks.isEmpty()) {
-      routes.add("scheduled tasks " + tasks.keySet() + " on " + String.join(", ", rules.describe()));
+      routes.add(
+          "scheduled tasks " + tasks.keySet() + " on " + String.join(", ", rules.describe()));
     }
     return routes;
   }

@@ -56,8 +56,8 @@ public final class BoundedJson {
   }
 
   /**
-   * What was wrong, in words about the document only: Jackson's own message for a syntax error,
-   * the bound passed for a document past one.
+   * What was wrong, in words about the document only: Jackson's own message for a syntax error, the
+   * bound passed for a document past one.
    */
   public static String describe(com.fasterxml.jackson.core.JacksonException e) {
     if (!(e instanceof StreamConstraintsException)) {

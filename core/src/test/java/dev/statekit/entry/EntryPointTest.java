@@ -158,7 +158,9 @@ class EntryPointTest {
         kinesis.getMessage());
     var table = assertThrows(NoRouteException.class, () -> entry.invoke(Events.dynamoDb("orders")));
     assertTrue(
-        table.getMessage().contains("dynamoDbStream(\"arn:aws:dynamodb:eu-west-1:123456789012:table/orders/"),
+        table
+            .getMessage()
+            .contains("dynamoDbStream(\"arn:aws:dynamodb:eu-west-1:123456789012:table/orders/"),
         table.getMessage());
     assertTrue(
         table.getMessage().contains("scheduled tasks [tick] on schedule rule tick"),

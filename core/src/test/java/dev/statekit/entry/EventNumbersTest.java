@@ -19,9 +19,7 @@ class EventNumbersTest {
   @Test
   void aTimestampWithAHugeExponentIsRefusedAtOnce() {
     byte[] event =
-        utf8(
-            new String(Events.kinesis("clicks", "1"))
-                .replace("1700000000.25", "\"1e10000000\""));
+        utf8(new String(Events.kinesis("clicks", "1")).replace("1700000000.25", "\"1e10000000\""));
 
     IllegalArgumentException e =
         assertTimeoutPreemptively(

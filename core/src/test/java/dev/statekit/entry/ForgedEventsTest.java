@@ -97,7 +97,8 @@ class ForgedEventsTest {
         () ->
             entry.invoke(
                 utf8(
-                    new String(Events.dynamoDb("orders")).replace("123456789012", "999999999999"))));
+                    new String(Events.dynamoDb("orders"))
+                        .replace("123456789012", "999999999999"))));
   }
 
   @Test

@@ -60,8 +60,10 @@ final class DynamoDbJson {
       case "BOOL" -> AttributeValue.fromBool(v.asBoolean());
       case "NULL" -> AttributeValue.fromNul(true);
       case "SS" -> AttributeValue.fromSs(texts(v, where));
-      case "NS" -> AttributeValue.fromNs(texts(v, where).stream().map(n -> number(n, where)).toList());
-      case "BS" -> AttributeValue.fromBs(texts(v, where).stream().map(b -> bytes(b, where)).toList());
+      case "NS" ->
+          AttributeValue.fromNs(texts(v, where).stream().map(n -> number(n, where)).toList());
+      case "BS" ->
+          AttributeValue.fromBs(texts(v, where).stream().map(b -> bytes(b, where)).toList());
       case "M" -> AttributeValue.fromM(item(v, where, depth + 1));
       case "L" -> {
         if (!v.isArray()) {

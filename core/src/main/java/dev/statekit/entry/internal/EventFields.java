@@ -30,7 +30,8 @@ final class EventFields {
   }
 
   /** An optional string field: {@code otherwise} when absent, else at most {@code maxLength}. */
-  static String optional(JsonNode node, String field, String where, int maxLength, String otherwise) {
+  static String optional(
+      JsonNode node, String field, String where, int maxLength, String otherwise) {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) {
       return otherwise;
@@ -44,7 +45,11 @@ final class EventFields {
   static String bounded(String text, String what, int maxLength) {
     if (text.length() > maxLength) {
       throw malformed(
-          what + " is " + text.length() + " characters long; its source sends at most " + maxLength);
+          what
+              + " is "
+              + text.length()
+              + " characters long; its source sends at most "
+              + maxLength);
     }
     return text;
   }
@@ -118,8 +123,8 @@ final class EventFields {
   }
 
   /**
-   * Epoch seconds with an optional fraction (Kinesis and DynamoDB send them so), read within bounds:
-   * a JSON number, or a string of plain decimal digits; absent means unknown (epoch 0).
+   * Epoch seconds with an optional fraction (Kinesis and DynamoDB send them so), read within
+   * bounds: a JSON number, or a string of plain decimal digits; absent means unknown (epoch 0).
    */
   static Instant epochSeconds(JsonNode seconds, String what) {
     if (seconds == null || seconds.isMissingNode() || seconds.isNull()) {

@@ -169,6 +169,51 @@ class TemplateMatchesCodeTest {
     assertEquals(List.of(), problems);
   }
 
+  /**
+   * Whoever may invoke a function can hand it any JSON: the function producers invoke directly (the
+   * one an output says to invoke) routes no event source, and a function with event sources routes
+   * only the sources it declares, none through an {@code any...} route.
+   */
+  @Test
+  void directInvokesAndEventSourcesAreKeptApart() throws Exception {
+    Class<?> stateKit = jar.loadClass("dev.statekit.handlers.StateKitHandler");
+    Class<?> shapes = jar.loadClass("dev.statekit.entry.PayloadShape");
+    String outputs = Files.readString(ROOT.resolve("template.yaml"));
+    outputs = outputs.substring(outputs.indexOf("\nOutputs:"));
+    List<String> problems = new ArrayList<>();
+    int direct = 0;
+    for (FunctionDef function : template.functions()) {
+      Object handler = Wired.of(function).handler();
+      if (!stateKit.isInstance(handler)) {
+        continue;
+      }
+      Object entryPoint = stateKit.getMethod("entryPoint").invoke(handler);
+      @SuppressWarnings("unchecked")
+      List<String> routes =
+          (List<String>) entryPoint.getClass().getMethod("routes").invoke(entryPoint);
+      routes.stream()
+          .filter(route -> route.contains("any other"))
+          .forEach(route -> problems.add(function.logicalId() + " routes " + route));
+      if (!outputs.contains("!Ref " + function.logicalId() + ".Alias")) {
+        continue;
+      }
+      direct++;
+      if (!function.events().isEmpty()) {
+        problems.add(function.logicalId() + " is invoked directly yet has event sources");
+      }
+      Method accepts = entryPoint.getClass().getMethod("accepts", shapes);
+      for (String shape : List.of("SQS", "KINESIS", "DYNAMODB_STREAM", "SCHEDULED")) {
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Object value = Enum.valueOf((Class) shapes, shape);
+        if ((Boolean) accepts.invoke(entryPoint, value)) {
+          problems.add(function.logicalId() + " is invoked directly yet routes " + shape);
+        }
+      }
+    }
+    assertEquals(1, direct, "the functions an output says to invoke directly");
+    assertEquals(List.of(), problems);
+  }
+
   @Test
   void everyPolicyNamesAResourceOfTheTemplate() {
     List<String> problems = new ArrayList<>();
@@ -242,6 +287,7 @@ class TemplateMatchesCodeTest {
                 "AppFunction StateTable",
                 "AppFunction ReadIngressQueue",
                 "AppFunction ReadTransactions",
+                "IngressFunction StateTable",
                 "HelloFunction CountGreetings")),
         grants.toString());
     assertEquals(List.of(), problems);
@@ -256,11 +302,11 @@ class TemplateMatchesCodeTest {
           .forEach(
               (name, value) ->
                   Intrinsics.references(value).stream()
-                      .filter(r -> !isResource(r))
+                      .filter(r -> !isResource(r) && !r.startsWith("AWS::"))
                       .forEach(r -> problems.add(function.logicalId() + " " + name + " -> " + r)));
       for (EventSource event : function.events()) {
         Intrinsics.references(event.properties()).stream()
-            .filter(r -> !isResource(r))
+            .filter(r -> !isResource(r) && !r.startsWith("AWS::"))
             .forEach(
                 r -> problems.add(function.logicalId() + " event " + event.name() + " -> " + r));
       }
