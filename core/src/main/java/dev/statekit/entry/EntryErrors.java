@@ -1,6 +1,5 @@
 package dev.statekit.entry;
 
-import com.fasterxml.jackson.core.JacksonException;
 import dev.statekit.json.BoundedJson;
 import java.util.HexFormat;
 import java.util.List;
@@ -67,7 +66,7 @@ final class EntryErrors {
             + " (Lambda itself takes at most 6 MB); send smaller batches, or raise maxPayloadBytes");
   }
 
-  static UnrecognizedPayloadException unparsable(JacksonException e) {
+  static UnrecognizedPayloadException unparsable(java.io.IOException e) {
     return new UnrecognizedPayloadException(
         "The payload looks like JSON but does not parse ("
             + BoundedJson.describe(e)

@@ -37,7 +37,8 @@ public final class InvocationError extends RuntimeException {
 
   private static String toCaller(Throwable failure, String id) {
     if (refused(failure)) {
-      return failure.getMessage();
+      // The kit's own refusal, named so a caller can tell them apart; the type is no secret.
+      return failure.getClass().getSimpleName() + ": " + failure.getMessage();
     }
     if (failure instanceof FunctionInvocationException e) {
       return "The function "

@@ -1,10 +1,8 @@
 package dev.statekit.entry;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statekit.json.BoundedJson;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /** Parses JSON payloads within {@link BoundedJson}'s bounds. */
 final class PayloadJson {
@@ -14,10 +12,9 @@ final class PayloadJson {
   static JsonNode parse(byte[] payload) {
     try {
       return BoundedJson.read(payload);
-    } catch (JacksonException e) {
-      throw EntryErrors.unparsable(e);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      // Parsing bytes in memory fails only for what they hold: never an I/O failure.
+      throw EntryErrors.unparsable(e);
     }
   }
 

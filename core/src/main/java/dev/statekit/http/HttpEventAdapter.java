@@ -1,12 +1,10 @@
 package dev.statekit.http;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.json.BoundedJson;
 import dev.statekit.protocol.MalformedRequestException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Iterator;
@@ -39,11 +37,9 @@ public final class HttpEventAdapter {
     JsonNode event;
     try {
       event = BoundedJson.read(eventJson);
-    } catch (JacksonException e) {
+    } catch (IOException e) {
       throw new MalformedRequestException(
           "The payload is not JSON (" + BoundedJson.describe(e) + "); expected an HTTP event", e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
     return handle(event);
   }
@@ -132,7 +128,7 @@ public final class HttpEventAdapter {
     response.put("isBase64Encoded", binary);
     try {
       return BoundedJson.mapper().writeValueAsBytes(response);
-    } catch (JacksonException e) {
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("Could not write the HTTP response JSON", e);
     }
   }

@@ -59,11 +59,15 @@ public final class BoundedJson {
    * What was wrong, in words about the document only: Jackson's own message for a syntax error, the
    * bound passed for a document past one.
    */
-  public static String describe(com.fasterxml.jackson.core.JacksonException e) {
-    if (!(e instanceof StreamConstraintsException)) {
-      return e.getOriginalMessage();
+  public static String describe(IOException e) {
+    if (!(e instanceof com.fasterxml.jackson.core.JacksonException jackson)) {
+      // Jackson tells the encoding from the first bytes; text that then does not decode is this.
+      return "its text is not valid in the encoding its first bytes announce; send UTF-8 JSON";
     }
-    String message = String.valueOf(e.getOriginalMessage());
+    if (!(e instanceof StreamConstraintsException)) {
+      return jackson.getOriginalMessage();
+    }
+    String message = String.valueOf(jackson.getOriginalMessage());
     if (message.startsWith("Document nesting depth")) {
       return "it nests arrays and objects deeper than " + MAX_DEPTH + " levels";
     }
