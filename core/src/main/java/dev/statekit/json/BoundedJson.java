@@ -15,7 +15,7 @@ import java.io.IOException;
  */
 public final class BoundedJson {
   /** The deepest nesting of arrays and objects read. */
-  public static final int MAX_DEPTH = 64;
+  public static final int MAX_DEPTH = 100;
 
   /** The longest string value read, in characters (a Lambda payload is at most 6 MB). */
   public static final int MAX_STRING_LENGTH = 8 * 1024 * 1024;

@@ -1,6 +1,7 @@
 package dev.statekit.handlers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
@@ -42,6 +43,10 @@ class PipelineHandlerTest {
   private final ManualClock clock = new ManualClock(1_767_225_600_000L);
 
   private PipelineHandler clicksPerTenSeconds() {
+    return clicksPerTenSeconds(null);
+  }
+
+  private PipelineHandler clicksPerTenSeconds(List<String> sources) {
     Pipeline pipeline =
         Pipeline.from(BatchSource.records())
             .decode(Serdes.json(Click.class))
@@ -56,12 +61,29 @@ class PipelineHandlerTest {
                 Serdes.longs(),
                 (String page, TimeWindow w, Long n) -> page + "@" + w.start() + "=" + n)
             .to(EgressOutput.to(results, TypeName.of("test", "clicks"), Types.stringType()));
-    return new PipelineHandler(
+    BatchPipeline batches =
         BatchPipeline.builder("clicks", pipeline)
             .store(new InMemoryBatchStore())
             .clock(clock)
             .batchTimeout(Duration.ofMinutes(1))
-            .build());
+            .build();
+    return sources == null ? new PipelineHandler(batches) : new PipelineHandler(batches, sources);
+  }
+
+  @Test
+  void aHandlerGivenItsSourcesTakesTheirEventsAndRefusesOthers() throws Exception {
+    PipelineHandler handler =
+        clicksPerTenSeconds(List.of("arn:aws:sqs:us-east-1:123456789012:statekit-clicks.fifo"));
+
+    assertTrue(
+        new String(invoke(handler, "pipeline/sqs-clicks.json")).contains("batchItemFailures"));
+    var refused =
+        assertThrows(
+            dev.statekit.entry.InvocationError.class,
+            () -> invoke(handler, "pipeline/kinesis-clicks.json"));
+    assertTrue(refused.getMessage().startsWith("NoRouteException: "), refused.getMessage());
+    assertThrows(
+        IllegalArgumentException.class, () -> clicksPerTenSeconds(List.of("arn:aws:s3:::bucket")));
   }
 
   private static byte[] invoke(PipelineHandler handler, String fixture) throws IOException {
