@@ -1,7 +1,5 @@
 package dev.statekit.entry;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.statekit.StateKitException;
@@ -55,14 +53,8 @@ class EnvelopeFuzzTest {
     "\"statekit:\""
   })
   void readsAnyEnvelope(byte[] payload) {
-    long started = System.nanoTime();
-    try {
-      runtime().invokeJson(payload);
-    } catch (StateKitException e) {
-      // Refused or failed, as documented: InvalidEnvelopeException, InvocationFailedException.
-    }
-    long took = System.nanoTime() - started;
-    assertTrue(took < Duration.ofSeconds(2).toNanos(), "took " + took / 1_000_000 + " ms");
+    // Refused or failed, as documented: InvalidEnvelopeException, InvocationFailedException.
+    Quick.within(() -> runtime().invokeJson(payload), StateKitException.class);
   }
 
   /** A fresh runtime now and then, so that the addresses fuzzing makes up don't pile up. */

@@ -96,38 +96,27 @@ class EventLimitsTest {
   @Test
   void sqsAttributesPastTheirBoundsAreRefused() {
     String event = new String(Events.sqs("q", "m1"));
-
-    var group =
-        assertThrows(
-            MalformedEventException.class,
-            () ->
-                entry.invoke(
-                    utf8(
-                        event.replace(
-                            "\"MessageGroupId\":\"g\"",
-                            "\"MessageGroupId\":\"" + "g".repeat(129) + "\""))));
-    var count =
-        assertThrows(
-            MalformedEventException.class,
-            () ->
-                entry.invoke(
-                    utf8(
-                        event.replace(
-                            "\"ApproximateReceiveCount\":\"2\"",
-                            "\"ApproximateReceiveCount\":\"1e3\""))));
-    var past128Bits =
-        assertThrows(
-            MalformedEventException.class,
-            () ->
-                entry.invoke(
-                    utf8(
-                        event.replace(
-                            "\"SequenceNumber\":\"100\"",
-                            "\"SequenceNumber\":\"" + "9".repeat(39) + "\""))));
-
-    assertTrue(group.getMessage().contains("MessageGroupId"), group.getMessage());
-    assertTrue(count.getMessage().contains("ApproximateReceiveCount"), count.getMessage());
-    assertTrue(past128Bits.getMessage().contains("128 bits"), past128Bits.getMessage());
+    for (List<String> change :
+        List.of(
+            List.of(
+                "\"MessageGroupId\":\"g\"",
+                "\"MessageGroupId\":\"" + "g".repeat(129) + "\"",
+                "MessageGroupId"),
+            List.of(
+                "\"ApproximateReceiveCount\":\"2\"",
+                "\"ApproximateReceiveCount\":\"1e3\"",
+                "ApproximateReceiveCount"),
+            List.of(
+                "\"SequenceNumber\":\"100\"",
+                "\"SequenceNumber\":\"" + "9".repeat(39) + "\"",
+                "128 bits"))) {
+      var e =
+          assertThrows(
+              MalformedEventException.class,
+              () -> entry.invoke(utf8(event.replace(change.get(0), change.get(1)))),
+              change.get(2));
+      assertTrue(e.getMessage().contains(change.get(2)), e.getMessage());
+    }
     assertEquals("{\"batchItemFailures\":[]}", new String(entry.invoke(Events.sqs("q", "m1"))));
   }
 }

@@ -5,40 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.statekit.function.Address;
-import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
-import dev.statekit.function.ValueSpec;
 import dev.statekit.runtime.FunctionRuntime;
-import dev.statekit.runtime.bus.InMemoryMessageBus;
-import dev.statekit.runtime.store.InMemoryFunctionStore;
-import java.time.Clock;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Issue 12, case 2: events of sources the application did not declare are refused. */
 class ForgedEventsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final TypeName COUNTER = TypeName.of("test", "counter");
-  private static final ValueSpec<Integer> SEEN = ValueSpec.named("seen").withIntType();
   private static final String QUEUE_URL =
       "https://sqs.eu-west-1.amazonaws.com/123456789012/ingress.fifo";
   private static final String QUEUE_ARN = "arn:aws:sqs:eu-west-1:123456789012:ingress.fifo";
 
-  private final InMemoryFunctionStore store = new InMemoryFunctionStore();
-  private final FunctionRuntime runtime =
-      FunctionRuntime.builder(
-              StatefulFunctions.builder()
-                  .withFunction(
-                      COUNTER,
-                      (context, message) ->
-                          context.storage().set(SEEN, context.storage().get(SEEN).orElse(0) + 1),
-                      SEEN)
-                  .build())
-          .store(store)
-          .queue(new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30)))
-          .deadLetters(new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30)))
-          .build();
+  private final CounterRuntime counter = new CounterRuntime();
+  private final FunctionRuntime runtime = counter.runtime;
 
   @Test
   void theRuntimeAloneRoutesNoQueue() {
@@ -119,8 +97,7 @@ class ForgedEventsTest {
   }
 
   private int seen() {
-    var stored = store.reload(Address.of(COUNTER, "a")).values().get(SEEN.name());
-    return stored == null ? 0 : SEEN.type().deserialize(stored.bytes());
+    return counter.seen("a");
   }
 
   private static byte[] sqs(String arn, String messageId, String sequenceNumber) throws Exception {

@@ -30,16 +30,17 @@ class RequestParserFuzzTest {
       Set.of(200, 400, 404, 405, 408, 413, 414, 415, 431, 500, 501, 503, 505);
 
   @FuzzTest
+  // libFuzzer reads a dictionary line by line: CR and LF are written as escapes.
   @DictionaryEntries({
-    "POST / HTTP/1.1\r\n",
-    "Host: x\r\n",
+    "POST / HTTP/1.1\\x0d\\x0a",
+    "Host: x\\x0d\\x0a",
     "Content-Length: ",
-    "Transfer-Encoding: chunked\r\n",
-    "Content-Type: application/octet-stream\r\n",
-    "Expect: 100-continue\r\n",
-    "Connection: close\r\n",
-    "\r\n",
-    "0\r\n\r\n"
+    "Transfer-Encoding: chunked\\x0d\\x0a",
+    "Content-Type: application/octet-stream\\x0d\\x0a",
+    "Expect: 100-continue\\x0d\\x0a",
+    "Connection: close\\x0d\\x0a",
+    "\\x0d\\x0a",
+    "0\\x0d\\x0a\\x0d\\x0a"
   })
   void parsesAnyRequest(byte[] bytes) {
     RequestParser whole = new RequestParser(LIMITS);

@@ -33,93 +33,82 @@ public final class EventReader {
 
   /** The messages of an SQS event. */
   public static List<SourceGroup<QueueRecord>> sqs(JsonNode event) {
-    Grouper<QueueRecord> groups = new Grouper<>();
-    JsonNode records = EventFields.records(event);
-    for (int i = 0; i < records.size(); i++) {
-      JsonNode r = records.get(i);
-      String where = "Records[" + i + "]";
-      SourceArn source = sourceArn(r, where, SourceKind.QUEUE);
-      Map<String, String> attributes = SqsAttributes.read(r.path("attributes"), where);
-      groups.add(
-          source,
-          new QueueRecord(
-              source.name(),
-              required(r, "messageId", where, EventLimits.MAX_ID_LENGTH),
-              optional(r, "body", where, Integer.MAX_VALUE, ""),
-              attributes,
-              SqsAttributes.messageAttributes(r.path("messageAttributes"), where)));
-    }
-    return groups.groups();
+    return read(event, SourceKind.QUEUE, EventReader::queueRecord);
   }
 
   /** The records of a Kinesis event. */
   public static List<SourceGroup<KinesisRecord>> kinesis(JsonNode event) {
-    Grouper<KinesisRecord> groups = new Grouper<>();
-    JsonNode records = EventFields.records(event);
-    for (int i = 0; i < records.size(); i++) {
-      JsonNode r = records.get(i);
-      String where = "Records[" + i + "]";
-      JsonNode k = r.path("kinesis");
-      SourceArn source = sourceArn(r, where, SourceKind.STREAM);
-      String sequence =
-          digits(
-              required(
-                  k, "sequenceNumber", where + ".kinesis", EventLimits.MAX_KINESIS_SEQUENCE_DIGITS),
-              where + ".kinesis.sequenceNumber",
-              EventLimits.MAX_KINESIS_SEQUENCE_DIGITS);
-      groups.add(
-          source,
-          new KinesisRecord(
-              source.name(),
-              shardId(required(r, "eventID", where, 512), where),
-              sequence,
-              optional(
-                  k, "partitionKey", where + ".kinesis", EventLimits.MAX_PARTITION_KEY_LENGTH, ""),
-              EventFields.base64(
-                  required(k, "data", where + ".kinesis", Integer.MAX_VALUE),
-                  where + ".kinesis.data"),
-              EventFields.epochSeconds(
-                  k.get("approximateArrivalTimestamp"),
-                  where + ".kinesis.approximateArrivalTimestamp")));
-    }
-    return groups.groups();
+    return read(event, SourceKind.STREAM, EventReader::kinesisRecord);
   }
 
   /** The records of a DynamoDB Streams event. */
   public static List<SourceGroup<ChangeRecord>> dynamoDb(JsonNode event) {
-    Grouper<ChangeRecord> groups = new Grouper<>();
+    return read(event, SourceKind.TABLE, EventReader::changeRecord);
+  }
+
+  /** How one record of an event of a kind is read, once its source is known. */
+  private interface RecordReading<R> {
+    R read(JsonNode record, String where, SourceArn source);
+  }
+
+  private static <R> List<SourceGroup<R>> read(
+      JsonNode event, SourceKind kind, RecordReading<R> reading) {
+    Grouper<R> groups = new Grouper<>();
     JsonNode records = EventFields.records(event);
     for (int i = 0; i < records.size(); i++) {
-      JsonNode r = records.get(i);
+      JsonNode record = records.get(i);
       String where = "Records[" + i + "]";
-      JsonNode d = r.path("dynamodb");
-      SourceArn source = sourceArn(r, where, SourceKind.TABLE);
-      String change = required(r, "eventName", where, 16);
-      if (!CHANGES.contains(change)) {
-        throw malformed(where + ".eventName '" + change + "' is none of " + CHANGES);
-      }
-      groups.add(
-          source,
-          new ChangeRecord(
-              source.name(),
-              optional(r, "eventID", where, EventLimits.MAX_ID_LENGTH, ""),
-              change,
-              digits(
-                  required(
-                      d,
-                      "SequenceNumber",
-                      where + ".dynamodb",
-                      EventLimits.MAX_DYNAMODB_SEQUENCE_DIGITS),
-                  where + ".dynamodb.SequenceNumber",
-                  EventLimits.MAX_DYNAMODB_SEQUENCE_DIGITS),
-              EventFields.epochSeconds(
-                  d.get("ApproximateCreationDateTime"),
-                  where + ".dynamodb.ApproximateCreationDateTime"),
-              DynamoDbJson.item(d.get("Keys"), where + ".dynamodb.Keys"),
-              DynamoDbJson.item(d.get("NewImage"), where + ".dynamodb.NewImage"),
-              DynamoDbJson.item(d.get("OldImage"), where + ".dynamodb.OldImage")));
+      SourceArn source = sourceArn(record, where, kind);
+      groups.add(source, reading.read(record, where, source));
     }
     return groups.groups();
+  }
+
+  private static QueueRecord queueRecord(JsonNode r, String where, SourceArn source) {
+    return new QueueRecord(
+        source.name(),
+        required(r, "messageId", where, EventLimits.MAX_ID_LENGTH),
+        optional(r, "body", where, Integer.MAX_VALUE, ""),
+        SqsAttributes.read(r.path("attributes"), where),
+        SqsAttributes.messageAttributes(r.path("messageAttributes"), where));
+  }
+
+  private static KinesisRecord kinesisRecord(JsonNode r, String where, SourceArn source) {
+    JsonNode k = r.path("kinesis");
+    String in = where + ".kinesis";
+    return new KinesisRecord(
+        source.name(),
+        shardId(required(r, "eventID", where, 512), where),
+        digits(
+            required(k, "sequenceNumber", in, EventLimits.MAX_KINESIS_SEQUENCE_DIGITS),
+            in + ".sequenceNumber",
+            EventLimits.MAX_KINESIS_SEQUENCE_DIGITS),
+        optional(k, "partitionKey", in, EventLimits.MAX_PARTITION_KEY_LENGTH, ""),
+        EventFields.base64(required(k, "data", in, Integer.MAX_VALUE), in + ".data"),
+        EventFields.epochSeconds(
+            k.get("approximateArrivalTimestamp"), in + ".approximateArrivalTimestamp"));
+  }
+
+  private static ChangeRecord changeRecord(JsonNode r, String where, SourceArn source) {
+    JsonNode d = r.path("dynamodb");
+    String in = where + ".dynamodb";
+    String change = required(r, "eventName", where, 16);
+    if (!CHANGES.contains(change)) {
+      throw malformed(where + ".eventName '" + change + "' is none of " + CHANGES);
+    }
+    return new ChangeRecord(
+        source.name(),
+        optional(r, "eventID", where, EventLimits.MAX_ID_LENGTH, ""),
+        change,
+        digits(
+            required(d, "SequenceNumber", in, EventLimits.MAX_DYNAMODB_SEQUENCE_DIGITS),
+            in + ".SequenceNumber",
+            EventLimits.MAX_DYNAMODB_SEQUENCE_DIGITS),
+        EventFields.epochSeconds(
+            d.get("ApproximateCreationDateTime"), in + ".ApproximateCreationDateTime"),
+        DynamoDbJson.item(d.get("Keys"), in + ".Keys"),
+        DynamoDbJson.item(d.get("NewImage"), in + ".NewImage"),
+        DynamoDbJson.item(d.get("OldImage"), in + ".OldImage"));
   }
 
   /** An EventBridge scheduled event. */
