@@ -121,16 +121,14 @@ class TemplateMatchesCodeTest {
 
   @Test
   void everyEnabledEventSourceAndFunctionUrlIsRoutedByTheEntryPoint() throws Exception {
-    Class<?> stateKit = jar.loadClass("dev.statekit.handlers.StateKitHandler");
     Class<?> shapes = jar.loadClass("dev.statekit.entry.PayloadShape");
     List<String> problems = new ArrayList<>();
     int checked = 0;
     for (FunctionDef function : template.functions()) {
-      Object handler = Wired.of(function).handler();
-      if (!stateKit.isInstance(handler)) {
+      Object entryPoint = entryPointOf(function);
+      if (entryPoint == null) {
         continue;
       }
-      Object entryPoint = stateKit.getMethod("entryPoint").invoke(handler);
       Method accepts = entryPoint.getClass().getMethod("accepts", shapes);
       List<String> needed = new ArrayList<>();
       for (EventSource event : function.events()) {
@@ -176,18 +174,16 @@ class TemplateMatchesCodeTest {
    */
   @Test
   void directInvokesAndEventSourcesAreKeptApart() throws Exception {
-    Class<?> stateKit = jar.loadClass("dev.statekit.handlers.StateKitHandler");
     Class<?> shapes = jar.loadClass("dev.statekit.entry.PayloadShape");
     String outputs = Files.readString(ROOT.resolve("template.yaml"));
     outputs = outputs.substring(outputs.indexOf("\nOutputs:"));
     List<String> problems = new ArrayList<>();
     int direct = 0;
     for (FunctionDef function : template.functions()) {
-      Object handler = Wired.of(function).handler();
-      if (!stateKit.isInstance(handler)) {
+      Object entryPoint = entryPointOf(function);
+      if (entryPoint == null) {
         continue;
       }
-      Object entryPoint = stateKit.getMethod("entryPoint").invoke(handler);
       @SuppressWarnings("unchecked")
       List<String> routes =
           (List<String>) entryPoint.getClass().getMethod("routes").invoke(entryPoint);
@@ -404,6 +400,13 @@ class TemplateMatchesCodeTest {
     Set<String> names(String method) throws ReflectiveOperationException {
       return (Set<String>) variables.getClass().getMethod(method).invoke(variables);
     }
+  }
+
+  /** The entry point of a function whose handler is a StateKitHandler, else null. */
+  private static Object entryPointOf(FunctionDef function) throws Exception {
+    Class<?> stateKit = jar.loadClass("dev.statekit.handlers.StateKitHandler");
+    Object handler = Wired.of(function).handler();
+    return stateKit.isInstance(handler) ? stateKit.getMethod("entryPoint").invoke(handler) : null;
   }
 
   private boolean isResource(String logicalId) {
