@@ -14,7 +14,8 @@ import java.time.Duration;
 
 /**
  * The ingress envelope reader on mutated envelopes (seeded from {@code events/}): a direct invoke
- * is applied, answered, or refused with one of the runtime's own exceptions, within two seconds.
+ * is applied, answered, or refused with one of the runtime's own exceptions, within two seconds of
+ * CPU time.
  */
 class EnvelopeFuzzTest {
   private static final ValueSpec<Integer> SEEN = ValueSpec.named("seen").withIntType();

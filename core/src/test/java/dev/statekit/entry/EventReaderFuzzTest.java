@@ -14,8 +14,8 @@ import java.util.List;
 /**
  * The entry point's event reader on mutated Lambda events (seeded from {@code events/}, the priming
  * samples and the protocol's requests): every payload is answered or refused with one of the entry
- * point's documented exceptions, within two seconds, and every record handed on is within its
- * source's bounds.
+ * point's documented exceptions, within two seconds of CPU time, and every record handed on is
+ * within its source's bounds.
  */
 class EventReaderFuzzTest {
   private static final Instant LATEST = Instant.ofEpochSecond(253_402_300_799L);

@@ -6,9 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.entry.EntryPoint;
+import dev.statekit.function.StatefulFunctions;
+import dev.statekit.function.TypeName;
+import dev.statekit.runtime.FunctionRuntime;
+import dev.statekit.runtime.bus.InMemoryMessageBus;
+import dev.statekit.runtime.store.InMemoryFunctionStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +42,37 @@ class HandlerErrorsTest {
 
     assertFalse(e.getMessage().contains("db.internal"), e.getMessage());
     assertFalse(e.getClass().getName().startsWith("java."), e.getClass().getName());
+    assertEquals(0, e.getStackTrace().length);
+    assertEquals(null, e.getCause());
+  }
+
+  @Test
+  void aFailedDirectInvokeOfTheRuntimeReachesTheCallerWithoutItsDetails() {
+    FunctionInvokeHandler handler =
+        new FunctionInvokeHandler(
+            FunctionRuntime.builder(
+                    StatefulFunctions.builder()
+                        .withFunction(
+                            TypeName.of("a", "b"),
+                            (context, message) -> {
+                              throw new IllegalStateException(
+                                  "jdbc:postgresql://db.internal refused");
+                            })
+                        .build())
+                .store(new InMemoryFunctionStore())
+                .queue(new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30)))
+                .deadLetters(new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30)))
+                .build());
+
+    RuntimeException e =
+        assertThrows(
+            RuntimeException.class,
+            () ->
+                handler.handleRequest(
+                    new ByteArrayInputStream(ENVELOPE), new ByteArrayOutputStream(), null));
+
+    assertFalse(e.getMessage().contains("db.internal"), e.getMessage());
+    assertTrue(e.getMessage().contains("error "), e.getMessage());
     assertEquals(0, e.getStackTrace().length);
     assertEquals(null, e.getCause());
   }

@@ -121,7 +121,6 @@ class TemplateMatchesCodeTest {
 
   @Test
   void everyEnabledEventSourceAndFunctionUrlIsRoutedByTheEntryPoint() throws Exception {
-    Class<?> shapes = jar.loadClass("dev.statekit.entry.PayloadShape");
     List<String> problems = new ArrayList<>();
     int checked = 0;
     for (FunctionDef function : template.functions()) {
@@ -129,7 +128,6 @@ class TemplateMatchesCodeTest {
       if (entryPoint == null) {
         continue;
       }
-      Method accepts = entryPoint.getClass().getMethod("accepts", shapes);
       List<String> needed = new ArrayList<>();
       for (EventSource event : function.events()) {
         if (event.enabled()) {
@@ -152,9 +150,7 @@ class TemplateMatchesCodeTest {
       }
       for (String shape : needed) {
         checked++;
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        Object value = Enum.valueOf((Class) shapes, shape);
-        if (!(Boolean) accepts.invoke(entryPoint, value)) {
+        if (!accepts(entryPoint, shape)) {
           problems.add(
               function.logicalId()
                   + " receives "
@@ -174,7 +170,6 @@ class TemplateMatchesCodeTest {
    */
   @Test
   void directInvokesAndEventSourcesAreKeptApart() throws Exception {
-    Class<?> shapes = jar.loadClass("dev.statekit.entry.PayloadShape");
     String outputs = Files.readString(ROOT.resolve("template.yaml"));
     outputs = outputs.substring(outputs.indexOf("\nOutputs:"));
     List<String> problems = new ArrayList<>();
@@ -197,11 +192,8 @@ class TemplateMatchesCodeTest {
       if (!function.events().isEmpty()) {
         problems.add(function.logicalId() + " is invoked directly yet has event sources");
       }
-      Method accepts = entryPoint.getClass().getMethod("accepts", shapes);
       for (String shape : List.of("SQS", "KINESIS", "DYNAMODB_STREAM", "SCHEDULED")) {
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        Object value = Enum.valueOf((Class) shapes, shape);
-        if ((Boolean) accepts.invoke(entryPoint, value)) {
+        if (accepts(entryPoint, shape)) {
           problems.add(function.logicalId() + " is invoked directly yet routes " + shape);
         }
       }
@@ -407,6 +399,14 @@ class TemplateMatchesCodeTest {
     Class<?> stateKit = jar.loadClass("dev.statekit.handlers.StateKitHandler");
     Object handler = Wired.of(function).handler();
     return stateKit.isInstance(handler) ? stateKit.getMethod("entryPoint").invoke(handler) : null;
+  }
+
+  /** Whether {@code entryPoint} routes payloads of the {@code PayloadShape} named {@code shape}. */
+  private static boolean accepts(Object entryPoint, String shape) throws Exception {
+    Class<?> shapes = jar.loadClass("dev.statekit.entry.PayloadShape");
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    Object value = Enum.valueOf((Class) shapes, shape);
+    return (Boolean) entryPoint.getClass().getMethod("accepts", shapes).invoke(entryPoint, value);
   }
 
   private boolean isResource(String logicalId) {
