@@ -13,6 +13,7 @@ import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.function.TypeName;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.Serdes;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.WatermarkStrategy;
@@ -115,9 +116,15 @@ class PipelineHandlerTest {
     invoke(handler, "pipeline/kinesis-clicks-later.json");
     assertEquals(List.of("about@0=1", "home@0=2"), results.texts().stream().sorted().toList());
 
-    // A repeated batch (Lambda retried it) changes nothing.
-    invoke(handler, "pipeline/kinesis-clicks.json");
+    // The batch handed over again (Lambda retried it) changes nothing.
     invoke(handler, "pipeline/kinesis-clicks-later.json");
+    assertEquals(2, results.texts().size());
+    // An older batch after a later one checkpointed cannot be told from a concurrent batch of the
+    // shard (ParallelizationFactor above 1): refused, nothing applied.
+    PipelineFailedException refused =
+        assertThrows(
+            PipelineFailedException.class, () -> invoke(handler, "pipeline/kinesis-clicks.json"));
+    assertTrue(refused.getMessage().contains("ParallelizationFactor"), refused.getMessage());
     assertEquals(2, results.texts().size());
   }
 

@@ -8,15 +8,14 @@ import dev.statekit.runtime.store.Commit;
 import dev.statekit.runtime.store.CommitConflictException;
 import dev.statekit.runtime.store.OutboxKey;
 import dev.statekit.runtime.store.SpilledMark;
-import dev.statekit.runtime.store.StateTooLargeException;
 import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.StoreUnavailableException;
 import dev.statekit.runtime.store.TimerKey;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -37,6 +36,7 @@ final class AddressCommitter {
   private Set<TimerKey> existingTimers;
   private CommitPlan prepared;
   private boolean registered;
+  private boolean committed;
   private boolean maybeCommitted;
 
   AddressCommitter(
@@ -65,6 +65,11 @@ final class AddressCommitter {
     return deliveries;
   }
 
+  /** Where this address registers its outbox in this batch. */
+  OutboxKey outboxKey() {
+    return outboxKey;
+  }
+
   /** Whether the prepared commit carries an outbox, which must be registered before it. */
   boolean needsRegistration() {
     return prepared != null && prepared.next() != null && prepared.next().outbox() != null;
@@ -79,14 +84,9 @@ final class AddressCommitter {
     return registered;
   }
 
-  /** Whether a commit may have been written though it was reported failed. */
-  boolean maybeCommitted() {
-    return maybeCommitted;
-  }
-
-  /** Whether any of the address's messages is on its last attempt. */
-  boolean lastAttempt() {
-    return deliveries.stream().anyMatch(d -> d.lastAttempt(settings.maxAttempts));
+  /** Whether this batch's commit of the address is known written. */
+  boolean committed() {
+    return committed;
   }
 
   /**
@@ -158,7 +158,7 @@ final class AddressCommitter {
     }
     // Repeats are answered as done, and a commit replaces the outbox: either way the previous
     // outbox must be known out first.
-    if (previous != null && !delivered(previous) && !deliverPrevious(previous)) {
+    if (previous != null && !previousOut(previous, duplicates)) {
       return null;
     }
     if (!plan.needsCommit()) {
@@ -186,7 +186,9 @@ final class AddressCommitter {
               + " ran longer than half of outboxSweepAfter ("
               + settings.outboxSweepAfter
               + ") before its commit; nothing was written. Keep outboxSweepAfter above twice the"
-              + " function's timeout");
+              + " function's timeout",
+          false,
+          "no");
       return null;
     }
     if (next.outbox() != null && !registered) {
@@ -196,14 +198,27 @@ final class AddressCommitter {
     }
     try {
       settings.store.commit(new Commit(next.state(), loaded.version(), next.timerChanges()));
-    } catch (StateTooLargeException e) {
-      FailedDeliveries.settle(settings, deliveries, e.getMessage());
-      return null;
-    } catch (StoreUnavailableException e) {
-      if (!writtenAfterAll(next)) {
+    } catch (CommitConflictException | StoreUnavailableException e) {
+      // A conflict may be the adapter's retry of a write whose answer was lost meeting that write.
+      Boolean stands = stands(next);
+      if (stands == null) {
+        maybeCommitted = true;
+        throw new StoreUnavailableException(
+            "Could not tell whether the commit of " + address + " was written: " + e.getMessage(),
+            e);
+      }
+      if (!stands) {
         throw e;
       }
+    } catch (StoreException e) {
+      if (e.isRetryable()) {
+        throw e;
+      }
+      // One DynamoDB refuses however often it is sent; nothing was written.
+      FailedDeliveries.settle(settings, deliveries, e.getMessage(), true, "no");
+      return null;
     }
+    committed = true;
     settings.hook.reached(FaultHook.Step.COMMITTED, address);
     settle(prepared.plan());
     return next.outbox() == null
@@ -212,23 +227,23 @@ final class AddressCommitter {
   }
 
   /**
-   * Whether a commit the store did not answer was written after all, read back: it was if the
-   * stored state is the one it wrote, it was not if an older one is stored. A later version may or
-   * may not stand on it, and a store that does not answer tells nothing: then its outbox stays
-   * registered for the sweep, and its messages come again to find out.
+   * Whether a commit that failed without a clear answer stands, read back: the stored state names
+   * it among its latest commits, or names as many as stood on it since without it ({@code false});
+   * {@code null} if the store does not answer, or more commits stood on it than a state names.
    */
-  private boolean writtenAfterAll(NextState next) {
+  private Boolean stands(NextState next) {
+    AddressState stored;
     try {
-      AddressState stored = settings.store.reload(address);
-      if (stored.version() == next.state().version()
-          && Arrays.equals(stored.runtimeData(), next.state().runtimeData())) {
-        return true;
-      }
-      maybeCommitted = stored.version() >= next.state().version();
+      stored = settings.store.reload(address);
     } catch (StoreException unanswered) {
-      maybeCommitted = true;
+      return null;
     }
-    return false;
+    RuntimeData data = runtimeData(stored);
+    if (data.getCommitsList().contains(next.commitId())) {
+      return true;
+    }
+    long since = stored.version() - next.state().version();
+    return since < 0 || since < data.getCommitsCount() ? Boolean.FALSE : null;
   }
 
   private void failed(StoreException e) {
@@ -248,46 +263,68 @@ final class AddressCommitter {
   }
 
   /**
-   * Whether the previous commit's outbox is known to be out: this process delivered it, or it is no
-   * longer registered (whoever delivered it or dead-lettered its effects took it off).
+   * Whether the previous commit's outbox is out: this process delivered it, it is no longer
+   * registered (whoever delivered it or dead-lettered its effects took it off), or it is delivered
+   * now.
    */
-  private boolean delivered(Outbox previous) {
+  private boolean previousOut(Outbox previous, Set<InboundInvocation> duplicates) {
     if (settings.delivered.delivered(address, previous.getIncarnation(), loaded.outboxVersion())) {
       return true;
     }
     OutboxKey key = loaded.outboxKey();
-    return key != null && !settings.store.outboxPending(key, address);
+    OptionalInt tries =
+        key == null ? OptionalInt.of(0) : settings.store.outboxPending(key, address);
+    return tries.isEmpty() || deliverPrevious(previous, key, tries.getAsInt(), duplicates);
   }
 
   /**
    * Delivers the previous commit's outbox (again: it may have gone out before). If it cannot go out
-   * and one of the address's messages is on its last attempt, what did not go out is dead-lettered
-   * with the error instead, and the address carries on.
+   * and this was its last try, what did not go out is dead-lettered with the error, and the address
+   * carries on; else the try counts on its registration, and the address's messages wait.
    */
-  private boolean deliverPrevious(Outbox previous) {
+  private boolean deliverPrevious(
+      Outbox previous, OutboxKey key, int tries, Set<InboundInvocation> duplicates) {
     PendingOutbox pending = new PendingOutbox(address, loaded.outboxVersion(), previous);
     Undelivered failed = delivery.deliver(List.of(pending), true).get(address);
-    if (failed != null
-        && !(lastAttempt() && OutboxOutcomes.deadLetter(settings, pending, failed, attempts()))) {
-      FailedDeliveries.settle(
-          settings,
-          deliveries,
-          "The effects of an earlier commit of "
-              + address
-              + " could not be delivered yet ("
-              + failed.reason()
-              + ")");
+    if (failed != null && !OutboxOutcomes.deadLetterIfLast(settings, pending, failed, tries + 1)) {
+      if (key != null) {
+        OutboxOutcomes.tried(settings, key, List.of(address));
+      }
+      waitFor(failed, tries + 1, duplicates);
       return false;
     }
     settings.delivered.record(address, previous.getIncarnation(), loaded.outboxVersion());
-    if (loaded.outboxKey() != null) {
-      OutboxOutcomes.settle(settings, loaded.outboxKey(), List.of(address));
+    if (key != null) {
+      OutboxOutcomes.settle(settings, key, List.of(address));
     }
     return true;
   }
 
-  private int attempts() {
-    return deliveries.stream().mapToInt(d -> d.attempts).max().orElse(1);
+  /**
+   * The address's messages wait for its previous outbox. A repeat on its last attempt is done (it
+   * was applied; the sweep delivers that outbox); any other message fails, as nothing of it was
+   * applied.
+   */
+  private void waitFor(Undelivered failed, int tries, Set<InboundInvocation> duplicates) {
+    String error =
+        "The effects of an earlier commit of "
+            + address
+            + " could not be delivered yet ("
+            + failed.reason()
+            + "; tried "
+            + tries
+            + " of "
+            + settings.maxAttempts
+            + " times)";
+    List<Delivery> waiting = new ArrayList<>();
+    for (Delivery d : deliveries) {
+      if (d.lastAttempt(settings.maxAttempts) && duplicates.containsAll(d.invocations)) {
+        d.settle(DeliveryOutcome.DUPLICATE, error + "; applied before, it is done");
+      } else {
+        waiting.add(d);
+      }
+    }
+    FailedDeliveries.settle(settings, waiting, error, false, "no");
   }
 
   /**

@@ -2,14 +2,15 @@ package dev.statekit.runtime.internal;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.UnknownFunctionException;
-import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.store.LoadResult;
 import dev.statekit.runtime.store.OutboxKey;
 import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.TimerKey;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,13 +21,17 @@ import java.util.concurrent.Callable;
 /**
  * Processes one batch of deliveries: read every address's state (one batch read), run each address
  * and prepare its commit (in parallel), register the outboxes the commits carry (one write, only if
- * any does), commit each address (in parallel, one conditional write each), deliver every outbox
- * (requests batched across addresses), and take the delivered ones off their registration (one
- * write). A registration outlives a crash anywhere after it, so a sweep delivers what a crashed
- * batch committed. Unreadable queue messages go to the dead-letter queue meanwhile. Each delivery
- * is settled; a {@link FaultHook} failure leaves as a crash would.
+ * any does; more for a batch whose addresses outgrow one registration item), commit each address
+ * (in parallel, one conditional write each), deliver every outbox (requests batched across
+ * addresses), and take the delivered ones off their registration (one write). A registration
+ * outlives a crash anywhere after it, so a sweep delivers what a crashed batch committed.
+ * Unreadable queue messages go to the dead-letter queue meanwhile. Each delivery is settled; a
+ * {@link FaultHook} failure leaves as a crash would.
  */
 public final class BatchProcessor {
+  /** How many bytes of addresses one registration takes at most: half an item, for their counts. */
+  private static final long REGISTRATION_BYTES = 150 * 1024;
+
   private final RuntimeSettings settings;
   private final OutboxDelivery delivery;
 
@@ -61,7 +66,7 @@ public final class BatchProcessor {
       return;
     }
     settings.hook.reached(FaultHook.Step.LOADED, null);
-    OutboxKey outboxKey = settings.newOutboxKey();
+    Map<Address, OutboxKey> outboxKeys = outboxKeys(byAddress.keySet());
     List<AddressCommitter> work = new ArrayList<>();
     byAddress.forEach(
         (address, addressDeliveries) ->
@@ -71,13 +76,13 @@ public final class BatchProcessor {
                     delivery,
                     address,
                     addressDeliveries,
-                    outboxKey,
+                    outboxKeys.get(address),
                     loaded.states().get(address),
                     loaded.existingTimers())));
     List<Callable<Void>> runs = new ArrayList<>();
     work.forEach(address -> runs.add(address::prepare));
     settings.parallel.all(runs);
-    register(outboxKey, work);
+    register(work);
     settings.hook.reached(FaultHook.Step.REGISTERED, null);
     List<Callable<PendingOutbox>> commits = new ArrayList<>();
     work.forEach(address -> commits.add(address::commit));
@@ -92,66 +97,105 @@ public final class BatchProcessor {
     work.forEach(c -> committers.put(c.address(), c));
     Set<Address> pending = new HashSet<>();
     for (PendingOutbox outbox : outboxes) {
-      AddressCommitter committer = committers.get(outbox.address());
       Undelivered undelivered = failed.get(outbox.address());
       if (undelivered != null
-          && !(committer.lastAttempt()
-              && OutboxOutcomes.deadLetter(settings, outbox, undelivered, attempts(committer)))) {
+          && !OutboxOutcomes.deadLetterIfLast(settings, outbox, undelivered, 1)) {
         pending.add(outbox.address());
-        undeliveredYet(committer, undelivered);
+        undeliveredYet(committers.get(outbox.address()), undelivered);
         continue;
       }
       settings.delivered.record(
           outbox.address(), outbox.outbox().getIncarnation(), outbox.version());
     }
+    Map<OutboxKey, List<Address>> tried = new LinkedHashMap<>();
+    pending.forEach(
+        address ->
+            tried.computeIfAbsent(outboxKeys.get(address), k -> new ArrayList<>()).add(address));
+    tried.forEach((key, addresses) -> OutboxOutcomes.tried(settings, key, addresses));
     settings.hook.reached(FaultHook.Step.DELIVERED, null);
-    settle(outboxKey, work, pending);
+    byKey(work).forEach((key, registered) -> settle(key, registered, pending));
     settings.hook.reached(FaultHook.Step.SETTLED, null);
   }
 
-  /** Registers the outboxes the prepared commits carry, in one write; none may commit without. */
-  private void register(OutboxKey key, List<AddressCommitter> work) {
-    List<AddressCommitter> sending = new ArrayList<>();
-    work.forEach(
-        c -> {
-          if (c.needsRegistration()) {
-            sending.add(c);
-          }
-        });
-    if (sending.isEmpty()) {
-      return;
+  /**
+   * Where the batch's addresses register their outboxes: a registration is one item, which holds at
+   * most 400 KB (its addresses, and a count of failed tries for each), so a batch of many or long
+   * addresses takes several.
+   */
+  private Map<Address, OutboxKey> outboxKeys(Collection<Address> addresses) {
+    Map<Address, OutboxKey> keys = new HashMap<>();
+    OutboxKey key = settings.newOutboxKey();
+    long bytes = 0;
+    for (Address address : addresses) {
+      long size = address.toString().getBytes(StandardCharsets.UTF_8).length + 16L;
+      if (bytes > 0 && bytes + size > REGISTRATION_BYTES) {
+        key = settings.newOutboxKey();
+        bytes = 0;
+      }
+      keys.put(address, key);
+      bytes += size;
     }
-    List<Address> addresses = new ArrayList<>();
-    sending.forEach(c -> addresses.add(c.address()));
-    try {
-      settings.store.registerOutboxes(key, addresses);
-      sending.forEach(AddressCommitter::registered);
-    } catch (StoreException e) {
-      sending.forEach(c -> c.notRegistered(e));
-    }
+    return keys;
+  }
+
+  /** The committers by their registration, in the batch's order. */
+  private static Map<OutboxKey, List<AddressCommitter>> byKey(List<AddressCommitter> work) {
+    Map<OutboxKey, List<AddressCommitter>> byKey = new LinkedHashMap<>();
+    work.forEach(c -> byKey.computeIfAbsent(c.outboxKey(), k -> new ArrayList<>()).add(c));
+    return byKey;
   }
 
   /**
-   * Takes off the registration what needs no sweep: every address but those whose outbox did not go
-   * out, or whose commit may have been written though it failed.
+   * Registers the outboxes the prepared commits carry, one write per registration (one, unless the
+   * batch has many or long addresses), only if any does; none may commit without.
+   */
+  private void register(List<AddressCommitter> work) {
+    byKey(work)
+        .forEach(
+            (key, committers) -> {
+              List<AddressCommitter> sending = new ArrayList<>();
+              List<Address> addresses = new ArrayList<>();
+              committers.forEach(
+                  c -> {
+                    if (c.needsRegistration()) {
+                      sending.add(c);
+                      addresses.add(c.address());
+                    }
+                  });
+              if (sending.isEmpty()) {
+                return;
+              }
+              try {
+                settings.store.registerOutboxes(key, addresses);
+                sending.forEach(AddressCommitter::registered);
+              } catch (StoreException e) {
+                sending.forEach(c -> c.notRegistered(e));
+              }
+            });
+  }
+
+  /**
+   * Takes off the registration what needs no sweep: every address whose commit was written and
+   * whose outbox went out. One registered but not known committed stays for the sweep, which reads
+   * whether its state names the registration (a commit whose answer was lost may).
    */
   private void settle(OutboxKey key, List<AddressCommitter> work, Set<Address> pending) {
     List<Address> done = new ArrayList<>();
-    boolean any = false;
+    long registered = 0;
     for (AddressCommitter c : work) {
       if (!c.isRegistered()) {
         continue;
       }
-      any = true;
-      if (!pending.contains(c.address()) && !c.maybeCommitted()) {
+      registered++;
+      if (c.committed() && !pending.contains(c.address())) {
         done.add(c.address());
       }
     }
-    if (!any) {
+    if (registered == 0) {
       return;
     }
     try {
-      if (done.size() == work.stream().filter(AddressCommitter::isRegistered).count()) {
+      if (done.size() == registered) {
         settings.store.removeOutboxes(key, -1);
       } else if (!done.isEmpty()) {
         settings.store.settleOutboxes(key, done);
@@ -162,30 +206,24 @@ public final class BatchProcessor {
   }
 
   /**
-   * A committed outbox did not go out. Queue messages come again (their group waits, so the
-   * address's effects keep their order) and deliver it first; a direct invocation stays applied,
-   * and the sweep delivers its effects.
+   * A committed outbox did not go out; it stays registered, and the sweep delivers it. Queue
+   * messages come again before that (their group waits, so the address's effects keep their order)
+   * and deliver it first, but for one on its last attempt: applied, it is done, and coming again
+   * would only see the queue's redrive move it. A direct invocation stays applied.
    */
-  private static void undeliveredYet(AddressCommitter committer, Undelivered undelivered) {
-    String also =
-        committer.lastAttempt()
-            ? "; and the dead-letter queue refused what could not be delivered"
-            : "";
+  private void undeliveredYet(AddressCommitter committer, Undelivered undelivered) {
+    String error =
+        "Applied, but its effects could not be delivered yet ("
+            + undelivered.reason()
+            + "); they are delivered before anything else of "
+            + committer.address();
     for (Delivery d : committer.deliveries()) {
-      if (d.fromQueue && d.outcome != DeliveryOutcome.FAILED) {
-        d.settle(
-            DeliveryOutcome.FAILED,
-            "Applied, but its effects could not be delivered yet ("
-                + undelivered.reason()
-                + "); they are delivered before anything else of "
-                + committer.address()
-                + also);
+      if (d.fromQueue
+          && d.outcome != DeliveryOutcome.FAILED
+          && !d.lastAttempt(settings.maxAttempts)) {
+        d.settle(DeliveryOutcome.FAILED, error);
       }
     }
-  }
-
-  private static int attempts(AddressCommitter committer) {
-    return committer.deliveries().stream().mapToInt(d -> d.attempts).max().orElse(1);
   }
 
   /**
@@ -228,26 +266,17 @@ public final class BatchProcessor {
         }
       }
     }
-    Set<Delivery> refused = new HashSet<>();
-    for (int from = 0; from < letters.size(); from += MessageBus.MAX_BATCH) {
-      int to = Math.min(letters.size(), from + MessageBus.MAX_BATCH);
-      try {
-        settings.deadLetters.send(letters.subList(from, to));
-      } catch (BusException e) {
-        for (int i : e.failedIndices()) {
-          Delivery d = owners.get(from + i);
-          refused.add(d);
-          d.settle(
-              DeliveryOutcome.FAILED,
-              "Not applicable here, and the dead-letter queue refused it: " + e.getMessage());
-        }
-      }
-    }
+    Set<Delivery> refused = DeadLetters.send(settings.deadLetters, letters, owners);
+    refused.forEach(
+        d ->
+            d.settle(
+                DeliveryOutcome.FAILED,
+                "Not applicable here, and the dead-letter queue refused its dead letter"));
     new java.util.LinkedHashSet<>(owners)
         .forEach(
             d -> {
               if (!refused.contains(d)) {
-                dropTimer(d);
+                FailedDeliveries.dropFiredTimer(settings, d);
               }
             });
   }
@@ -267,25 +296,5 @@ public final class BatchProcessor {
       letters.add(DeadLetters.message(DeadLetters.unreadable(d)));
     }
     return letters;
-  }
-
-  /**
-   * A fired timer's message is dead-lettered once: its timer goes too (with its owner's token), or
-   * the sweep would send it again, to be dead-lettered again, forever.
-   */
-  private void dropTimer(Delivery d) {
-    InboundInvocation fired = DeadLetters.firedTimer(d);
-    if (fired == null) {
-      return;
-    }
-    try {
-      settings.store.dropTimer(fired.timer, fired.caller, fired.timerToken);
-    } catch (StoreException e) {
-      // It comes again (or, on its last attempt, with its timer's next send); its dead letter's id
-      // is the timer's, so the dead-letter queue drops the repeat within its deduplication window.
-      d.settle(
-          d.lastAttempt(settings.maxAttempts) ? DeliveryOutcome.DEFERRED : DeliveryOutcome.FAILED,
-          "Dead-lettered, but its timer could not be removed: " + e.getMessage());
-    }
   }
 }

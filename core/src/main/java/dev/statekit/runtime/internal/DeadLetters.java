@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.function.Address;
 import dev.statekit.function.TypeName;
+import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.runtime.internal.data.DeadLetter;
 import dev.statekit.runtime.internal.data.OutgoingBundle;
@@ -17,10 +19,12 @@ import java.util.Map;
 
 /**
  * Dead letters. A message that was not applied goes as an ingress envelope, so it can be sent to
- * the ingress queue again once fixed, with an idempotency key that makes that safe: its own key if
- * it had one, else one naming its origin ({@link OriginIds}), so the re-sent copy is applied only
- * if the original never was, and only once. An egress record that could not be delivered goes as
- * JSON naming its egress and record id. The error is in message attributes.
+ * the ingress queue again once fixed, with an idempotency key: its own if it had one, else one the
+ * runtime makes from the message's identity ({@code statekit:dl:...}), so that sending it again
+ * twice applies it once. The key says nothing of whether the original was applied: {@code
+ * statekit.applied} does ("no", or "unknown" when the store could not tell). An egress record that
+ * could not be delivered goes as JSON naming its egress and record id. The error is in message
+ * attributes.
  */
 final class DeadLetters {
   private static final int MAX_ERROR_LENGTH = 2000;
@@ -36,15 +40,16 @@ final class DeadLetters {
    */
   static DeadLetter of(
       Delivery delivery, InboundInvocation inbound, RuntimeException error, String applied) {
+    String basis = dedupBasis(delivery, inbound);
     return DeadLetter.newBuilder()
         .setGroupId(QueueIds.groupId(inbound.target()))
-        .setDeduplicationId("d-" + QueueIds.sha256(dedupBasis(delivery, inbound)))
+        .setDeduplicationId("d-" + QueueIds.sha256(basis))
         .setBody(
             EnvelopeCodec.renderText(
                 inbound.target(),
                 inbound.argument.typeName(),
                 inbound.argument.value(),
-                resendKey(delivery, inbound)))
+                delivery.idempotencyKey != null ? delivery.idempotencyKey : resendKey(basis)))
         .setErrorType(error.getClass().getName())
         .setErrorMessage(truncate(String.valueOf(error.getMessage())))
         .setAttempts(delivery.attempts)
@@ -90,15 +95,13 @@ final class DeadLetters {
 
   /**
    * The dead letters of what of {@code pending} could not be delivered: a message of each bundle
-   * not sent (re-sending it applies it once, and not at all if the original arrived after all), a
+   * not sent (its send may have gone out unanswered: {@code statekit.applied} says "unknown"), a
    * record of each egress record. Dead letters that could not be sent can only be sent again.
    */
   static List<DeadLetter> ofUndelivered(
       PendingOutbox pending, Undelivered undelivered, int attempts) {
     List<DeadLetter> letters = new ArrayList<>();
     String error = truncate(String.valueOf(undelivered.reason()));
-    String sender =
-        InboundInvocation.senderHash(pending.address(), pending.outbox().getIncarnation());
     for (OutgoingBundle bundle : pending.outbox().getBundlesList()) {
       if (!undelivered.bundles.contains(
           Undelivered.bundleKey(bundle.getTargetType(), bundle.getTargetId(), bundle.getPart()))) {
@@ -114,16 +117,17 @@ final class DeadLetters {
               bundle.getPart());
       List<Payload> payloads = bundle.getPayloadsList();
       for (int i = 0; i < payloads.size(); i++) {
+        String basis = id + "|" + i;
         letters.add(
             DeadLetter.newBuilder()
                 .setGroupId(QueueIds.groupId(target))
-                .setDeduplicationId("d-" + QueueIds.sha256(id + "|" + i))
+                .setDeduplicationId("d-" + QueueIds.sha256(basis))
                 .setBody(
                     EnvelopeCodec.renderText(
                         target,
                         payloads.get(i).getTypeName(),
                         payloads.get(i).getValue().toByteArray(),
-                        OriginIds.bundled(sender, pending.version(), bundle.getPart(), i)))
+                        resendKey(basis)))
                 .setErrorType(Undelivered.class.getSimpleName())
                 .setErrorMessage("Could not be delivered: " + error)
                 .setAttempts(attempts)
@@ -161,6 +165,27 @@ final class DeadLetters {
               .build());
     }
     return letters;
+  }
+
+  /**
+   * Sends {@code letters} to the dead-letter queue, ten to a request, and answers the owners (one
+   * per letter, as {@code owners} lists them) of the letters it refused.
+   */
+  static <T> java.util.Set<T> send(MessageBus queue, List<BusMessage> letters, List<T> owners) {
+    java.util.Set<T> refused = new java.util.LinkedHashSet<>();
+    for (int from = 0; from < letters.size(); from += MessageBus.MAX_BATCH) {
+      int to = Math.min(letters.size(), from + MessageBus.MAX_BATCH);
+      try {
+        queue.send(letters.subList(from, to));
+      } catch (BusException e) {
+        for (int i : e.failedIndices()) {
+          refused.add(owners.get(from + i));
+        }
+      } catch (RuntimeException e) {
+        refused.addAll(owners.subList(from, to));
+      }
+    }
+    return refused;
   }
 
   static BusMessage message(DeadLetter letter) {
@@ -220,21 +245,13 @@ final class DeadLetters {
     return sender + "|" + incarnation + "|" + version + "|" + target + "|" + part;
   }
 
-  /** The key the re-sent dead letter carries: the message's own, or its origin's. */
-  private static String resendKey(Delivery delivery, InboundInvocation inbound) {
-    if (inbound.bundleSender != null) {
-      return OriginIds.bundled(
-          inbound.senderHash(), inbound.bundleVersion, inbound.bundlePart, inbound.bundleIndex);
-    }
-    if (inbound.timer != null) {
-      return "statekit:timer:" + inbound.timer.asString();
-    }
-    if (delivery.idempotencyKey != null) {
-      return delivery.idempotencyKey;
-    }
-    return delivery.hasQueueSequence()
-        ? OriginIds.queued(delivery.groupId, delivery.sequence)
-        : null;
+  /**
+   * The key a re-sent dead letter carries when its message had none: made from what identifies it
+   * across deliveries and paths (so every dead letter of one message carries the same key), and
+   * never checked against the marks of the message's origin, which later messages move past.
+   */
+  private static String resendKey(String dedupBasis) {
+    return "statekit:dl:" + QueueIds.sha256(dedupBasis);
   }
 
   private static String truncate(String text) {

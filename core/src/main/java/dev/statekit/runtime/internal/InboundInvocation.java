@@ -88,9 +88,15 @@ final class InboundInvocation {
    */
   static final long FIRST_SEND_WINDOW_MILLIS = 4 * 60_000;
 
-  /** Whether this bundled message may have been applied before, so its sender's mark decides. */
+  /**
+   * Whether this bundled message may have been applied before, so its sender's mark decides: it was
+   * sent again, its queue message is delivered again (a bundle's messages before one that failed
+   * were applied and committed), or its first send came late.
+   */
   boolean mayBeRepeat(long nowMillis) {
-    return bundleResent || nowMillis - bundleCommittedAt > FIRST_SEND_WINDOW_MILLIS;
+    return bundleResent
+        || delivery.attempts > 1
+        || nowMillis - bundleCommittedAt > FIRST_SEND_WINDOW_MILLIS;
   }
 
   /** The sender's key in the marks: its address and incarnation, hashed. */

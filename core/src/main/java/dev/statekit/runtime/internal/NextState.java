@@ -28,9 +28,14 @@ import java.util.Set;
  * @param timerChanges the timer changes that commit with it
  * @param outbox the outbox in {@code state}, or {@code null} if nothing is to be delivered
  * @param spills the marks that leave the item: written before the commit
+ * @param commitId the random id the state names this commit by, among its latest
  */
 record NextState(
-    AddressState state, List<TimerChange> timerChanges, Outbox outbox, List<SpilledMark> spills) {
+    AddressState state,
+    List<TimerChange> timerChanges,
+    Outbox outbox,
+    List<SpilledMark> spills,
+    long commitId) {
 
   /**
    * The state after {@code plan}.
@@ -109,6 +114,14 @@ record NextState(
     boolean anyEffects =
         outbox.getBundlesCount() + outbox.getEgressCount() + outbox.getDeadLettersCount() > 0;
     RuntimeData.Builder data = RuntimeData.newBuilder().setIncarnation(plan.incarnation);
+    long commitId = settings.random.nextLong();
+    data.addCommits(commitId);
+    for (long earlier : loadedData.getCommitsList()) {
+      if (data.getCommitsCount() == RuntimeSettings.RECENT_COMMITS) {
+        break;
+      }
+      data.addCommits(earlier);
+    }
     List<SpilledMark> spills = marks.writeTo(data, nowSeconds, settings.markLimits());
     if (anyEffects) {
       data.setOutbox(outbox.setIncarnation(plan.incarnation).setCommittedAtMillis(now));
@@ -124,7 +137,7 @@ record NextState(
             anyEffects ? version : 0,
             anyEffects ? outboxKey : null,
             expiry(settings, values, tokens, nowSeconds));
-    return new NextState(state, changes, anyEffects ? outbox.build() : null, spills);
+    return new NextState(state, changes, anyEffects ? outbox.build() : null, spills, commitId);
   }
 
   private static boolean done(RunResult plan, Delivery delivery) {

@@ -67,28 +67,28 @@ final class OutboxSweeper {
         }
       }
       Map<Address, Undelivered> failed = delivery.deliver(pending, true);
-      int stillPending = 0;
+      List<Address> stillPending = new ArrayList<>();
       for (PendingOutbox outbox : pending) {
         Undelivered undelivered = failed.get(outbox.address());
         if (undelivered == null
-            || (entry.attempts() + 1 >= settings.maxAttempts
-                && OutboxOutcomes.deadLetter(
-                    settings, outbox, undelivered, entry.attempts() + 1))) {
+            || OutboxOutcomes.deadLetterIfLast(
+                settings, outbox, undelivered, entry.attempts(outbox.address()) + 1)) {
           done.add(outbox.address());
           settled.incrementAndGet();
         } else {
-          stillPending++;
+          stillPending.add(outbox.address());
         }
       }
-      if (stillPending == 0 && settings.store.removeOutboxes(entry.key(), entry.registrations())) {
+      if (stillPending.isEmpty()
+          && settings.store.removeOutboxes(entry.key(), entry.registrations())) {
         return;
       }
       if (!done.isEmpty()) {
         settings.store.settleOutboxes(entry.key(), done);
       }
-      if (stillPending > 0) {
-        left.addAndGet(stillPending);
-        settings.store.outboxesTried(entry.key(), now);
+      if (!stillPending.isEmpty()) {
+        left.addAndGet(stillPending.size());
+        settings.store.outboxesTried(entry.key(), stillPending, now);
       }
     } catch (StoreException e) {
       // The registration stays; the next sweep tries again.

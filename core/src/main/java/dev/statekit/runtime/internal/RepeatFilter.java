@@ -9,14 +9,14 @@ import java.util.Set;
 
 /**
  * Which of an address's invocations were applied before: by the marks read with its state (its
- * queue group's sequence, the idempotency key, the origin a dead letter's key names, and for a
- * bundle sent again its sender's mark), by a timer that is gone, or earlier in the same batch (a
- * message re-sent after the queue's deduplication window can arrive beside its first copy).
+ * queue group's sequence, the idempotency key, and for a bundle that may be a repeat its sender's
+ * mark), by a timer that is gone, or earlier in the same batch (a message re-sent after the queue's
+ * deduplication window can arrive beside its first copy).
  *
- * <p>A bundle on its first send, soon after its commit, is never a repeat but of the same queue
- * message, which its group's sequence catches: its sender sends it again only with {@code resend}
- * set, and a copy sent again within SQS's deduplication window is dropped by the queue. So the
- * sender marks are read only for a bundle sent again or first sent late.
+ * <p>A bundle's first delivery, soon after its commit, is never a repeat: its sender sends it again
+ * only with {@code resend} set, and a copy sent again within SQS's deduplication window is dropped
+ * by the queue. So the sender marks are read only for a bundle sent again, delivered again (part of
+ * it may have been applied before a later message of it failed) or first sent late.
  */
 final class RepeatFilter {
   private RepeatFilter() {}
@@ -31,14 +31,6 @@ final class RepeatFilter {
       }
       if (d.idempotencyKey != null) {
         marks.idLookup(d.idempotencyKey, nowSeconds, lookups);
-        OriginIds.Queued queued = OriginIds.queuedOrNull(d.idempotencyKey);
-        if (queued != null) {
-          marks.groupLookup(queued.groupId(), nowSeconds, lookups);
-        }
-        OriginIds.Bundled bundled = OriginIds.bundledOrNull(d.idempotencyKey);
-        if (bundled != null) {
-          marks.senderLookup(bundled.senderHash(), nowSeconds, lookups);
-        }
       }
       for (InboundInvocation inbound : d.invocations) {
         if (inbound.bundleSender != null && inbound.mayBeRepeat(nowMillis)) {
@@ -61,7 +53,7 @@ final class RepeatFilter {
     for (Delivery d : deliveries) {
       boolean repeated =
           (d.hasQueueSequence() && marks.queueSeen(d.groupId, d.sequence))
-              || (d.idempotencyKey != null && keySeen(marks, d.idempotencyKey));
+              || (d.idempotencyKey != null && marks.idSeen(d.idempotencyKey));
       for (InboundInvocation inbound : d.invocations) {
         boolean bundled = inbound.bundleSender != null;
         if (repeated
@@ -90,21 +82,6 @@ final class RepeatFilter {
       }
     }
     return repeats;
-  }
-
-  /** Whether the key was applied, or names an origin that was. */
-  private static boolean keySeen(AppliedMarks marks, String key) {
-    if (marks.idSeen(key)) {
-      return true;
-    }
-    OriginIds.Queued queued = OriginIds.queuedOrNull(key);
-    if (queued != null && marks.queueSeen(queued.groupId(), queued.sequence())) {
-      return true;
-    }
-    OriginIds.Bundled bundled = OriginIds.bundledOrNull(key);
-    return bundled != null
-        && marks.bundleSeen(
-            bundled.senderHash(), bundled.version(), bundled.part(), bundled.index());
   }
 
   private static boolean timerExists(

@@ -28,6 +28,15 @@ public final class RuntimeSettings {
   /** DynamoDB transactions hold 100 items; one is the state. */
   static final int MAX_TIMER_CHANGES = 99;
 
+  /**
+   * The room for new timers' items in one commit: DynamoDB transactions hold 4 MB, the state item
+   * takes up to its limit, and every other action a little.
+   */
+  static final long MAX_TIMER_BYTES = 4L * 1024 * 1024 - 400 * 1024 - MAX_TIMER_CHANGES * 1024L;
+
+  /** How many of an address's latest commits its state names (see {@code AddressCommitter}). */
+  static final int RECENT_COMMITS = 4;
+
   /** Room left in a queue message for attributes and JSON framing. */
   static final int MESSAGE_MARGIN = 8 * 1024;
 

@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -22,7 +22,6 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
@@ -212,7 +211,8 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   }
 
   @Override
-  public boolean outboxPending(OutboxKey key, Address address) {
+  public OptionalInt outboxPending(OutboxKey key, Address address) {
+    String text = DynamoDbOutboxItems.text(address);
     Map<String, AttributeValue> item =
         call(
             "read the outbox registration " + key.asString(),
@@ -223,18 +223,33 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                             b.tableName(table)
                                 .key(DynamoDbOutboxItems.key(key))
                                 .consistentRead(true)
-                                .projectionExpression(DynamoDbOutboxItems.ADDRESSES))
+                                .projectionExpression("a, #n")
+                                .expressionAttributeNames(
+                                    Map.of("#n", DynamoDbOutboxItems.attemptsOf(text))))
                     .item());
     AttributeValue addresses = item == null ? null : item.get(DynamoDbOutboxItems.ADDRESSES);
-    return addresses != null
-        && addresses.hasSs()
-        && addresses.ss().contains(DynamoDbOutboxItems.text(address));
+    if (addresses == null || !addresses.hasSs() || !addresses.ss().contains(text)) {
+      return OptionalInt.empty();
+    }
+    AttributeValue attempts = item.get(DynamoDbOutboxItems.attemptsOf(text));
+    return OptionalInt.of(attempts == null ? 0 : Integer.parseInt(attempts.n()));
   }
 
   @Override
   public void settleOutboxes(OutboxKey key, Collection<Address> addresses) {
+    if (addresses.isEmpty()) {
+      return;
+    }
     List<String> texts = new ArrayList<>();
-    addresses.forEach(address -> texts.add(DynamoDbOutboxItems.text(address)));
+    Map<String, String> names = new HashMap<>();
+    StringBuilder counts = new StringBuilder();
+    for (Address address : addresses) {
+      String text = DynamoDbOutboxItems.text(address);
+      texts.add(text);
+      String name = "#n" + names.size();
+      names.put(name, DynamoDbOutboxItems.attemptsOf(text));
+      counts.append(counts.length() == 0 ? " REMOVE " : ", ").append(name);
+    }
     try {
       call(
           "settle the outboxes of " + addresses.size() + " addresses",
@@ -243,8 +258,9 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                   b ->
                       b.tableName(table)
                           .key(DynamoDbOutboxItems.key(key))
-                          .updateExpression("DELETE a :addresses")
+                          .updateExpression("DELETE a :addresses" + counts)
                           .conditionExpression("attribute_exists(pk)")
+                          .expressionAttributeNames(names)
                           .expressionAttributeValues(
                               Map.of(":addresses", AttributeValue.fromSs(texts)))));
     } catch (ConditionalCheckFailedException gone) {
@@ -284,21 +300,34 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   }
 
   @Override
-  public void outboxesTried(OutboxKey key, long triedAtMillis) {
+  public void outboxesTried(OutboxKey key, Collection<Address> addresses, long triedAtMillis) {
+    Map<String, String> names = new HashMap<>();
+    StringBuilder counts = new StringBuilder();
+    for (Address address : addresses) {
+      String name = "#n" + names.size();
+      names.put(name, DynamoDbOutboxItems.attemptsOf(DynamoDbOutboxItems.text(address)));
+      counts.append(counts.length() == 0 ? " ADD " : ", ").append(name).append(" :one");
+    }
     try {
       call(
           "record a try of the outbox registration " + key.asString(),
           () ->
               dynamoDb.updateItem(
-                  b ->
-                      b.tableName(table)
-                          .key(DynamoDbOutboxItems.key(key))
-                          .updateExpression("SET tried = :tried ADD n :one")
-                          .conditionExpression("attribute_exists(pk)")
-                          .expressionAttributeValues(
-                              Map.of(
-                                  ":tried", DynamoDbStateItems.number(triedAtMillis),
-                                  ":one", DynamoDbStateItems.number(1)))));
+                  b -> {
+                    b.tableName(table)
+                        .key(DynamoDbOutboxItems.key(key))
+                        .updateExpression("SET tried = :tried" + counts)
+                        .conditionExpression("attribute_exists(pk)");
+                    if (!names.isEmpty()) {
+                      b.expressionAttributeNames(names);
+                    }
+                    b.expressionAttributeValues(
+                        names.isEmpty()
+                            ? Map.of(":tried", DynamoDbStateItems.number(triedAtMillis))
+                            : Map.of(
+                                ":tried", DynamoDbStateItems.number(triedAtMillis),
+                                ":one", DynamoDbStateItems.number(1)));
+                  }));
     } catch (ConditionalCheckFailedException gone) {
       // Delivered meanwhile.
     }
@@ -334,27 +363,6 @@ public final class DynamoDbFunctionStore implements FunctionStore {
     parallel.all(writes);
   }
 
-  private void batchWrite(List<WriteRequest> requests) {
-    Map<String, List<WriteRequest>> pending = Map.of(table, requests);
-    for (int attempt = 1; !pending.isEmpty(); attempt++) {
-      Map<String, List<WriteRequest>> request = pending;
-      BatchWriteItemResponse response =
-          call(
-              "keep " + requests.size() + " marks",
-              () -> dynamoDb.batchWriteItem(b -> b.requestItems(request)));
-      pending = new LinkedHashMap<>(response.unprocessedItems());
-      pending.values().removeIf(List::isEmpty);
-      if (!pending.isEmpty()) {
-        if (attempt >= retry.maxAttempts()) {
-          throw new StoreUnavailableException(
-              "DynamoDB left marks of table " + table + " unwritten after " + attempt + " attempts",
-              null);
-        }
-        retry.pause(attempt);
-      }
-    }
-  }
-
   private void spill(Address address, SpilledMark mark) {
     try {
       call(
@@ -375,6 +383,23 @@ public final class DynamoDbFunctionStore implements FunctionStore {
     }
   }
 
+  private void batchWrite(List<WriteRequest> requests) {
+    Map<String, List<WriteRequest>> left =
+        retry.untilDone(
+            Map.of(table, requests),
+            pending ->
+                call(
+                        "keep " + requests.size() + " marks",
+                        () -> dynamoDb.batchWriteItem(b -> b.requestItems(pending)))
+                    .unprocessedItems(),
+            Map::isEmpty);
+    if (!left.isEmpty()) {
+      // Unprocessed items are DynamoDB's way of throttling a batch.
+      throw new StoreUnavailableException(
+          "DynamoDB left marks of table " + table + " unwritten after every retry", null);
+    }
+  }
+
   @Override
   public Map<String, SpilledMark> spilledMarks(Address address, Collection<String> ids) {
     List<Map<String, AttributeValue>> keys = new ArrayList<>();
@@ -391,19 +416,13 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   public void dropTimer(TimerKey key, Address owner, String token) {
     String what = "drop timer " + key.asString();
     if (token != null) {
-      TransactWriteItem deleteTimer =
-          TransactWriteItem.builder()
-              .delete(
-                  d ->
-                      d.tableName(table)
-                          .key(DynamoDbTimerItems.key(key))
-                          .conditionExpression("attribute_exists(pk)"))
-              .build();
-      TransactWriteItem release =
-          DynamoDbTimerWrites.release(
-              table, owner, List.of(new TimerChange.ReleaseToken(owner, token, key)));
+      List<TransactWriteItem> writes =
+          DynamoDbTimerWrites.of(
+              table,
+              List.of(
+                  new TimerChange.Consume(key), new TimerChange.ReleaseToken(owner, token, key)));
       try {
-        call(what, () -> dynamoDb.transactWriteItems(b -> b.transactItems(deleteTimer, release)));
+        call(what, () -> dynamoDb.transactWriteItems(b -> b.transactItems(writes)));
         return;
       } catch (TransactionCanceledException e) {
         List<CancellationReason> reasons = e.cancellationReasons();
@@ -512,26 +531,23 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   private List<Map<String, AttributeValue>> batchGetChunk(
       List<Map<String, AttributeValue>> keys, boolean consistent) {
     List<Map<String, AttributeValue>> items = new ArrayList<>();
-    Map<String, KeysAndAttributes> pending =
-        Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(consistent).build());
-    for (int attempt = 1; !pending.isEmpty(); attempt++) {
-      Map<String, KeysAndAttributes> request = pending;
-      BatchGetItemResponse response =
-          call(
-              "read " + keys.size() + " items",
-              () -> dynamoDb.batchGetItem(b -> b.requestItems(request)));
-      items.addAll(response.responses().getOrDefault(table, List.of()));
-      pending = new LinkedHashMap<>(response.unprocessedKeys());
-      pending.values().removeIf(k -> !k.hasKeys() || k.keys().isEmpty());
-      if (!pending.isEmpty()) {
-        // Unprocessed keys are DynamoDB's way of throttling a batch: back off like a retry.
-        if (attempt >= retry.maxAttempts()) {
-          throw new StoreUnavailableException(
-              "DynamoDB left keys of table " + table + " unread after " + attempt + " attempts",
-              null);
-        }
-        retry.pause(attempt);
-      }
+    Map<String, KeysAndAttributes> left =
+        retry.untilDone(
+            Map.of(
+                table, KeysAndAttributes.builder().keys(keys).consistentRead(consistent).build()),
+            pending -> {
+              BatchGetItemResponse response =
+                  call(
+                      "read " + keys.size() + " items",
+                      () -> dynamoDb.batchGetItem(b -> b.requestItems(pending)));
+              items.addAll(response.responses().getOrDefault(table, List.of()));
+              return response.unprocessedKeys();
+            },
+            pending -> pending.values().stream().allMatch(k -> !k.hasKeys() || k.keys().isEmpty()));
+    if (!left.values().stream().allMatch(k -> !k.hasKeys() || k.keys().isEmpty())) {
+      // Unprocessed keys are DynamoDB's way of throttling a batch.
+      throw new StoreUnavailableException(
+          "DynamoDB left keys of table " + table + " unread after every retry", null);
     }
     return items;
   }

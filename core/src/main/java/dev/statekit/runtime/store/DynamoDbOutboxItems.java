@@ -5,6 +5,7 @@ import static dev.statekit.aws.ApplicationTable.SORT_KEY;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.TypeName;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -14,14 +15,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * A registration of outboxes as one DynamoDB item: {@code pk = outbox#<shard>}, {@code sk = <due
  * ms, 13 digits>#<id>} (so a query on the shard reads what is due first); {@code a} the addresses
  * ({@link #text}; a string set: DynamoDB removes the attribute when its last element goes), {@code
- * r} how many registrations added to it, {@code n} how many sweeps tried it, {@code tried} when the
- * last did.
+ * r} how many registrations added to it, {@code n:<address>} how many tries to deliver that
+ * address's outbox failed, {@code tried} when the last did.
  */
 final class DynamoDbOutboxItems {
   static final String PREFIX = "outbox#";
   static final String ADDRESSES = "a";
   static final String REGISTRATIONS = "r";
-  static final String ATTEMPTS = "n";
+  private static final String ATTEMPTS = "n:";
   static final String TRIED = "tried";
 
   private DynamoDbOutboxItems() {}
@@ -52,12 +53,20 @@ final class DynamoDbOutboxItems {
     if (stored != null && stored.hasSs()) {
       stored.ss().forEach(text -> addresses.add(address(text)));
     }
+    Map<Address, Integer> attempts = new HashMap<>();
+    for (Address address : addresses) {
+      AttributeValue count = item.get(attemptsOf(text(address)));
+      if (count != null) {
+        attempts.put(address, (int) longOf(count));
+      }
+    }
     return new OutboxEntry(
-        key,
-        addresses,
-        longOf(item.get(REGISTRATIONS)),
-        (int) longOf(item.get(ATTEMPTS)),
-        longOf(item.get(TRIED)));
+        key, addresses, longOf(item.get(REGISTRATIONS)), attempts, longOf(item.get(TRIED)));
+  }
+
+  /** The attribute that counts the failed tries of an address's outbox ({@link #text} form). */
+  static String attemptsOf(String addressText) {
+    return ATTEMPTS + addressText;
   }
 
   /**

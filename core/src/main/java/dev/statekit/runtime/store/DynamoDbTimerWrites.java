@@ -53,7 +53,7 @@ final class DynamoDbTimerWrites {
     return writes;
   }
 
-  static TransactWriteItem release(
+  private static TransactWriteItem release(
       String table, Address owner, List<TimerChange.ReleaseToken> tokens) {
     Map<String, String> names = new HashMap<>();
     Map<String, AttributeValue> values = new HashMap<>();

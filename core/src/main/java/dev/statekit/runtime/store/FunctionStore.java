@@ -4,6 +4,7 @@ import dev.statekit.function.Address;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * Where the runtime keeps function state, durable timers, the registrations of outboxes not yet
@@ -52,10 +53,12 @@ public interface FunctionStore {
   void registerOutboxes(OutboxKey key, Collection<Address> addresses);
 
   /**
-   * Whether {@code address} is still registered under {@code key}, as of the latest write: its
-   * outbox is not known delivered.
+   * Whether {@code address} is still registered under {@code key}, as of the latest write (its
+   * outbox is not known delivered), and if so how many tries to deliver it failed.
+   *
+   * @return empty if it is not registered there
    */
-  boolean outboxPending(OutboxKey key, Address address);
+  OptionalInt outboxPending(OutboxKey key, Address address);
 
   /**
    * Records that the outboxes of {@code addresses} registered under {@code key} were delivered (or
@@ -76,8 +79,13 @@ public interface FunctionStore {
    */
   List<OutboxEntry> dueOutboxes(int shard, long dueBy, long triedBefore, int limit);
 
-  /** Records that a sweep tried the registration at {@code triedAtMillis}: one attempt more. */
-  void outboxesTried(OutboxKey key, long triedAtMillis);
+  /**
+   * Records that a try to deliver the outboxes of {@code addresses} registered under {@code key}
+   * failed at {@code triedAtMillis}: one attempt more for each, and no sweep takes the registration
+   * up again until {@code triedAtMillis} is long enough ago. Nothing happens for a key no longer
+   * registered.
+   */
+  void outboxesTried(OutboxKey key, Collection<Address> addresses, long triedAtMillis);
 
   /**
    * Keeps marks that leave {@code address}'s item, each until its expiry. A mark whose stored

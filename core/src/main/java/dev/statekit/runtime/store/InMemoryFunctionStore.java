@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -97,25 +98,29 @@ public final class InMemoryFunctionStore implements FunctionStore {
   public synchronized void registerOutboxes(OutboxKey key, Collection<Address> addresses) {
     String sortKey = DynamoDbOutboxItems.sortKey(key);
     OutboxEntry before = outboxes(key.shard()).get(sortKey);
-    Set<Address> registered = new LinkedHashSet<>();
-    long registrations = 1;
-    int attempts = 0;
-    long tried = 0;
-    if (before != null) {
-      registered.addAll(before.addresses());
-      registrations = before.registrations() + 1;
-      attempts = before.attempts();
-      tried = before.triedAtMillis();
+    Set<Address> registered = new LinkedHashSet<>(addresses);
+    if (before == null) {
+      outboxes(key.shard()).put(sortKey, new OutboxEntry(key, registered, 1, Map.of(), 0));
+      return;
     }
-    registered.addAll(addresses);
+    registered.addAll(before.addresses());
     outboxes(key.shard())
-        .put(sortKey, new OutboxEntry(key, registered, registrations, attempts, tried));
+        .put(
+            sortKey,
+            new OutboxEntry(
+                key,
+                registered,
+                before.registrations() + 1,
+                before.attempts(),
+                before.triedAtMillis()));
   }
 
   @Override
-  public synchronized boolean outboxPending(OutboxKey key, Address address) {
+  public synchronized OptionalInt outboxPending(OutboxKey key, Address address) {
     OutboxEntry entry = outboxes(key.shard()).get(DynamoDbOutboxItems.sortKey(key));
-    return entry != null && entry.addresses().contains(address);
+    return entry != null && entry.addresses().contains(address)
+        ? OptionalInt.of(entry.attempts(address))
+        : OptionalInt.empty();
   }
 
   @Override
@@ -126,8 +131,10 @@ public final class InMemoryFunctionStore implements FunctionStore {
             (k, entry) -> {
               Set<Address> left = new LinkedHashSet<>(entry.addresses());
               left.removeAll(addresses);
+              Map<Address, Integer> attempts = new HashMap<>(entry.attempts());
+              attempts.keySet().removeAll(addresses);
               return new OutboxEntry(
-                  key, left, entry.registrations(), entry.attempts(), entry.triedAtMillis());
+                  key, left, entry.registrations(), attempts, entry.triedAtMillis());
             });
   }
 
@@ -158,17 +165,17 @@ public final class InMemoryFunctionStore implements FunctionStore {
   }
 
   @Override
-  public synchronized void outboxesTried(OutboxKey key, long triedAtMillis) {
+  public synchronized void outboxesTried(
+      OutboxKey key, Collection<Address> addresses, long triedAtMillis) {
     outboxes(key.shard())
         .computeIfPresent(
             DynamoDbOutboxItems.sortKey(key),
-            (k, entry) ->
-                new OutboxEntry(
-                    key,
-                    entry.addresses(),
-                    entry.registrations(),
-                    entry.attempts() + 1,
-                    triedAtMillis));
+            (k, entry) -> {
+              Map<Address, Integer> attempts = new HashMap<>(entry.attempts());
+              addresses.forEach(address -> attempts.merge(address, 1, Integer::sum));
+              return new OutboxEntry(
+                  key, entry.addresses(), entry.registrations(), attempts, triedAtMillis);
+            });
   }
 
   @Override

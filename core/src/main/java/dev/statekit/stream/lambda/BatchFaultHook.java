@@ -23,12 +23,14 @@ public interface BatchFaultHook {
     /** Every key and the new timers are written; the split's checkpoint is not. */
     FLUSHED,
     /**
-     * The batch's outputs are about to be delivered, while its checkpoint is being written beside
-     * them. Throwing skips the delivery: the checkpoint may be written or not.
+     * The batch's outputs are about to be delivered (a queue's batch writes its receipts and split
+     * beside them). Throwing skips the delivery.
      */
     DELIVERY,
-    /** Every output was delivered; the batch is not answered yet. */
-    DELIVERED
+    /** Every output was delivered; a shard's checkpoint is not written yet. */
+    DELIVERED,
+    /** The checkpoint is written; the batch is not answered yet. */
+    CHECKPOINTED
   }
 
   /**

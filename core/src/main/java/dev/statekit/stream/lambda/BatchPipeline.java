@@ -51,10 +51,13 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * <p><b>Exactly once.</b> Each key's item records, per shard, the sequence number of the last
- * record applied to it; a retried batch, a repeated record or a batch that crashed half way through
- * its writes skips what each key applied already. Every write is conditional on the version read,
- * so batches of different shards that touch one key never lose an update. Outputs carry ids that a
- * replay repeats.
+ * record applied to it, and for a queue the messages applied whose receipt is not known written; a
+ * retried batch, a repeated record or a batch that crashed half way through its writes skips what
+ * each key applied already. Every write is conditional on the version read, so batches of different
+ * shards that touch one key never lose an update. Outputs carry ids that a replay repeats, and stay
+ * in their key's item until known delivered: a shard's checkpoint is written only after its batch
+ * delivered. Records Lambda gives up on are noticed, hold the windows back and can be {@linkplain
+ * #replay replayed}; a shard whose batches interleave (ParallelizationFactor above 1) is refused.
  *
  * <p><b>Event time.</b> Each split's watermark is kept with its checkpoint; a window fires once the
  * watermark of every split has passed its end, found through a timer index whichever keys it
@@ -94,7 +97,9 @@ public final class BatchPipeline {
    *
    * @throws dev.statekit.stream.state.StateStoreException if the store failed (retryable or not)
    * @throws dev.statekit.egress.EgressException if a sink did not take its records
-   * @throws PipelineFailedException on anything else; the batch may be retried whole
+   * @throws PipelineFailedException if the batch starts inside what another batch of its shard
+   *     covered or attempted (the event source mapping's ParallelizationFactor is above 1: set it
+   *     to 1), nothing of it applied; and on anything else, the batch may be retried whole
    */
   public BatchResult process(SourceBatch batch) {
     Objects.requireNonNull(batch, "batch");
@@ -105,6 +110,45 @@ public final class BatchPipeline {
     } catch (Exception e) {
       throw new PipelineFailedException(
           "Pipeline " + name + " failed on a batch of " + batch.split() + ": " + e, e);
+    }
+  }
+
+  /**
+   * The records Lambda gave up on (after the event source mapping's {@code MaximumRetryAttempts})
+   * that were not replayed yet, as the pipeline noticed them: windows past their watermark wait for
+   * them. The on-failure destination names the same records (shard, first and last sequence
+   * numbers).
+   */
+  public List<GivenUp> givenUp() {
+    return engine.givenUp();
+  }
+
+  /**
+   * Replays the records of one range Lambda gave up on ({@link #givenUp()}): read them from the
+   * stream while it still holds them (its retention, 24 hours by default) with {@code
+   * GetShardIterator} of type {@code AFTER_SEQUENCE_NUMBER} at {@link GivenUp#after()} (or {@code
+   * TRIM_HORIZON}) and {@code GetRecords} up to {@link GivenUp#before()}, and hand them over as one
+   * ordered batch of the shard. Each record is applied to the keys that had not applied it, once;
+   * its outputs are delivered; then the range is closed and the windows it held fire. A replay that
+   * fails, or whose result names failed records ({@link BatchResult#failedOffsets()}), leaves the
+   * range open: repeat it. A range whose records the stream no longer holds is closed by replaying
+   * an empty batch of its shard.
+   *
+   * @param range one of {@link #givenUp()}
+   * @param batch its records, in order
+   * @throws IllegalArgumentException if the range is not open, or the batch holds a record outside
+   *     it
+   */
+  public BatchResult replay(GivenUp range, SourceBatch batch) {
+    Objects.requireNonNull(range, "range");
+    Objects.requireNonNull(batch, "batch");
+    try {
+      return engine.replay(range, batch);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new PipelineFailedException(
+          "Pipeline " + name + " failed to replay a batch of " + batch.split() + ": " + e, e);
     }
   }
 
@@ -191,7 +235,7 @@ public final class BatchPipeline {
     private Clock clock = Clock.systemUTC();
     private Duration batchTimeout = Duration.ofMinutes(15);
     private Duration retention = Duration.ofDays(1);
-    private int dedupCapacity = 1000;
+    private BatchConcurrency concurrency;
     private Duration stateTtl = Duration.ZERO;
     private int maxCachedKeys = 100_000;
     private BatchFaultHook hook = BatchFaultHook.NONE;
@@ -232,21 +276,23 @@ public final class BatchPipeline {
     }
 
     /**
-     * How long a key remembers the SQS message ids it applied (to drop redeliveries) and keeps
-     * outputs not yet known to be delivered: one day by default. Longer than the queue's visibility
-     * timeout times its receive count.
+     * How long the receipt of an SQS message (or a DynamoDB stream record) is kept, by which a
+     * message handed over again is applied once: one day by default. At least the longest a message
+     * can come again after it was applied: the queue's visibility timeout times its receive count
+     * (DynamoDB Streams: its 24 hours' retention).
      */
     public Builder retention(Duration keep) {
       this.retention = atLeast(keep, Duration.ofMinutes(1), "retention");
       return this;
     }
 
-    /** How many SQS message ids a key remembers at most (1,000 by default; 16 bytes each). */
-    public Builder dedupCapacity(int capacity) {
-      if (capacity < 1) {
-        throw new IllegalArgumentException("dedupCapacity is at least 1, got " + capacity);
-      }
-      this.dedupCapacity = capacity;
+    /**
+     * How the independent calls of a batch's steps run: all at once on threads by default (one
+     * round trip per step). A deterministic simulation gives one that runs them in an order it
+     * chooses.
+     */
+    public Builder concurrency(BatchConcurrency calls) {
+      this.concurrency = Objects.requireNonNull(calls, "concurrency");
       return this;
     }
 
@@ -293,10 +339,10 @@ public final class BatchPipeline {
               clock,
               batchTimeout.toMillis(),
               retention.toMillis(),
-              dedupCapacity,
               stateTtl.toSeconds(),
               maxCachedKeys,
-              hook);
+              hook,
+              concurrency == null ? BatchConcurrency.threads(16) : concurrency);
       return new BatchPipeline(name, new BatchEngine(name, pipeline, settings));
     }
 

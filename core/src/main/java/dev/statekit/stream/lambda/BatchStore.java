@@ -43,6 +43,44 @@ public interface BatchStore {
   List<SplitState> readSplits(String pipeline);
 
   /**
+   * Records that a batch of ordered split {@code split} is being attempted (an attempt with the
+   * same first offset is replaced).
+   *
+   * @param expiresAt when it may be deleted, epoch seconds
+   */
+  void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt);
+
+  /**
+   * The latest attempts of {@code split}, by first offset, latest first, strongly consistent.
+   *
+   * @param limit at most this many
+   */
+  List<Attempt> latestAttempts(String pipeline, String split, int limit);
+
+  /**
+   * The attempts of {@code split} whose first offset is between {@code from} and {@code to}, both
+   * included, in order, strongly consistent.
+   */
+  List<Attempt> attempts(String pipeline, String split, String from, String to);
+
+  /**
+   * The receipts of messages of an unordered split (an SQS queue, a DynamoDB stream) found among
+   * {@code ids}, strongly consistent: a message with a receipt was applied to every key and its
+   * outputs are in the receipt.
+   *
+   * @return the receipts' contents by message id; ids without one are absent
+   */
+  Map<String, byte[]> readReceipts(String pipeline, String split, Collection<String> ids);
+
+  /**
+   * Writes receipts of messages of an unordered split (overwriting any with the same id).
+   *
+   * @param receipts the outputs of each message, by its id
+   * @param expiresAt when the receipts may be deleted, epoch seconds
+   */
+  void writeReceipts(String pipeline, String split, Map<String, byte[]> receipts, long expiresAt);
+
+  /**
    * Writes a split's state if its stored version is still {@code state.version() - 1} (no item for
    * version 1).
    *

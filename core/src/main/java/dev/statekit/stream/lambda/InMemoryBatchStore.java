@@ -1,23 +1,44 @@
 package dev.statekit.stream.lambda;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * A {@link BatchStore} in this process's memory, with the same conditions as the DynamoDB one: for
- * tests and for running pipelines on one machine. Thread-safe. Byte arrays are handed over, never
- * changed.
+ * tests and for running pipelines on one machine. Receipts and attempts are dropped some time after
+ * they expire, by the store's clock, as DynamoDB's TTL does. Thread-safe. Byte arrays are handed
+ * over, never changed.
  */
 public final class InMemoryBatchStore implements BatchStore {
   private final Map<String, KeyItem> keys = new HashMap<>();
   private final Map<String, TreeMap<String, SplitState>> splits = new HashMap<>();
   private final Map<String, TreeMap<String, TimerItem>> timers = new HashMap<>();
+  private final Map<String, TreeMap<String, Attempt>> attempts = new HashMap<>();
+  private final Map<Attempt, Long> attemptExpiries = new HashMap<>();
+  private long attemptWrites;
+  private final Map<String, Receipt> receipts = new HashMap<>();
+  private final Clock clock;
+  private int receiptWrites;
+
+  private record Receipt(byte[] outputs, long expiresAt) {}
+
+  /** A store whose receipts expire by the system clock. */
+  public InMemoryBatchStore() {
+    this(Clock.systemUTC());
+  }
+
+  /** A store whose receipts expire by {@code clock} (the pipeline's, in tests). */
+  public InMemoryBatchStore(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
 
   @Override
   public synchronized Map<String, KeyItem> readKeys(
@@ -52,6 +73,75 @@ public final class InMemoryBatchStore implements BatchStore {
   @Override
   public synchronized List<SplitState> readSplits(String pipeline) {
     return new ArrayList<>(splits.getOrDefault(pipeline, new TreeMap<>()).values());
+  }
+
+  @Override
+  public synchronized void putAttempt(
+      String pipeline, String split, Attempt attempt, long expiresAt) {
+    Attempt replaced =
+        attempts
+            .computeIfAbsent(pipeline + "#" + split, s -> new TreeMap<>())
+            .put(Attempt.sortKey(attempt.first()), attempt);
+    attemptExpiries.remove(replaced);
+    attemptExpiries.put(attempt, expiresAt);
+    // As DynamoDB's TTL would, some time after they expire.
+    if (++attemptWrites % 10_000 == 0) {
+      long now = clock.millis() / 1000;
+      attemptExpiries.entrySet().removeIf(e -> e.getValue() > 0 && e.getValue() < now);
+      attempts
+          .values()
+          .forEach(byFirst -> byFirst.values().removeIf(a -> !attemptExpiries.containsKey(a)));
+    }
+  }
+
+  @Override
+  public synchronized List<Attempt> latestAttempts(String pipeline, String split, int limit) {
+    List<Attempt> latest = new ArrayList<>();
+    for (Attempt attempt :
+        attempts.getOrDefault(pipeline + "#" + split, new TreeMap<>()).descendingMap().values()) {
+      if (latest.size() == limit) {
+        break;
+      }
+      latest.add(attempt);
+    }
+    return latest;
+  }
+
+  @Override
+  public synchronized List<Attempt> attempts(
+      String pipeline, String split, String from, String to) {
+    return new ArrayList<>(
+        attempts
+            .getOrDefault(pipeline + "#" + split, new TreeMap<>())
+            .subMap(Attempt.sortKey(from), true, Attempt.sortKey(to), true)
+            .values());
+  }
+
+  @Override
+  public synchronized Map<String, byte[]> readReceipts(
+      String pipeline, String split, Collection<String> ids) {
+    Map<String, byte[]> found = new HashMap<>();
+    for (String id : ids) {
+      Receipt receipt = receipts.get(scope(pipeline, split, id));
+      if (receipt != null) {
+        found.put(id, receipt.outputs());
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public synchronized void writeReceipts(
+      String pipeline, String split, Map<String, byte[]> written, long expiresAt) {
+    written.forEach(
+        (id, receipt) -> receipts.put(scope(pipeline, split, id), new Receipt(receipt, expiresAt)));
+    // As DynamoDB's TTL would, some time after they expire.
+    receiptWrites += written.size();
+    if (receiptWrites > 10_000) {
+      receiptWrites = 0;
+      long now = clock.millis() / 1000;
+      receipts.values().removeIf(r -> r.expiresAt() > 0 && r.expiresAt() < now);
+    }
   }
 
   @Override

@@ -268,24 +268,29 @@ abstract class FunctionStoreContract {
     store().registerOutboxes(key, List.of(a, b));
     store().registerOutboxes(key, List.of(c));
 
-    assertTrue(store().outboxPending(key, a));
-    assertFalse(store().outboxPending(key, address("reg-other")));
+    assertEquals(java.util.OptionalInt.of(0), store().outboxPending(key, a));
+    assertTrue(store().outboxPending(key, address("reg-other")).isEmpty());
     assertTrue(registrations(5, 9_999, 1).isEmpty(), "not due yet");
     OutboxEntry due = registrations(5, 10_000, 1).get(0);
     assertEquals(java.util.Set.of(a, b, c), due.addresses());
     assertEquals(2, due.registrations());
-    assertEquals(0, due.attempts());
+    assertEquals(0, due.attempts(a));
 
+    store().outboxesTried(key, List.of(a, b), 11_000);
     store().settleOutboxes(key, List.of(a));
-    assertFalse(store().outboxPending(key, a));
-    assertTrue(store().outboxPending(key, b));
-    store().outboxesTried(key, 12_000);
+    assertTrue(store().outboxPending(key, a).isEmpty());
+    assertEquals(java.util.OptionalInt.of(1), store().outboxPending(key, b));
+    store().outboxesTried(key, List.of(b), 12_000);
     assertTrue(registrations(5, 20_000, 12_000).isEmpty(), "tried since");
-    assertEquals(1, registrations(5, 20_000, 12_001).get(0).attempts());
+    OutboxEntry tried = registrations(5, 20_000, 12_001).get(0);
+    assertEquals(2, tried.attempts(b), "each failed try counts for the address tried");
+    assertEquals(0, tried.attempts(c), "the tries of others do not count for it");
+    assertEquals(java.util.Map.of(b, 2), tried.attempts(), "a settled address's count goes");
+    assertEquals(java.util.OptionalInt.of(0), store().outboxPending(key, c));
 
     assertFalse(store().removeOutboxes(key, 1), "a registration was added since");
     assertTrue(store().removeOutboxes(key, 2));
-    assertFalse(store().outboxPending(key, b));
+    assertTrue(store().outboxPending(key, b).isEmpty());
     assertTrue(registrations(5, 20_000, 99_000).isEmpty());
     store().settleOutboxes(key, List.of(b));
     assertTrue(registrations(5, 20_000, 99_000).isEmpty(), "settling a removed one adds nothing");

@@ -131,14 +131,24 @@ abstract class BatchStoreContract {
             "stream/shardId-000000000001",
             1,
             "49590338271490256608559692538361571095921575989136588898",
+            "49590338271490256608559692538361571095921575989136588001",
+            List.of(
+                "49590338271490256608559692538361571095921575989136588002",
+                "49590338271490256608559692538361571095921575989136588005"),
             1_000,
             900,
             950,
             1_700_000_000_000L,
             1_700_000_000_500L,
-            Long.MIN_VALUE,
             899,
-            List.of("t1", "t2"));
+            List.of(
+                new GivenUp(
+                    "stream/shardId-000000000001",
+                    null,
+                    "49590338271490256608559692538361571095921575989136588000",
+                    -5,
+                    1_700_000_000_100L,
+                    "49590338271490256608559692538361571095921575989136587999")));
     assertTrue(store.writeSplit(pipeline, first));
     assertFalse(store.writeSplit(pipeline, first), "version 1 exists already");
     assertTrue(store.writeSplit(pipeline, SplitState.fresh(SplitState.TICK).withVersion(1)));
@@ -152,6 +162,37 @@ abstract class BatchStoreContract {
     assertTrue(store.writeSplit(pipeline, next));
     assertEquals(next, store.readSplits(pipeline).get(1));
     assertEquals(List.of(), store.readSplits(pipeline + "-other"));
+  }
+
+  @Test
+  void attemptsComeLatestFirstOrByRangeOfFirstOffsets() {
+    BatchStore store = store();
+    String split = "stream/shardId-000000000002";
+    store.putAttempt(pipeline, split, new Attempt("100", "150", 7), 0);
+    store.putAttempt(pipeline, split, new Attempt("99", "99", 6), 0);
+    store.putAttempt(pipeline, split, new Attempt("151", "190", 8), 1_900_000_000L);
+    store.putAttempt(pipeline, split, new Attempt("100", "170", 9), 0); // a retry replaces it
+    assertEquals(
+        List.of(new Attempt("151", "190", 8), new Attempt("100", "170", 9)),
+        store.latestAttempts(pipeline, split, 2),
+        "by number, not by text: 99 is the oldest");
+    assertEquals(
+        List.of(new Attempt("99", "99", 6), new Attempt("100", "170", 9)),
+        store.attempts(pipeline, split, "99", "150"));
+    assertEquals(List.of(), store.attempts(pipeline, split, "191", "500"));
+    assertEquals(List.of(), store.latestAttempts(pipeline, "other-split", 5));
+    assertEquals(List.of(), store.readSplits(pipeline), "attempts are apart from the splits");
+  }
+
+  @Test
+  void receiptsAreFoundByMessageId() {
+    BatchStore store = store();
+    assertEquals(Map.of(), store.readReceipts(pipeline, "queue", List.of("m1")));
+    store.writeReceipts(pipeline, "queue", Map.of("m1", bytes("one"), "m2", bytes("")), 0);
+    Map<String, byte[]> read = store.readReceipts(pipeline, "queue", List.of("m1", "m2", "m3"));
+    assertEquals(Set.of("m1", "m2"), read.keySet());
+    assertArrayEquals(bytes("one"), read.get("m1"));
+    assertEquals(Map.of(), store.readReceipts(pipeline, "other-queue", List.of("m1")));
   }
 
   private static List<String> splitNames(List<SplitState> splits) {

@@ -7,9 +7,9 @@ import java.util.function.Supplier;
 
 /**
  * Plays Lambda's event source mapping for one shard against a pipeline, with faults: batches of
- * random size; a crashed invocation is retried whole (often on a fresh instance, as after a cold
- * start); a partial failure resumes at the failed record; some batches carry a record twice; some
- * succeeded batches are delivered again.
+ * random size; a crashed invocation is retried whole, the same records (often on a fresh instance,
+ * as after a cold start); a partial failure resumes at the failed record; some batches carry a
+ * record twice; some succeeded batches are delivered again.
  */
 final class ShardDriver {
   /** A record of the shard: its sequence number and bytes. */
@@ -49,9 +49,14 @@ final class ShardDriver {
   void run() {
     BatchPipeline pipeline = instances.get();
     int cursor = 0;
+    List<ShardRecord> retried = null;
     while (cursor < records.size()) {
       int size = 1 + random.nextInt(maxBatch);
-      List<ShardRecord> slice = records.subList(cursor, Math.min(records.size(), cursor + size));
+      List<ShardRecord> slice =
+          retried != null
+              ? retried
+              : records.subList(cursor, Math.min(records.size(), cursor + size));
+      retried = null;
       SourceBatch batch = batch(slice, random.nextInt(10) == 0);
       BatchResult result;
       try {
@@ -60,6 +65,7 @@ final class ShardDriver {
         result = pipeline.process(batch);
       } catch (Crash crash) {
         crashed++;
+        retried = slice;
         if (random.nextBoolean()) {
           pipeline = instances.get();
         }
@@ -67,7 +73,9 @@ final class ShardDriver {
       }
       if (!result.succeeded()) {
         partial++;
-        cursor += indexOf(slice, result.failedOffsets().get(0));
+        int failed = indexOf(slice, result.failedOffsets().get(0));
+        cursor += failed;
+        retried = slice.subList(failed, slice.size()); // Lambda retries the rest of the batch
         continue;
       }
       cursor += slice.size();

@@ -1,7 +1,10 @@
 package dev.statekit.stream.internal.batch;
 
+import dev.statekit.stream.lambda.GivenUp;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 /**
  * What the keyed work of one invocation depends on, fixed once the splits are read.
@@ -18,6 +21,9 @@ import java.util.Set;
  * @param firedThrough windows ending at or before this were delivered: their state can go
  * @param fireUpTo windows ending after {@code firedThrough} and at or before this fire now
  * @param positions each ordered split's position
+ * @param givenUp every range given up and not replayed yet (this batch's new one included)
+ * @param replaying the given-up range this batch replays, or null
+ * @param receipted whether a message (split, id) of an unordered split is known to have a receipt
  * @param now the wall clock, epoch ms
  */
 record BatchContext(
@@ -33,6 +39,9 @@ record BatchContext(
     long firedThrough,
     long fireUpTo,
     Map<String, String> positions,
+    List<GivenUp> givenUp,
+    GivenUp replaying,
+    BiPredicate<String, String> receipted,
     long now) {
   boolean fires() {
     return shape.windowed() && fireUpTo > firedThrough;

@@ -1,11 +1,12 @@
 package dev.statekit.stream.internal.batch;
 
-import dev.statekit.runtime.internal.ParallelCalls;
 import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchFaultHook;
 import dev.statekit.stream.lambda.BatchResult;
 import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
+import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.lambda.SplitState;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Callable;
 
 /**
  * Runs one pipeline batch by batch ({@link BatchFlow}) and tick by tick ({@link TickFlow}): what
@@ -30,7 +30,18 @@ public final class BatchEngine {
   final BatchSettings settings;
   final TimerCodec codec;
   private final ItemCache cache;
-  private final ParallelCalls parallel = new ParallelCalls(16);
+
+  /** Messages of unordered splits whose receipts this process wrote: their keys' entries can go. */
+  private final Set<String> confirmed =
+      java.util.Collections.newSetFromMap(
+          new java.util.LinkedHashMap<>(16, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+              return size() > CONFIRMED;
+            }
+          });
+
+  private static final int CONFIRMED = 100_000;
 
   /**
    * The engine of {@code pipeline}.
@@ -47,7 +58,157 @@ public final class BatchEngine {
 
   /** Processes one batch. */
   public BatchResult process(SourceBatch batch) throws Exception {
-    return new BatchFlow(this, batch).run();
+    return new BatchFlow(this, batch, null).run();
+  }
+
+  /** Every range given up and not replayed yet. */
+  public List<GivenUp> givenUp() {
+    return new Progress(store().readSplits(name), 0, 0).givenUp();
+  }
+
+  /**
+   * Replays the records of given-up range {@code range}: each is applied to the keys that had not
+   * applied it, its outputs delivered, and the range is then closed.
+   *
+   * @throws IllegalArgumentException if the range is not open, or the batch holds other records
+   */
+  public BatchResult replay(GivenUp range, SourceBatch batch) throws Exception {
+    for (var record : batch.records()) {
+      if (!batch.ordered()
+          || !batch.split().equals(range.split())
+          || !range.covers(record.position().offset())) {
+        throw new IllegalArgumentException(
+            "Record "
+                + record.position()
+                + " is not in "
+                + range
+                + ": replay exactly the records after its 'after' and before its 'before', as one"
+                + " ordered batch of its split");
+      }
+    }
+    Progress progress = new Progress(store().readSplits(name), settings.clock().millis(), 0);
+    SplitState state = progress.split(range.split());
+    if (!state.givenUp().contains(range)) {
+      GivenUp recorded = record(progress, state, range);
+      if (!java.util.Objects.equals(recorded.after(), range.after())) {
+        throw new IllegalArgumentException(
+            "The records of "
+                + range.split()
+                + " after "
+                + recorded.after()
+                + " and before "
+                + recorded.before()
+                + " were all given up before any attempt reached the table; they are listed in"
+                + " givenUp() as one range: replay that range, with all its records");
+      }
+      range = recorded;
+    }
+    return new BatchFlow(this, batch, range).run();
+  }
+
+  /**
+   * Records a range the on-failure destination named and the pipeline did not list, after checking
+   * that no invocation applied anything of it; then it is replayed like any other.
+   */
+  private GivenUp record(Progress progress, SplitState state, GivenUp range) {
+    for (GivenUp open : state.givenUp()) {
+      if (open.overlaps(range)) {
+        throw new IllegalArgumentException(
+            "Records of "
+                + range
+                + " are in "
+                + open
+                + ", which the pipeline lists as given up: replay that range (givenUp())");
+      }
+    }
+    if (range.attempted() != null) {
+      throw new IllegalArgumentException(
+          "Range "
+              + range
+              + " is not given up and open ("
+              + state.givenUp()
+              + "): it was replayed already, or belongs to another pipeline; for a range only the"
+              + " on-failure destination names, pass GivenUp.onFailure(shard, first, last)");
+    }
+    String first = new java.math.BigInteger(range.after()).add(java.math.BigInteger.ONE).toString();
+    String last =
+        new java.math.BigInteger(range.before()).subtract(java.math.BigInteger.ONE).toString();
+    // The on-failure destination names a batch only once Lambda has given up on it: what tells
+    // whether an invocation applied any of it is whether one recorded an attempt.
+    if (!store().attempts(name, range.split(), first, last).isEmpty()) {
+      boolean behind =
+          state.position() != null
+              && dev.statekit.stream.SourcePosition.compareOffsets(state.position(), last) >= 0;
+      throw new IllegalArgumentException(
+          behind
+              ? "An invocation attempted the records "
+                  + first
+                  + " to "
+                  + last
+                  + " of "
+                  + range.split()
+                  + " and the shard's checkpoint is past them without listing them as given up:"
+                  + " they were applied and delivered (the batch failed after its checkpoint)."
+                  + " Nothing to replay"
+              : "An invocation attempted the records "
+                  + first
+                  + " to "
+                  + last
+                  + " of "
+                  + range.split()
+                  + ": the pipeline lists them in givenUp() once the shard's next batch comes, or"
+                  + " within two batch timeouts and five minutes; replay that range then");
+    }
+    for (Attempt attempt : store().latestAttempts(name, range.split(), BatchFlow.RECENT_ATTEMPTS)) {
+      boolean beyond =
+          state.position() == null
+              || dev.statekit.stream.SourcePosition.compareOffsets(
+                      attempt.first(), state.position())
+                  > 0;
+      if (beyond && state.givenUp().stream().noneMatch(g -> g.covers(attempt.first()))) {
+        throw new IllegalArgumentException(
+            "A batch of "
+                + range.split()
+                + " from "
+                + attempt.first()
+                + " was attempted beyond its checkpoint and is not listed yet: the pipeline lists"
+                + " the range it belongs to in givenUp() once the shard's next batch comes, or"
+                + " within two batch timeouts and five minutes; replay that range then");
+      }
+    }
+    // With no attempt beyond the checkpoint, everything between it and these records was given up
+    // unattempted too (the on-failure destination names those batches): one range holds them all.
+    String after = range.after();
+    String noticed = ShardFence.noticedThrough(state);
+    if (noticed == null || dev.statekit.stream.SourcePosition.compareOffsets(noticed, after) < 0) {
+      after = noticed;
+    }
+    long now = settings.clock().millis();
+    GivenUp recorded =
+        new GivenUp(
+            range.split(),
+            after,
+            range.before(),
+            progress.pipelineWatermark(null, Long.MIN_VALUE),
+            now,
+            null);
+    for (int round = 0; ; round++) {
+      SplitState current = new Progress(store().readSplits(name), now, 0).split(range.split());
+      if (current.givenUp().stream().anyMatch(g -> g.overlaps(recorded))) {
+        return current.givenUp().stream().filter(g -> g.overlaps(recorded)).findFirst().get();
+      }
+      List<GivenUp> givenUp = new ArrayList<>(current.givenUp());
+      givenUp.add(recorded);
+      SplitState next = current.nextWithGivenUp(givenUp);
+      if (store().writeSplit(name, next)) {
+        return recorded;
+      }
+      if (round > 10) {
+        throw new dev.statekit.stream.state.StateStoreException(
+            dev.statekit.StateKitException.Reason.CONFLICT,
+            "The checkpoint of " + range.split() + " kept changing; replay again");
+      }
+    }
   }
 
   /** Advances idle splits and fires due windows. */
@@ -76,13 +237,14 @@ public final class BatchEngine {
               split,
               1,
               null,
+              null,
+              List.of(),
               fresh.watermark(),
               fresh.fireWatermark(),
               fresh.candidate(),
               0,
               now,
               fresh.firedThrough(),
-              fresh.pendingThrough(),
               List.of());
       if (store().writeSplit(name, registered)) {
         added.add(split);
@@ -99,9 +261,38 @@ public final class BatchEngine {
     settings.hook().reached(step, detail);
   }
 
-  /** Runs the calls at once and waits for all; rethrows the first failure. */
-  void together(List<Callable<Void>> calls) {
-    parallel.all(calls);
+  /** Runs the calls (at once, as the settings' concurrency does) and waits for all. */
+  void together(List<Runnable> calls) {
+    if (calls.size() == 1) {
+      calls.get(0).run();
+    } else if (!calls.isEmpty()) {
+      settings.concurrency().runAll(calls);
+    }
+  }
+
+  /** The ids of {@code split}'s messages pending in the cached items of {@code keys}. */
+  Set<String> cachedPending(Collection<String> keys, String split) {
+    Set<String> ids = new HashSet<>();
+    for (String key : keys) {
+      KeyItem item = cache.get(key);
+      if (item != null && item.bookkeeping() != null) {
+        ids.addAll(KeyBook.decode(item.bookkeeping()).pendingIds(split));
+      }
+    }
+    return ids;
+  }
+
+  /** Records that the receipts of these messages were written. */
+  void confirmed(String split, Collection<String> ids) {
+    synchronized (confirmed) {
+      ids.forEach(id -> confirmed.add(split + "\n" + id));
+    }
+  }
+
+  boolean isConfirmed(String split, String id) {
+    synchronized (confirmed) {
+      return confirmed.contains(split + "\n" + id);
+    }
   }
 
   /** Items of keys: from this process's cache where it has them, unless {@code fresh}. */

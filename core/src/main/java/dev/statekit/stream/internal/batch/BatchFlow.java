@@ -1,54 +1,72 @@
 package dev.statekit.stream.internal.batch;
 
 import dev.statekit.StateKitException.Reason;
-import dev.statekit.stream.SourcePosition;
+import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.internal.BatchWindowOperator.Opened;
-import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
+import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchFaultHook.Step;
 import dev.statekit.stream.lambda.BatchResult;
+import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.lambda.SplitState;
 import dev.statekit.stream.lambda.TimerItem;
 import dev.statekit.stream.state.StateStoreException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
+import java.util.logging.Logger;
 
 /**
  * One batch, start to end: the records through the stateless operators (no I/O), then
  *
  * <ol>
- *   <li>read the splits and the batch's keys (one round trip);
+ *   <li>read the splits and the batch's keys (for a queue also its messages' receipts), and record
+ *       the attempt of a shard's batch (one round trip);
  *   <li>apply the records per key in memory, skipping what each key applied before, and fire the
  *       windows due at the pipeline's watermark from the keys in memory; then write every key
  *       touched (one conditional write each), the windows it opened to the timer index, and ask the
  *       index for due windows of other keys (one round trip);
  *   <li>read those keys and fire their windows (one round trip, only then);
- *   <li>write the split's checkpoint (position, watermark, the firing to confirm) while the outputs
- *       are delivered (one round trip).
+ *   <li>deliver every output (one round trip, only if there is any); a queue's batch writes its
+ *       messages' receipts and its split beside the deliveries;
+ *   <li>a shard's batch then writes its checkpoint (position, watermark, the windows delivered) and
+ *       drops the timer items it fired (one round trip).
  * </ol>
  *
  * A crash at any point leaves what a retry of the batch completes: keys skip what they applied,
- * outputs go out again with the same ids, the next batch of the split confirms the firing.
+ * outputs go out again with the same ids from the keys' outboxes (a checkpoint, written only after
+ * the deliveries, is what says they arrived), windows not recorded as delivered fire again.
  */
 final class BatchFlow {
+  private static final Logger LOG = Logger.getLogger(BatchFlow.class.getName());
   private static final int MAX_CONFLICT_ROUNDS = 10;
+
+  /**
+   * Attempts read with each batch: the latest, which hold any batch attempted since the checkpoint
+   * (one is enough to notice a given-up batch) and any batch interleaving with this one.
+   */
+  static final int RECENT_ATTEMPTS = 20;
 
   private final BatchEngine engine;
   private final SourceBatch batch;
+  private final GivenUp replaying;
   private final Capture capture;
   private final String split;
   private final long now;
 
-  BatchFlow(BatchEngine engine, SourceBatch batch) {
+  /** A batch; {@code replaying} names the given-up range it replays, or is null. */
+  BatchFlow(BatchEngine engine, SourceBatch batch, GivenUp replaying) {
     this.engine = engine;
     this.batch = batch;
+    this.replaying = replaying;
     this.capture = new Capture(engine.shape.routes());
     this.split = batch.split();
     this.now = engine.settings.clock().millis();
@@ -60,26 +78,82 @@ final class BatchFlow {
     boolean keyed = engine.shape.keyedOperator() != null;
     Set<String> keys = new HashSet<>();
     outcomes.forEach(o -> o.keyed.forEach(input -> keys.add(input.encoded())));
+    String first = batch.records().isEmpty() ? null : batch.records().get(0).position().offset();
 
     List<SplitState> splits = new ArrayList<>();
     Map<String, KeyItem> items = new LinkedHashMap<>();
-    List<Callable<Void>> reads = new ArrayList<>();
-    reads.add(call(() -> splits.addAll(engine.store().readSplits(engine.name))));
+    Map<String, byte[]> receipts = new HashMap<>();
+    List<Attempt> attempts = new ArrayList<>();
+    List<Runnable> reads = new ArrayList<>();
+    reads.add(() -> splits.addAll(engine.store().readSplits(engine.name)));
     if (keyed && !keys.isEmpty()) {
-      reads.add(call(() -> items.putAll(engine.readKeys(keys, false))));
+      reads.add(() -> items.putAll(engine.readKeys(keys, false)));
+    }
+    if (batch.ordered() && replaying == null && first != null) {
+      String last = batch.records().get(batch.records().size() - 1).position().offset();
+      Attempt attempt = new Attempt(first, last, now);
+      long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
+      reads.add(() -> engine.store().putAttempt(engine.name, split, attempt, expires));
+      reads.add(
+          () ->
+              attempts.addAll(engine.store().latestAttempts(engine.name, split, RECENT_ATTEMPTS)));
+    }
+    if (replaying != null && replaying.attempted() == null && first != null) {
+      // A range no invocation had attempted: from now on one has, and the on-failure record that
+      // named it is answered "nothing to replay".
+      String last = batch.records().get(batch.records().size() - 1).position().offset();
+      Attempt attempt = new Attempt(first, last, now);
+      long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
+      reads.add(() -> engine.store().putAttempt(engine.name, split, attempt, expires));
+    }
+    if (!batch.ordered() && keyed) {
+      Set<String> ids = new LinkedHashSet<>();
+      outcomes.forEach(o -> ids.add(o.offset));
+      ids.addAll(engine.cachedPending(keys, split));
+      reads.add(() -> receipts.putAll(engine.store().readReceipts(engine.name, split, ids)));
     }
     engine.together(reads);
     engine.reached(Step.LOADED, split);
 
     Progress progress = new Progress(splits, now, engine.settings.batchTimeoutMs());
     SplitState state = progress.split(split);
-    Batch applied = new Batch(outcomes, state.position());
+    GivenUp gap =
+        batch.ordered() && replaying == null && first != null
+            ? ShardFence.check(engine.name, state, attempts, first, now)
+            : null;
+    if (gap != null) {
+      gap = ShardFence.withEarliestAttempt(engine.store(), engine.name, gap);
+      LOG.warning(
+          "Pipeline "
+              + engine.name
+              + ": Lambda gave up on the records of "
+              + split
+              + " after "
+              + (gap.after() == null ? "its start" : gap.after())
+              + " and before "
+              + gap.before()
+              + " (the event source mapping's MaximumRetryAttempts; its on-failure destination"
+              + " names them). Windows past their event time wait until they are replayed: read"
+              + " them from the stream and hand them to BatchPipeline.replay.");
+    }
+    List<GivenUp> givenUp = new ArrayList<>(progress.givenUp());
+    if (gap != null) {
+      givenUp.add(gap);
+    }
+    BatchRecords applied =
+        new BatchRecords(
+            batch,
+            outcomes,
+            replaying == null ? state.position() : null,
+            receipts,
+            engine.shape.routes(),
+            engine.name);
     int repeats = sources.repeats + applied.covered;
 
     BatchContext context = null;
     KeyedPass.Result pass = null;
     while (true) {
-      context = context(progress, state, applied);
+      context = context(progress, state, applied, givenUp, gap, receipts);
       pass =
           keyed
               ? new KeyedPass(context).run(applied.inputs(), items, Map.of())
@@ -93,24 +167,19 @@ final class BatchFlow {
 
     // Writes: the keys, their new windows, and the question which other windows are due.
     List<TimerItem> due = new ArrayList<>();
-    List<Callable<Void>> writes = new ArrayList<>();
+    List<Runnable> writes = new ArrayList<>();
     Set<String> conflicts = new HashSet<>();
-    writes.add(call(() -> conflicts.addAll(engine.writeKeys(works.values()))));
+    writes.add(() -> conflicts.addAll(engine.writeKeys(works.values())));
     List<TimerItem> timers = timers(works);
     if (!timers.isEmpty()) {
-      writes.add(call(() -> engine.store().putTimers(engine.name, timers)));
+      writes.add(() -> engine.store().putTimers(engine.name, timers));
     }
     BatchContext fired = context;
     if (context.fires()) {
       writes.add(
-          call(
-              () ->
-                  due.addAll(
-                      engine.store().timersDueBy(engine.name, fired.fireUpTo(), IndexFire.LIMIT))));
-    }
-    boolean successor = successor(state, applied);
-    if (successor && !state.pendingTimers().isEmpty()) {
-      writes.add(call(() -> engine.store().deleteTimers(engine.name, state.pendingTimers())));
+          () ->
+              due.addAll(
+                  engine.store().timersDueBy(engine.name, fired.fireUpTo(), IndexFire.LIMIT)));
     }
     Deliveries early = new Deliveries(engine.shape.routes());
     applied.outputs().forEach(routed -> early.add(routed.route(), routed.record()));
@@ -133,35 +202,63 @@ final class BatchFlow {
       fireFromIndex(context, index, works);
     }
 
-    SplitState next = checkpoint(state, applied, context, successor, index);
     Deliveries late = new Deliveries(engine.shape.routes());
+    applied.receipted.forEach(routed -> late.add(routed.route(), routed.record()));
     KeyedPass.all(works).forEach(routed -> late.add(routed.route(), routed.record()));
-    List<Callable<Void>> last = new ArrayList<>();
-    last.add(call(() -> writeCheckpoint(next)));
-    last.add(
-        call(
-            () -> {
-              engine.reached(Step.DELIVERY, split);
-              engine.together(late.calls());
-            }));
-    engine.together(last);
+    Map<String, byte[]> written = batch.ordered() ? Map.of() : receipts(works);
+    List<Runnable> deliver = new ArrayList<>(late.calls());
+    if (!batch.ordered()) {
+      // A receipt only once every key of its message is written: the keys' entries say the rest.
+      if (!written.isEmpty()) {
+        long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
+        deliver.add(() -> engine.store().writeReceipts(engine.name, split, written, expires));
+      }
+      SplitState next = checkpoint(state, applied, context, index, null, gap);
+      deliver.add(() -> writeCheckpoint(next, first, state.position()));
+    }
+    engine.reached(Step.DELIVERY, split);
+    engine.together(deliver);
     engine.reached(Step.DELIVERED, split);
+    if (batch.ordered()) {
+      // Written only now, after the deliveries: the checkpoint is their receipt.
+      SplitState next = checkpoint(state, applied, context, index, first, gap);
+      List<Runnable> last = new ArrayList<>();
+      last.add(() -> writeCheckpoint(next, first, state.position()));
+      if (index != null && !index.covered.isEmpty()) {
+        List<String> consumed = index.covered;
+        last.add(() -> engine.store().deleteTimers(engine.name, consumed));
+      }
+      engine.together(last);
+    } else {
+      engine.confirmed(split, written.keySet());
+    }
+    engine.reached(Step.CHECKPOINTED, split);
     return result(applied, works, repeats, context);
   }
 
-  private BatchContext context(Progress progress, SplitState state, Batch applied) {
+  private BatchContext context(
+      Progress progress,
+      SplitState state,
+      BatchRecords applied,
+      List<GivenUp> givenUp,
+      GivenUp gap,
+      Map<String, byte[]> receipts) {
     long firedThrough = progress.firedThrough();
     // Windows that fired are closed to every split; a split the pipeline did not know yet joins
-    // behind the watermark the others may be firing at.
-    long lateness = Math.max(Progress.lateness(state), firedThrough);
+    // behind the watermark the others may be firing at. A replay is late against the watermark its
+    // split had when its records were given up.
+    long lateness =
+        Math.max(
+            replaying != null ? replaying.watermark() : Progress.lateness(state), firedThrough);
     if (state.version() == 0) {
       lateness = Math.max(lateness, progress.pipelineWatermark(null, Long.MIN_VALUE));
     }
     long watermark = Math.max(lateness, engine.shape.watermarkAt(applied.maxTimestamp()));
-    if (successor(state, applied) && state.pendingThrough() != Long.MIN_VALUE) {
-      firedThrough = Math.max(firedThrough, state.pendingThrough());
-    }
-    long fireUpTo = batch.ordered() ? progress.pipelineWatermark(split, watermark) : Long.MIN_VALUE;
+    long self = gap == null ? watermark : Math.min(watermark, gap.watermark());
+    long fireUpTo =
+        batch.ordered() && replaying == null
+            ? progress.pipelineWatermark(split, self)
+            : Long.MIN_VALUE;
     Set<String> offsets = new HashSet<>();
     batch.records().forEach(r -> offsets.add(r.position().offset()));
     return new BatchContext(
@@ -177,15 +274,10 @@ final class BatchFlow {
         firedThrough,
         fireUpTo,
         progress.positions(),
+        givenUp,
+        replaying,
+        (s, id) -> (s.equals(split) && receipts.containsKey(id)) || engine.isConfirmed(s, id),
         now);
-  }
-
-  /** True if the batch starts after the split's position: its previous batch was answered. */
-  private boolean successor(SplitState state, Batch applied) {
-    return batch.ordered()
-        && state.position() != null
-        && applied.firstOffset() != null
-        && SourcePosition.compareOffsets(applied.firstOffset(), state.position()) > 0;
   }
 
   private List<TimerItem> timers(Map<String, KeyWork> works) {
@@ -197,9 +289,29 @@ final class BatchFlow {
     return engine.codec.encode(opened, split);
   }
 
+  /** Each message's outputs over every key, for its receipt. */
+  private static Map<String, byte[]> receipts(Map<String, KeyWork> works) {
+    Map<String, List<StoredOutput>> outputs = new LinkedHashMap<>();
+    for (KeyWork work : works.values()) {
+      for (String id : work.appliedIds) {
+        outputs
+            .computeIfAbsent(id, i -> new ArrayList<>())
+            .addAll(work.outbox.getOrDefault(id, List.of()));
+      }
+      for (String id : work.repeatedIds) {
+        outputs
+            .computeIfAbsent(id, i -> new ArrayList<>())
+            .addAll(work.again.getOrDefault(id, List.of()));
+      }
+    }
+    Map<String, byte[]> encoded = new LinkedHashMap<>();
+    outputs.forEach((id, list) -> encoded.put(id, Receipts.encode(list)));
+    return encoded;
+  }
+
   /** Keys another invocation wrote since they were read: read again, run again, write again. */
   private void resolveConflicts(
-      BatchContext context, Batch applied, Map<String, KeyWork> works, Set<String> conflicts)
+      BatchContext context, BatchRecords applied, Map<String, KeyWork> works, Set<String> conflicts)
       throws Exception {
     for (int round = 1; !conflicts.isEmpty(); round++) {
       if (round > MAX_CONFLICT_ROUNDS) {
@@ -236,59 +348,73 @@ final class BatchFlow {
 
   private void fireFromIndex(BatchContext context, IndexFire index, Map<String, KeyWork> works)
       throws Exception {
-    List<Callable<Void>> calls = new ArrayList<>();
+    List<Runnable> calls = new ArrayList<>();
     Map<String, KeyItem> items = new LinkedHashMap<>();
     if (!index.windows.isEmpty()) {
-      calls.add(call(() -> items.putAll(engine.readKeys(index.windows.keySet(), true))));
+      calls.add(() -> items.putAll(engine.readKeys(index.windows.keySet(), true)));
     }
     if (!index.rests.isEmpty()) {
-      calls.add(call(() -> engine.store().putTimers(engine.name, index.rests)));
+      calls.add(() -> engine.store().putTimers(engine.name, index.rests));
     }
     engine.together(calls);
     if (!index.windows.isEmpty()) {
-      BatchContext through = narrowed(context, index.through);
-      works.putAll(new KeyedPass(through).run(List.of(), items, index.windows).works());
+      works.putAll(new KeyedPass(context).run(List.of(), items, index.windows).works());
     }
-  }
-
-  private static BatchContext narrowed(BatchContext context, long through) {
-    return new BatchContext(
-        context.pipeline(),
-        context.shape(),
-        context.capture(),
-        context.settings(),
-        context.split(),
-        context.ordered(),
-        context.firstOffset(),
-        context.offsets(),
-        context.lateness(),
-        context.firedThrough(),
-        Math.min(through, context.fireUpTo()),
-        context.positions(),
-        context.now());
   }
 
   private SplitState checkpoint(
-      SplitState state, Batch applied, BatchContext context, boolean successor, IndexFire index) {
+      SplitState state,
+      BatchRecords applied,
+      BatchContext context,
+      IndexFire index,
+      String first,
+      GivenUp gap) {
     long watermark = Math.max(context.lateness(), engine.shape.watermarkAt(applied.maxTimestamp()));
+    if (replaying != null) {
+      if (!applied.failedOffsets.isEmpty()) {
+        // A record of the replay failed: the range stays open, to be replayed again.
+        return state.withVersion(state.version() + 1);
+      }
+      return Progress.afterReplay(
+          state, replaying, engine.shape.watermarkAt(applied.maxTimestamp()), now);
+    }
     if (!batch.ordered()) {
       return Progress.afterUnorderedBatch(state, watermark, now, engine.settings.batchTimeoutMs());
     }
-    long firedThrough =
-        successor ? Math.max(state.firedThrough(), state.pendingThrough()) : state.firedThrough();
-    long pendingThrough = successor ? Long.MIN_VALUE : state.pendingThrough();
-    List<String> pending = successor ? List.of() : state.pendingTimers();
-    if (index != null) {
-      pendingThrough = index.through;
-      pending = index.covered;
+    List<GivenUp> givenUp = new ArrayList<>(state.givenUp());
+    if (gap != null) {
+      givenUp.add(gap);
     }
-    String position = applied.lastOffset() == null ? state.position() : applied.lastOffset();
+    String last = applied.lastOffset();
     return Progress.afterOrderedBatch(
-        state, position, watermark, now, firedThrough, pendingThrough, pending);
+        state,
+        last == null ? state.position() : last,
+        last == null ? state.lastStart() : first,
+        resumes(state, applied, first),
+        watermark,
+        now,
+        index == null ? state.firedThrough() : index.through,
+        givenUp);
   }
 
-  /** Writes the checkpoint; if the tick moved the split meanwhile, merges with what it wrote. */
-  private void writeCheckpoint(SplitState next) {
+  /**
+   * Where Lambda may resume after this batch: its first failed record; and, for the batch that
+   * wrote the checkpoint handed over again, where the earlier answers sent Lambda (a copy that ran
+   * beside it may have applied the rest, and Lambda goes by one answer, which this batch cannot
+   * know). A batch that applied nothing new (its records all behind the checkpoint: a retry from
+   * one of those answers, or a copy of it) leaves the checkpoint's batch as it was, and so its
+   * restarts: Lambda may hand this retry over again too.
+   */
+  private static List<String> resumes(SplitState state, BatchRecords applied, String first) {
+    boolean same = first != null && first.equals(state.lastStart());
+    List<String> earlier = same || applied.lastOffset() == null ? state.resumes() : List.of();
+    List<String> own =
+        applied.failedOffsets.isEmpty() ? List.of() : List.of(applied.failedOffsets.get(0));
+    return ShardFence.restarts(earlier, own);
+  }
+
+  /** Writes the checkpoint; if the tick (or a repeat of this batch) moved the split, merges. */
+  private void writeCheckpoint(SplitState next, String first, String readPosition) {
     SplitState attempt = next;
     for (int round = 1; !engine.store().writeSplit(engine.name, attempt); round++) {
       if (round > MAX_CONFLICT_ROUNDS) {
@@ -299,23 +425,65 @@ final class BatchFlow {
           new Progress(
                   engine.store().readSplits(engine.name), now, engine.settings.batchTimeoutMs())
               .split(split);
-      attempt =
-          batch.ordered()
-              ? Progress.afterOrderedBatch(
-                  stored,
-                  next.position(),
-                  Math.max(next.watermark(), stored.watermark()),
-                  now,
-                  Math.max(next.firedThrough(), stored.firedThrough()),
-                  next.pendingThrough(),
-                  next.pendingTimers())
-              : Progress.afterUnorderedBatch(
-                  stored, next.watermark(), now, engine.settings.batchTimeoutMs());
+      attempt = merged(stored, next, first, readPosition);
     }
   }
 
+  private SplitState merged(SplitState stored, SplitState next, String first, String readPosition) {
+    if (replaying != null) {
+      return next.givenUp().contains(replaying)
+          ? stored.withVersion(stored.version() + 1)
+          : Progress.afterReplay(stored, replaying, next.watermark(), now);
+    }
+    if (!batch.ordered()) {
+      return Progress.afterUnorderedBatch(
+          stored, next.watermark(), now, engine.settings.batchTimeoutMs());
+    }
+    // Only this batch again, or the tick, may write the split while a batch of it runs.
+    boolean moved =
+        !Objects.equals(stored.position(), readPosition)
+            && !Objects.equals(stored.lastStart(), first);
+    if (moved) {
+      throw new PipelineFailedException(
+          "Pipeline "
+              + engine.name
+              + ": another batch of "
+              + split
+              + " (from "
+              + stored.lastStart()
+              + ") checkpointed while the batch from "
+              + first
+              + " ran: the shard's batches interleave, as they do when the event source"
+              + " mapping's ParallelizationFactor is above 1. Set ParallelizationFactor to 1.",
+          null);
+    }
+    List<GivenUp> givenUp = new ArrayList<>(stored.givenUp());
+    next.givenUp().stream().filter(g -> !givenUp.contains(g)).forEach(givenUp::add);
+    String position = next.position();
+    if (stored.position() != null
+        && (position == null
+            || dev.statekit.stream.SourcePosition.compareOffsets(stored.position(), position)
+                > 0)) {
+      position = stored.position();
+    }
+    // A copy of this batch that checkpointed first keeps the restarts its answer gave.
+    List<String> resumes =
+        Objects.equals(stored.lastStart(), first)
+            ? ShardFence.restarts(stored.resumes(), next.resumes())
+            : next.resumes();
+    return Progress.afterOrderedBatch(
+        stored,
+        position,
+        next.lastStart(),
+        resumes,
+        Math.max(next.watermark(), stored.watermark()),
+        now,
+        Math.max(next.firedThrough(), stored.firedThrough()),
+        givenUp);
+  }
+
   private BatchResult result(
-      Batch applied, Map<String, KeyWork> works, int repeats, BatchContext context) {
+      BatchRecords applied, Map<String, KeyWork> works, int repeats, BatchContext context) {
     int appliedRecords = 0;
     int late = 0;
     int fired = 0;
@@ -336,113 +504,5 @@ final class BatchFlow {
         late,
         fired,
         context.fireUpTo());
-  }
-
-  private static Callable<Void> call(Runnable runnable) {
-    return () -> {
-      runnable.run();
-      return null;
-    };
-  }
-
-  /** The batch's records that are new to the split and did not fail. */
-  private final class Batch {
-    final List<SourceOutcome> outcomes = new ArrayList<>();
-    final List<String> failedOffsets = new ArrayList<>();
-    final int covered;
-    String failure;
-
-    Batch(List<SourceOutcome> all, String position) {
-      int skipped = 0;
-      Set<String> failedGroups = new HashSet<>();
-      for (SourceOutcome outcome : all) {
-        if (batch.ordered()
-            && position != null
-            && SourcePosition.compareOffsets(outcome.offset, position) <= 0) {
-          skipped++;
-          continue;
-        }
-        String group = group(outcome.index);
-        if (group != null && failedGroups.contains(group)) {
-          failedOffsets.add(outcome.offset);
-          continue;
-        }
-        if (outcome.failed()) {
-          failedOffsets.add(outcome.offset);
-          failure = failure == null ? outcome.failure : failure;
-          if (batch.ordered()) {
-            break;
-          }
-          if (group != null) {
-            failedGroups.add(group);
-          }
-          continue;
-        }
-        outcomes.add(outcome);
-      }
-      this.covered = skipped;
-    }
-
-    private String group(int index) {
-      return batch.records().get(index).headers().get(SourceBatch.ORDER_GROUP);
-    }
-
-    /**
-     * Record {@code source} failed in the keyed stage: it retries, and so do the records after it
-     * (on a shard all of them, in a queue those of its order group).
-     */
-    void fail(int source, String why, boolean ordered) {
-      failure = why;
-      String group = group(source);
-      for (int i = 0; i < outcomes.size(); i++) {
-        if (outcomes.get(i).index == source) {
-          if (ordered) {
-            failedOffsets.clear();
-          }
-          List<SourceOutcome> after = outcomes.subList(i, outcomes.size());
-          for (SourceOutcome later : List.copyOf(after)) {
-            boolean same = later.index == source;
-            if (ordered || same || (group != null && group.equals(group(later.index)))) {
-              after.remove(later);
-              if (same || !ordered) {
-                failedOffsets.add(later.offset);
-              }
-            }
-          }
-          return;
-        }
-      }
-      throw new IllegalStateException("No record " + source + " in the batch");
-    }
-
-    List<KeyedInput> inputs() {
-      List<KeyedInput> inputs = new ArrayList<>();
-      outcomes.forEach(o -> inputs.addAll(o.keyed));
-      return inputs;
-    }
-
-    List<Routed> outputs() {
-      List<Routed> outputs = new ArrayList<>();
-      outcomes.forEach(o -> outputs.addAll(o.outputs));
-      return outputs;
-    }
-
-    String firstOffset() {
-      return outcomes.isEmpty()
-          ? (failedOffsets.isEmpty() ? null : failedOffsets.get(0))
-          : outcomes.get(0).offset;
-    }
-
-    String lastOffset() {
-      return outcomes.isEmpty() ? null : outcomes.get(outcomes.size() - 1).offset;
-    }
-
-    long maxTimestamp() {
-      long max = Long.MIN_VALUE;
-      for (SourceOutcome o : outcomes) {
-        max = Math.max(max, o.maxTimestamp);
-      }
-      return max;
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.statekit.stream.internal.batch;
 
+import dev.statekit.stream.lambda.BatchConcurrency;
 import dev.statekit.stream.lambda.BatchFaultHook;
 import dev.statekit.stream.lambda.BatchStore;
 import java.time.Clock;
@@ -10,18 +11,18 @@ import java.time.Clock;
  * @param store where keys, splits and timers are kept
  * @param clock the wall clock (idle time, candidate ages, retention)
  * @param batchTimeoutMs the longest an invocation runs
- * @param retentionMs how long message ids and undelivered outputs are remembered per key
- * @param dedupCapacity how many message ids are remembered per key at most
+ * @param retentionMs how long messages' receipts are kept, and pending messages at most
  * @param stateTtlSeconds how long a key's state is kept after its last write, 0 for ever
  * @param maxCachedKeys key items kept in memory between batches
  * @param hook the fault-injection hook
+ * @param concurrency how a step's independent calls run
  */
 public record BatchSettings(
     BatchStore store,
     Clock clock,
     long batchTimeoutMs,
     long retentionMs,
-    int dedupCapacity,
     long stateTtlSeconds,
     int maxCachedKeys,
-    BatchFaultHook hook) {}
+    BatchFaultHook hook,
+    BatchConcurrency concurrency) {}

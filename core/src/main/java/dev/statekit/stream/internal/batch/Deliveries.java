@@ -3,7 +3,6 @@ package dev.statekit.stream.internal.batch;
 import dev.statekit.egress.EgressRecord;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /** Egress records to deliver, by output, in the order they were made. */
 final class Deliveries {
@@ -32,17 +31,13 @@ final class Deliveries {
   }
 
   /** One call per output with records, each delivering them to its sink. */
-  List<Callable<Void>> calls() {
-    List<Callable<Void>> calls = new ArrayList<>();
+  List<Runnable> calls() {
+    List<Runnable> calls = new ArrayList<>();
     for (int i = 0; i < byRoute.size(); i++) {
       List<EgressRecord> records = List.copyOf(byRoute.get(i));
       if (!records.isEmpty()) {
         var sink = routes.get(i).sink();
-        calls.add(
-            () -> {
-              sink.deliver(records);
-              return null;
-            });
+        calls.add(() -> sink.deliver(records));
       }
     }
     return calls;

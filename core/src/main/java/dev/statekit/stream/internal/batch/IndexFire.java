@@ -10,16 +10,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The due part of the timer index, as one query returned it: the windows to fire by key; how far
- * the query covered (every window ending at or before {@link #through} is in it); the items the
- * firing covers (deleted once it is known delivered); and, for items with windows beyond {@link
- * #through}, new items with just those ({@link #rests}), written before the firing is recorded.
+ * The due part of the timer index, as one query returned it: the windows to fire by key (every due
+ * window of every item read); how far the query covered (every window ending at or before {@link
+ * #through} is in it); the items the firing consumes (deleted once its results are delivered, so
+ * that the next query reads the items after them however many share one window end); and, for items
+ * with windows beyond the fire watermark, new items with just those ({@link #rests}), written
+ * before the firing is delivered.
  */
 final class IndexFire {
   /** Timer items read per query. */
   static final int LIMIT = 100;
 
   final long through;
+  final long upTo;
   final Map<String, List<Opened>> windows = new LinkedHashMap<>();
   final List<String> covered = new ArrayList<>();
   final List<TimerItem> rests = new ArrayList<>();
@@ -40,16 +43,14 @@ final class IndexFire {
     // The next item, if any was left out, has no window before the last one read starts.
     this.through =
         due.size() < LIMIT ? upTo : Math.min(upTo, due.get(due.size() - 1).minTime() - 1);
+    this.upTo = upTo;
     for (TimerItem item : due) {
-      if (item.minTime() > through) {
-        continue;
-      }
       covered.add(item.id());
       List<Opened> rest = new ArrayList<>();
       for (Opened opened : codec.decode(item)) {
         long end = opened.window().maxTimestamp();
         String key = StateKeys.encode(opened.key(), shape.keySerde());
-        if (end > through) {
+        if (end > upTo) {
           rest.add(opened);
         } else if (end > after && !skip.contains(key)) {
           windows.computeIfAbsent(key, k -> new ArrayList<>()).add(opened);

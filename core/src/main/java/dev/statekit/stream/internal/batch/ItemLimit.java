@@ -2,16 +2,38 @@ package dev.statekit.stream.internal.batch;
 
 import dev.statekit.StateKitException.Reason;
 import dev.statekit.stream.state.StateStoreException;
+import java.nio.charset.StandardCharsets;
 
-/** DynamoDB's 400 KB item limit, checked before anything of a batch is written. */
+/**
+ * DynamoDB's 400 KB item limit, checked before anything of a batch is written, on the size DynamoDB
+ * computes for a key's item: every attribute's name and value ({@code pk}, {@code sk}, {@code v},
+ * {@code st}, {@code bk}, {@code expires_at}), strings and binaries at their length, numbers at
+ * about one byte per two digits.
+ */
 final class ItemLimit {
-  /** The limit less room for the item's keys and attribute names. */
-  static final int MAX_BYTES = 390 * 1024;
+  /** DynamoDB's limit. */
+  static final int MAX_BYTES = 400 * 1024;
 
   private ItemLimit() {}
 
-  static void check(String pipeline, Object key, byte[] state, byte[] bookkeeping) {
-    int size = (state == null ? 0 : state.length) + (bookkeeping == null ? 0 : bookkeeping.length);
+  /** The size DynamoDB bills and limits a key's item at. */
+  static int size(String pipeline, String operator, String encoded, byte[] state, byte[] book) {
+    String pk = "pipe#" + pipeline + "#" + operator + "#" + encoded;
+    return 2
+        + pk.getBytes(StandardCharsets.UTF_8).length
+        + 2
+        + "batch".length()
+        + 1
+        + 21 // the version, as a number
+        + (state == null ? 0 : 2 + state.length)
+        + (book == null ? 0 : 2 + book.length)
+        + "expires_at".length()
+        + 21;
+  }
+
+  static void check(
+      String pipeline, String operator, Object key, String encoded, byte[] state, byte[] book) {
+    int size = size(pipeline, operator, encoded, state, book);
     if (size > MAX_BYTES) {
       throw new StateStoreException(
           Reason.INVALID_REQUEST,

@@ -1,6 +1,7 @@
 package dev.statekit.stream.internal.batch;
 
 import dev.statekit.stream.SourcePosition;
+import dev.statekit.stream.lambda.GivenUp;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -8,24 +9,33 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
- * What a key's item records beside its state, so that no record is applied to it twice: per ordered
- * split the offset of the last record applied ({@code marks}); per unordered split the fingerprints
- * of recent message ids ({@code seen}); and the per-record outputs of the last batches that touched
- * it ({@code outbox}), delivered after the write and again by a retried batch.
+ * What a key's item records beside its state, so that no record is applied to it twice and none of
+ * its outputs is lost:
+ *
+ * <ul>
+ *   <li>per ordered split, the offset of the last record applied ({@code marks});
+ *   <li>per range of an ordered split that Lambda gave up on, how far into it the key had applied
+ *       when the split moved past it ({@code notes}): a replay of the range skips what the key
+ *       applied, though its mark has moved on since;
+ *   <li>the outputs of ordered records whose batch has not checkpointed yet ({@code outbox}): a
+ *       checkpoint is written only after its batch delivered, so entries at or before a split's
+ *       position (and outside a given-up range) are known delivered and go;
+ *   <li>the messages of unordered splits applied and not yet known to have a receipt ({@code
+ *       pending}), with their outputs: a receipt, written once every key of a message was written,
+ *       takes over; the entry goes once the receipt is known written.
+ * </ul>
  */
 final class KeyBook {
-  /** A message id applied to the key. */
-  record Seen(String split, long fingerprint, long atMillis) {}
-
   /**
-   * The outputs one source record produced for this key.
+   * The outputs one ordered source record produced for this key.
    *
    * @param split the record's split
    * @param offset the record's offset
@@ -34,11 +44,39 @@ final class KeyBook {
    */
   record Outbox(String split, String offset, long atMillis, List<StoredOutput> outputs) {}
 
-  private static final int FORMAT = 1;
+  /**
+   * A message of an unordered split applied to this key whose receipt is not known written.
+   *
+   * @param split the message's split
+   * @param id its message id (a DynamoDB stream record's sequence number)
+   * @param atMillis when it was applied
+   * @param outputs its outputs for this key
+   */
+  record Pending(String split, String id, long atMillis, List<StoredOutput> outputs) {}
+
+  /**
+   * A hole in what the key applied of {@code split}: the records after {@code from} and before
+   * {@code before} (a given-up range, or its part the key had not reached) were not applied, though
+   * the key's mark may be past them. Or, for the part of a range no invocation applied to any key
+   * ({@code replayed}), how far its replay got: applied through {@code from}.
+   *
+   * @param from the hole starts after it (null: at the split's start)
+   * @param before the first offset of the batch that moved past the range: its note's name
+   * @param replayed true for a replay's progress rather than a hole
+   */
+  record Note(String split, String from, String before, boolean replayed) {
+    boolean contains(String offset) {
+      return (from == null || SourcePosition.compareOffsets(offset, from) > 0)
+          && SourcePosition.compareOffsets(offset, before) < 0;
+    }
+  }
+
+  private static final int FORMAT = 2;
 
   private final TreeMap<String, String> marks = new TreeMap<>();
-  private final List<Seen> seen = new ArrayList<>();
+  private final List<Note> notes = new ArrayList<>();
   private final List<Outbox> outbox = new ArrayList<>();
+  private final List<Pending> pending = new ArrayList<>();
 
   static KeyBook decode(byte[] bytes) {
     KeyBook book = new KeyBook();
@@ -50,23 +88,26 @@ final class KeyBook {
       int format = in.readByte();
       if (format != FORMAT) {
         throw new IllegalStateException(
-            "A key item's bookkeeping has format " + format + ", this StateKit reads " + FORMAT);
+            "A key item's bookkeeping has format "
+                + format
+                + ", this StateKit reads "
+                + FORMAT
+                + ": let the pipeline drain (no batch in flight) before deploying a version that"
+                + " changes it");
       }
       for (int n = in.readInt(); n > 0; n--) {
         book.marks.put(in.readUTF(), in.readUTF());
       }
       for (int n = in.readInt(); n > 0; n--) {
-        book.seen.add(new Seen(in.readUTF(), in.readLong(), in.readLong()));
+        String split = in.readUTF();
+        String from = in.readBoolean() ? in.readUTF() : null;
+        book.notes.add(new Note(split, from, in.readUTF(), in.readBoolean()));
       }
       for (int n = in.readInt(); n > 0; n--) {
-        String split = in.readUTF();
-        String offset = in.readUTF();
-        long at = in.readLong();
-        List<StoredOutput> outputs = new ArrayList<>();
-        for (int m = in.readInt(); m > 0; m--) {
-          outputs.add(StoredOutput.read(in));
-        }
-        book.outbox.add(new Outbox(split, offset, at, outputs));
+        book.outbox.add(new Outbox(in.readUTF(), in.readUTF(), in.readLong(), outputs(in)));
+      }
+      for (int n = in.readInt(); n > 0; n--) {
+        book.pending.add(new Pending(in.readUTF(), in.readUTF(), in.readLong(), outputs(in)));
       }
       return book;
     } catch (IOException e) {
@@ -74,9 +115,17 @@ final class KeyBook {
     }
   }
 
+  private static List<StoredOutput> outputs(DataInputStream in) throws IOException {
+    List<StoredOutput> outputs = new ArrayList<>();
+    for (int m = in.readInt(); m > 0; m--) {
+      outputs.add(StoredOutput.read(in));
+    }
+    return outputs;
+  }
+
   /** The bytes, or null if there is nothing to keep. */
   byte[] encode() {
-    if (marks.isEmpty() && seen.isEmpty() && outbox.isEmpty()) {
+    if (marks.isEmpty() && notes.isEmpty() && outbox.isEmpty() && pending.isEmpty()) {
       return null;
     }
     try {
@@ -88,25 +137,40 @@ final class KeyBook {
         out.writeUTF(mark.getKey());
         out.writeUTF(mark.getValue());
       }
-      out.writeInt(seen.size());
-      for (Seen s : seen) {
-        out.writeUTF(s.split());
-        out.writeLong(s.fingerprint());
-        out.writeLong(s.atMillis());
+      out.writeInt(notes.size());
+      for (Note note : notes) {
+        out.writeUTF(note.split());
+        out.writeBoolean(note.from() != null);
+        if (note.from() != null) {
+          out.writeUTF(note.from());
+        }
+        out.writeUTF(note.before());
+        out.writeBoolean(note.replayed());
       }
       out.writeInt(outbox.size());
       for (Outbox entry : outbox) {
         out.writeUTF(entry.split());
         out.writeUTF(entry.offset());
         out.writeLong(entry.atMillis());
-        out.writeInt(entry.outputs().size());
-        for (StoredOutput output : entry.outputs()) {
-          output.write(out);
-        }
+        write(out, entry.outputs());
+      }
+      out.writeInt(pending.size());
+      for (Pending entry : pending) {
+        out.writeUTF(entry.split());
+        out.writeUTF(entry.id());
+        out.writeLong(entry.atMillis());
+        write(out, entry.outputs());
       }
       return bytes.toByteArray();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void write(DataOutputStream out, List<StoredOutput> outputs) throws IOException {
+    out.writeInt(outputs.size());
+    for (StoredOutput output : outputs) {
+      output.write(out);
     }
   }
 
@@ -120,64 +184,177 @@ final class KeyBook {
   }
 
   /**
-   * Forgets the marks of splits whose checkpoint is at or past them: a batch of such a split skips
-   * those records whole, so the marks fence nothing any more.
+   * Notes, for each given-up range not noted yet, the part of it this key had not applied (from its
+   * mark, or from the range's start), before its mark moves past it.
    */
-  void forgetCovered(Map<String, String> positions) {
-    marks
-        .entrySet()
-        .removeIf(
-            mark -> {
-              String position = positions.get(mark.getKey());
-              return position != null
-                  && SourcePosition.compareOffsets(mark.getValue(), position) <= 0;
-            });
-  }
-
-  boolean seen(String split, long fingerprint) {
-    for (Seen s : seen) {
-      if (s.fingerprint() == fingerprint && s.split().equals(split)) {
-        return true;
+  void noteGivenUp(Collection<GivenUp> open) {
+    for (GivenUp gap : open) {
+      if (gap.attempted() == null) {
+        continue; // no key applied any of it: nothing to note
       }
+      boolean noted =
+          notes.stream()
+              .anyMatch(
+                  n ->
+                      !n.replayed()
+                          && n.split().equals(gap.split())
+                          && n.before().equals(gap.before()));
+      String mark = marks.get(gap.split());
+      if (noted || (mark != null && SourcePosition.compareOffsets(mark, gap.before()) >= 0)) {
+        continue;
+      }
+      notes.add(
+          new Note(
+              gap.split(),
+              mark != null && gap.covers(mark) ? mark : gap.after(),
+              gap.before(),
+              false));
     }
-    return false;
-  }
-
-  void remember(String split, long fingerprint, long atMillis) {
-    seen.add(new Seen(split, fingerprint, atMillis));
   }
 
   /**
-   * Forgets message ids and outbox entries applied before {@code before}, and message ids beyond
-   * the newest {@code capacity}. (An ordered split's outbox entries usually go sooner: its next
-   * batch proves them delivered.)
+   * Whether the record at {@code offset} of given-up range {@code gap} was applied to this key: by
+   * its mark and the holes noted in it; in the part of the range no invocation applied to any key
+   * (before its first recorded attempt), only by its replay so far, whatever the mark says.
    */
-  void forgetOlder(long before, int capacity) {
-    seen.removeIf(s -> s.atMillis() < before);
-    while (seen.size() > capacity) {
-      seen.remove(0);
+  boolean applied(GivenUp gap, String offset) {
+    String split = gap.split();
+    if (gap.appliedNowhere(offset)) {
+      Note note = replayNote(gap);
+      return note != null && SourcePosition.compareOffsets(offset, note.from()) <= 0;
     }
-    outbox.removeIf(entry -> entry.atMillis() < before);
+    String mark = marks.get(split);
+    if (mark == null || SourcePosition.compareOffsets(offset, mark) > 0) {
+      return false;
+    }
+    return notes.stream()
+        .noneMatch(n -> !n.replayed() && n.split().equals(split) && n.contains(offset));
+  }
+
+  /**
+   * Records that the replay of {@code gap} applied the record at {@code offset} to this key: the
+   * holes it was in now start after it, or, past every hole, the mark moves to it.
+   */
+  void replayed(GivenUp gap, String offset) {
+    String split = gap.split();
+    if (gap.appliedNowhere(offset)) {
+      notes.remove(replayNote(gap));
+      notes.add(new Note(split, offset, gap.before(), true)); // applied through offset
+      return;
+    }
+    boolean inHole = false;
+    for (int i = 0; i < notes.size(); i++) {
+      Note note = notes.get(i);
+      if (!note.replayed() && note.split().equals(split) && note.contains(offset)) {
+        notes.set(i, new Note(split, offset, note.before(), false));
+        inHole = true; // every hole it is in: the replay has applied all before it
+      }
+    }
+    if (inHole) {
+      return;
+    }
+    String mark = marks.get(split);
+    if (mark == null || SourcePosition.compareOffsets(offset, mark) > 0) {
+      marks.put(split, offset);
+    }
+  }
+
+  /**
+   * Forgets what fences nothing any more: marks of splits whose checkpoint is at or past them (a
+   * batch of such a split skips those records whole), notes on ranges that were replayed, and
+   * outbox entries at or before their split's position outside a given-up range (delivered).
+   */
+  void forgetCovered(Map<String, String> positions, Collection<GivenUp> open) {
+    // A split with a given-up range keeps its marks: a replay tells applied records by them.
+    marks
+        .entrySet()
+        .removeIf(
+            mark ->
+                covered(positions.get(mark.getKey()), mark.getValue())
+                    && open.stream().noneMatch(g -> g.split().equals(mark.getKey())));
+    // A hole goes once its range was replayed: the split's checkpoint is past it (which takes a
+    // record of the range, or its replay) and no open range holds it. A batch of another split
+    // does not know of a range a batch of this one noticed but could not record yet.
+    notes.removeIf(
+        note ->
+            covered(positions.get(note.split()), previous(note.before()))
+                && open.stream()
+                    .noneMatch(g -> g.split().equals(note.split()) && intersects(note, g)));
+    outbox.removeIf(
+        entry ->
+            covered(positions.get(entry.split()), entry.offset())
+                && open.stream()
+                    .noneMatch(g -> g.split().equals(entry.split()) && g.covers(entry.offset())));
+  }
+
+  private Note replayNote(GivenUp gap) {
+    for (Note note : notes) {
+      if (note.replayed()
+          && note.split().equals(gap.split())
+          && note.before().equals(gap.before())) {
+        return note;
+      }
+    }
+    return null;
+  }
+
+  private static boolean intersects(Note note, GivenUp gap) {
+    return (note.from() == null || SourcePosition.compareOffsets(gap.before(), note.from()) > 0)
+        && (gap.after() == null || SourcePosition.compareOffsets(note.before(), gap.after()) > 0);
+  }
+
+  private static String previous(String offset) {
+    return new java.math.BigInteger(offset).subtract(java.math.BigInteger.ONE).toString();
+  }
+
+  private static boolean covered(String position, String offset) {
+    return position != null && SourcePosition.compareOffsets(offset, position) <= 0;
   }
 
   List<Outbox> outbox() {
     return outbox;
   }
 
-  /** Removes the entries of {@code split} that {@code drop} accepts; returns them. */
-  List<Outbox> removeOutbox(String split, Predicate<Outbox> drop) {
-    List<Outbox> removed = new ArrayList<>();
-    for (Iterator<Outbox> it = outbox.iterator(); it.hasNext(); ) {
-      Outbox entry = it.next();
-      if (entry.split().equals(split) && drop.test(entry)) {
-        removed.add(entry);
-        it.remove();
-      }
-    }
-    return removed;
+  void addOutbox(Outbox entry) {
+    outbox.removeIf(e -> e.split().equals(entry.split()) && e.offset().equals(entry.offset()));
+    outbox.add(entry);
   }
 
-  void addOutbox(Outbox entry) {
-    outbox.add(entry);
+  List<Pending> pending() {
+    return pending;
+  }
+
+  /** The pending entry of message {@code id} of {@code split}, or null. */
+  Pending pending(String split, String id) {
+    for (Pending entry : pending) {
+      if (entry.id().equals(id) && entry.split().equals(split)) {
+        return entry;
+      }
+    }
+    return null;
+  }
+
+  void addPending(Pending entry) {
+    pending.add(entry);
+  }
+
+  /**
+   * Forgets pending messages applied before {@code before} (the retention): a message is not handed
+   * over again that late.
+   */
+  void forgetOlder(long before) {
+    pending.removeIf(entry -> entry.atMillis() < before);
+  }
+
+  /** Drops the pending entries whose receipt is known written. */
+  void confirm(Predicate<Pending> hasReceipt) {
+    pending.removeIf(hasReceipt);
+  }
+
+  /** The ids of pending messages of {@code split}. */
+  Set<String> pendingIds(String split) {
+    Set<String> ids = new java.util.HashSet<>();
+    pending.stream().filter(p -> p.split().equals(split)).forEach(p -> ids.add(p.id()));
+    return ids;
   }
 }

@@ -26,6 +26,12 @@ final class KeyWork {
   /** Unordered splits: the message ids the batch applied. */
   final List<String> appliedIds = new ArrayList<>();
 
+  /** Unordered splits: the message ids the key had applied before, handed over again. */
+  final List<String> repeatedIds = new ArrayList<>();
+
+  /** Unordered splits: the outputs of repeated messages, delivered again, by message id. */
+  final Map<String, List<StoredOutput>> again = new LinkedHashMap<>();
+
   /** The per-record outputs of the batch, by source offset: kept in the outbox. */
   final Map<String, List<StoredOutput>> outbox = new LinkedHashMap<>();
 

@@ -1,6 +1,5 @@
 package dev.statekit.stream.internal.batch;
 
-import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.internal.BatchChains;
@@ -8,10 +7,12 @@ import dev.statekit.stream.internal.BatchWindowOperator;
 import dev.statekit.stream.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.internal.Operator;
 import dev.statekit.stream.internal.batch.KeyBook.Outbox;
+import dev.statekit.stream.internal.batch.KeyBook.Pending;
 import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
 import dev.statekit.stream.internal.state.CachingStateBackend;
 import dev.statekit.stream.internal.state.StateKeys;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
+import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -185,9 +186,10 @@ final class KeyedPass {
 
     /**
      * A key met for the first time in this pass. For a key with records in the batch ({@code
-     * touched}): its earlier outputs proven delivered are dropped and those this batch repeats go
-     * out again; its closed windows are dropped; and if a crashed attempt of this split wrote it,
-     * its windows get their timers again (the timer item may not have been written).
+     * touched}): what it had applied of ranges given up is noted before its mark moves; the outputs
+     * of records this batch hands over again go out again; its closed windows are dropped; and if a
+     * crashed attempt wrote it, its windows get their timers again (the timer item may not have
+     * been written).
      */
     KeyWork prepare(
         Object key, String encoded, KeyItem item, BatchWindowOperator window, boolean touched) {
@@ -196,28 +198,35 @@ final class KeyedPass {
         return work;
       }
       String split = context.split();
+      KeyBook book = work.book;
+      book.noteGivenUp(behind(context));
       boolean unconfirmed = false;
       if (context.ordered()) {
-        work.threshold = work.book.mark(split);
-        String first = context.firstOffset();
-        work.book.removeOutbox(
-            split,
-            entry -> first != null && SourcePosition.compareOffsets(entry.offset(), first) < 0);
+        work.threshold = book.mark(split);
         String position = context.positions().get(split);
         unconfirmed =
             work.threshold != null
                 && (position == null
                     || SourcePosition.compareOffsets(work.threshold, position) > 0);
+        for (Outbox entry : book.outbox()) {
+          if (entry.split().equals(split) && context.offsets().contains(entry.offset())) {
+            redeliver(work, entry.outputs());
+          }
+        }
       } else {
-        for (String offset : context.offsets()) {
-          unconfirmed |= work.book.seen(split, QueueIds.fingerprint(offset));
+        book.confirm(p -> context.receipted().test(p.split(), p.id()));
+        for (Pending entry : book.pending()) {
+          if (entry.split().equals(split) && context.offsets().contains(entry.id())) {
+            unconfirmed = true;
+            redeliver(work, entry.outputs());
+            work.again.put(entry.id(), entry.outputs());
+          }
         }
       }
-      for (Outbox entry : work.book.outbox()) {
-        if (entry.split().equals(split) && context.offsets().contains(entry.offset())) {
-          redeliver(work, entry);
-        }
-      }
+      // A replayed key may have been written by an attempt that died before its timer items were:
+      // once the range is behind the checkpoint nothing else tells, so its windows are reported
+      // again.
+      unconfirmed |= context.replaying() != null;
       if (window != null) {
         if (context.firedThrough() != Long.MIN_VALUE) {
           window.dropThrough(key, context.firedThrough());
@@ -229,35 +238,54 @@ final class KeyedPass {
       return work;
     }
 
-    private void redeliver(KeyWork work, Outbox entry) {
-      for (StoredOutput output : entry.outputs()) {
-        work.deliveries.add(
-            new Routed(
-                output.route(),
-                context
-                    .shape()
-                    .routes()
-                    .get(output.route())
-                    .record(
-                        output.id(),
-                        context.pipeline(),
-                        output.source(),
-                        output.key(),
-                        output.value())));
+    /** The ranges given up that this batch comes after (not those it is inside of). */
+    private static List<GivenUp> behind(BatchContext context) {
+      String first = context.firstOffset();
+      return context.givenUp().stream()
+          .filter(
+              g ->
+                  !(context.ordered()
+                      && first != null
+                      && g.split().equals(context.split())
+                      && g.covers(first)))
+          .toList();
+    }
+
+    private void redeliver(KeyWork work, List<StoredOutput> outputs) {
+      for (StoredOutput output : outputs) {
+        work.deliveries.add(output.routed(context.shape().routes(), context.pipeline()));
       }
     }
 
     boolean repeat(KeyWork work, KeyedInput input) {
+      if (context.replaying() != null) {
+        return work.book.applied(context.replaying(), input.offset());
+      }
       if (context.ordered()) {
         return work.threshold != null
             && SourcePosition.compareOffsets(input.offset(), work.threshold) <= 0;
       }
-      return work.book.seen(context.split(), QueueIds.fingerprint(input.offset()));
+      if (work.book.pending(context.split(), input.offset()) != null) {
+        if (!work.repeatedIds.contains(input.offset())) {
+          work.repeatedIds.add(input.offset());
+        }
+        return true;
+      }
+      return false;
     }
 
     void applied(KeyWork work, KeyedInput input) {
-      if (context.ordered()) {
+      if (context.replaying() != null) {
+        work.book.replayed(context.replaying(), input.offset());
+      } else if (context.ordered()) {
         work.lastApplied = input.offset();
+        // A range the tick took for given up while Lambda still retried it: this is that retry,
+        // and the range's later replay must see what it applies.
+        for (GivenUp gap : context.givenUp()) {
+          if (gap.split().equals(context.split()) && gap.covers(input.offset())) {
+            work.book.replayed(gap, input.offset());
+          }
+        }
       } else if (!work.appliedIds.contains(input.offset())) {
         work.appliedIds.add(input.offset());
       }
@@ -267,17 +295,21 @@ final class KeyedPass {
     void finish(KeyWork work, byte[] state) {
       long now = context.now();
       KeyBook book = work.book;
+      String split = context.split();
       if (work.lastApplied != null) {
-        book.mark(context.split(), work.lastApplied);
+        book.mark(split, work.lastApplied);
       }
-      for (String id : work.appliedIds) {
-        book.remember(context.split(), QueueIds.fingerprint(id), now);
+      if (context.ordered()) {
+        work.outbox.forEach(
+            (offset, outputs) -> book.addOutbox(new Outbox(split, offset, now, outputs)));
+      } else {
+        for (String id : work.appliedIds) {
+          book.addPending(new Pending(split, id, now, work.outbox.getOrDefault(id, List.of())));
+        }
       }
-      work.outbox.forEach(
-          (offset, outputs) -> book.addOutbox(new Outbox(context.split(), offset, now, outputs)));
-      book.forgetCovered(context.positions());
+      book.forgetCovered(context.positions(), context.givenUp());
       BatchSettings settings = context.settings();
-      book.forgetOlder(now - settings.retentionMs(), settings.dedupCapacity());
+      book.forgetOlder(now - settings.retentionMs());
       byte[] bookkeeping = book.encode();
       if (work.item == null && state == null && bookkeeping == null) {
         return;
@@ -288,7 +320,13 @@ final class KeyedPass {
       } else if (state == null) {
         expiresAt = (now + settings.retentionMs()) / 1000 + 1;
       }
-      ItemLimit.check(context.pipeline(), work.key, state, bookkeeping);
+      ItemLimit.check(
+          context.pipeline(),
+          context.shape().keyedOperator(),
+          work.key,
+          work.encoded,
+          state,
+          bookkeeping);
       work.write =
           new KeyWrite(
               work.encoded,

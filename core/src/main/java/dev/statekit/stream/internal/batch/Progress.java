@@ -1,6 +1,8 @@
 package dev.statekit.stream.internal.batch;
 
+import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.SplitState;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +16,8 @@ import java.util.Map;
  * timers before its checkpoint, and no other batch of the split runs meanwhile. Any other advance
  * (an unordered split's, whose batches run side by side; an idle split's, moved on by the tick) is
  * first a candidate and becomes the fire watermark one batch timeout later, when every batch that
- * read the older watermark has ended, its writes done.
+ * read the older watermark has ended, its writes done. A split with records Lambda gave up on holds
+ * the pipeline's fire watermark at the watermark it had then, until they are replayed.
  */
 final class Progress {
   private final Map<String, SplitState> splits = new HashMap<>();
@@ -62,12 +65,24 @@ final class Progress {
     long least = self == null ? Long.MAX_VALUE : selfWatermark;
     boolean any = self != null;
     for (SplitState split : splits.values()) {
-      if (!split.isTick() && !split.split().equals(self)) {
-        least = Math.min(least, fireWatermark(split, now, batchTimeout));
+      if (split.isTick()) {
+        continue;
+      }
+      if (split.split().equals(self)) {
+        least = Math.min(least, split.heldAt());
+      } else {
+        least = Math.min(least, Math.min(split.heldAt(), fireWatermark(split, now, batchTimeout)));
         any = true;
       }
     }
     return any ? least : Long.MIN_VALUE;
+  }
+
+  /** Every range given up and not replayed yet, of every split. */
+  List<GivenUp> givenUp() {
+    List<GivenUp> all = new ArrayList<>();
+    splits.values().forEach(split -> all.addAll(split.givenUp()));
+    return all;
   }
 
   /** What a split's watermark may fire windows at, at {@code now}. */
@@ -82,31 +97,64 @@ final class Progress {
   }
 
   /**
-   * The split after an ordered batch ending at {@code position} with watermark {@code watermark}:
-   * its fire watermark moves at once (an idle candidate is below it, the batch having been late
-   * against it).
+   * The split after an ordered batch that delivered its outputs: its position, the first offset of
+   * the batch ({@code lastStart}), where Lambda may resume, its watermark (the fire watermark moves
+   * at once: an idle candidate is below it, the batch having been late against it), the windows it
+   * delivered, and the ranges given up.
    */
   static SplitState afterOrderedBatch(
       SplitState old,
       String position,
+      String lastStart,
+      List<String> resumes,
       long watermark,
       long now,
       long firedThrough,
-      long pendingThrough,
-      List<String> pendingTimers) {
+      List<GivenUp> givenUp) {
     long candidate = old.candidate() > watermark ? old.candidate() : Long.MIN_VALUE;
     return new SplitState(
         old.split(),
         old.version() + 1,
         position,
+        lastStart,
+        resumes,
         watermark,
         watermark,
         candidate,
         candidate == Long.MIN_VALUE ? 0 : old.candidateAt(),
         now,
         Math.max(old.firedThrough(), firedThrough),
-        pendingThrough,
-        pendingTimers);
+        givenUp);
+  }
+
+  /**
+   * The split after a batch that replayed {@code gap}: it no longer holds windows back, its
+   * watermark takes the replayed records in (a shard whose every batch was given up has no other),
+   * and a range that began at the position (the shard's last batches were given up) moves it to its
+   * end, so that the attempts in it are behind the checkpoint.
+   */
+  static SplitState afterReplay(SplitState old, GivenUp gap, long watermark, long now) {
+    List<GivenUp> left = new ArrayList<>(old.givenUp());
+    left.removeIf(g -> g.before().equals(gap.before()));
+    String position = old.position();
+    if (java.util.Objects.equals(position, gap.after())) {
+      position =
+          new java.math.BigInteger(gap.before()).subtract(java.math.BigInteger.ONE).toString();
+    }
+    return new SplitState(
+        old.split(),
+        old.version() + 1,
+        position,
+        old.lastStart(),
+        old.resumes(),
+        Math.max(old.watermark(), watermark),
+        Math.max(old.fireWatermark(), watermark),
+        old.candidate(),
+        old.candidateAt(),
+        // Its records count as the shard's latest: the shard's idle time starts again.
+        Math.max(old.activeAt(), now),
+        old.firedThrough(),
+        left);
   }
 
   /** The split after an unordered batch: the watermark rises now, the fire watermark later. */
@@ -118,14 +166,15 @@ final class Progress {
             old.split(),
             old.version() + 1,
             old.position(),
+            old.lastStart(),
+            old.resumes(),
             merged,
             old.fireWatermark(),
             old.candidate(),
             old.candidateAt(),
             now,
             old.firedThrough(),
-            old.pendingThrough(),
-            old.pendingTimers());
+            old.givenUp());
     return propose(moved, merged, now, batchTimeout);
   }
 
@@ -146,13 +195,14 @@ final class Progress {
         split.split(),
         split.version(),
         split.position(),
+        split.lastStart(),
+        split.resumes(),
         split.watermark(),
         fire,
         candidate,
         candidateAt,
         split.activeAt(),
         split.firedThrough(),
-        split.pendingThrough(),
-        split.pendingTimers());
+        split.givenUp());
   }
 }

@@ -1,6 +1,7 @@
 package dev.statekit.stream.internal.batch;
 
 import dev.statekit.egress.EgressRecord;
+import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -18,6 +19,11 @@ import java.io.IOException;
 record StoredOutput(int route, String id, String source, String key, byte[] value) {
   static StoredOutput of(int route, String source, EgressRecord record) {
     return new StoredOutput(route, record.id(), source, record.key().orElse(null), record.value());
+  }
+
+  /** The output as its pipeline output's record again, the same id. */
+  Routed routed(Routes routes, String pipeline) {
+    return new Routed(route, routes.get(route).record(id, pipeline, source, key, value));
   }
 
   void write(DataOutputStream out) throws IOException {

@@ -1,12 +1,14 @@
 package dev.statekit.stream.internal.batch;
 
+import dev.statekit.stream.lambda.Attempt;
+import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.SplitState;
 import dev.statekit.stream.lambda.TickResult;
 import dev.statekit.stream.lambda.TimerItem;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 
 /**
  * The scheduled tick: moves on the watermark of splits that got no batch for the idle timeout (as a
@@ -15,6 +17,9 @@ import java.util.concurrent.Callable;
  * pipelines fed by unordered splits (SQS), whose batches don't fire.
  */
 final class TickFlow {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(TickFlow.class.getName());
+
   /** Rounds of firing per tick when more is due than one query returns. */
   private static final int MAX_ROUNDS = 20;
 
@@ -31,7 +36,7 @@ final class TickFlow {
   TickResult run() throws Exception {
     List<SplitState> splits = new ArrayList<>(engine.store().readSplits(engine.name));
     List<String> idle = new ArrayList<>();
-    List<Callable<Void>> writes = new ArrayList<>();
+    List<Runnable> writes = new ArrayList<>();
     long idleTimeout = engine.shape.idleTimeout();
     long floor = Long.MAX_VALUE;
     for (SplitState split : splits) {
@@ -39,9 +44,14 @@ final class TickFlow {
         floor = Math.min(floor, Progress.lateness(split));
       }
     }
+    Set<String> retrying = noticeAbandoned(splits);
     for (int i = 0; i < splits.size(); i++) {
       SplitState split = splits.get(i);
-      boolean idleNow = idleTimeout > 0 && now - split.activeAt() >= idleTimeout;
+      // A shard whose batch Lambda is still retrying is not idle: its records are on their way.
+      boolean idleNow =
+          idleTimeout > 0
+              && now - split.activeAt() >= idleTimeout
+              && !retrying.contains(split.split());
       long proposal;
       if (split.isTick()) {
         continue;
@@ -61,13 +71,8 @@ final class TickFlow {
       if (next.fireWatermark() != split.fireWatermark() || next.candidate() != split.candidate()) {
         SplitState written = next.withVersion(split.version() + 1);
         splits.set(i, written);
-        writes.add(
-            () -> {
-              engine
-                  .store()
-                  .writeSplit(engine.name, written); // a batch came: the next tick sees it
-              return null;
-            });
+        // A batch that came meanwhile wins: the next tick sees it.
+        writes.add(() -> engine.store().writeSplit(engine.name, written));
       }
     }
     engine.together(writes);
@@ -88,6 +93,59 @@ final class TickFlow {
     return new TickResult(idle, fired, watermark);
   }
 
+  /**
+   * A shard whose last batch Lambda gave up on has no next batch to notice it: an attempt beyond
+   * its checkpoint that nobody retried for two batch timeouts and five minutes (Lambda retries
+   * within a minute or two) is recorded as given up here, and holds the windows like any other.
+   *
+   * @return the splits with an attempt beyond their checkpoint that may still be retried
+   */
+  private Set<String> noticeAbandoned(List<SplitState> splits) {
+    long quiet = 2 * timeout + 300_000;
+    Set<String> retrying = new java.util.HashSet<>();
+    Map<String, List<Attempt>> attempts = new java.util.concurrent.ConcurrentHashMap<>();
+    List<Runnable> reads = new ArrayList<>();
+    for (SplitState split : splits) {
+      if (!split.isTick() && split.version() > 0) {
+        reads.add(
+            () ->
+                attempts.put(
+                    split.split(),
+                    engine
+                        .store()
+                        .latestAttempts(engine.name, split.split(), BatchFlow.RECENT_ATTEMPTS)));
+      }
+    }
+    engine.together(reads);
+    for (int i = 0; i < splits.size(); i++) {
+      SplitState split = splits.get(i);
+      List<Attempt> read = attempts.getOrDefault(split.split(), List.of());
+      if (ShardFence.retrying(split, read, now, quiet)) {
+        retrying.add(split.split());
+      }
+      GivenUp gap = ShardFence.abandoned(split, read, now, quiet);
+      if (gap == null || split.version() == 0) {
+        continue;
+      }
+      gap = ShardFence.withEarliestAttempt(engine.store(), engine.name, gap);
+      List<GivenUp> givenUp = new ArrayList<>(split.givenUp());
+      givenUp.add(gap);
+      SplitState next = split.nextWithGivenUp(givenUp);
+      if (engine.store().writeSplit(engine.name, next)) {
+        LOG.warning(
+            "Pipeline "
+                + engine.name
+                + ": no batch of "
+                + split.split()
+                + " came after the one Lambda gave up on, ending at "
+                + gap.before()
+                + " (exclusive); replay it with BatchPipeline.replay");
+        splits.set(i, next);
+      }
+    }
+    return retrying;
+  }
+
   /** Fires what the index named, delivers it, then drops the covered items and records it. */
   private int fire(Progress progress, IndexFire index, long firedThrough) throws Exception {
     int fired = 0;
@@ -104,8 +162,11 @@ final class TickFlow {
               Set.of(),
               Long.MIN_VALUE,
               firedThrough,
-              index.through,
+              index.upTo,
               progress.positions(),
+              progress.givenUp(),
+              null,
+              (split, id) -> false,
               now);
       var works =
           new KeyedPass(context)
@@ -121,17 +182,9 @@ final class TickFlow {
     if (!index.rests.isEmpty()) {
       engine.store().putTimers(engine.name, index.rests);
     }
-    List<Callable<Void>> record = new ArrayList<>();
-    record.add(
-        () -> {
-          engine.store().deleteTimers(engine.name, index.covered);
-          return null;
-        });
-    record.add(
-        () -> {
-          recordFired(index.through);
-          return null;
-        });
+    List<Runnable> record = new ArrayList<>();
+    record.add(() -> engine.store().deleteTimers(engine.name, index.covered));
+    record.add(() -> recordFired(index.through));
     engine.together(record);
     return fired;
   }
@@ -148,13 +201,14 @@ final class TickFlow {
               SplitState.TICK,
               tick.version() + 1,
               null,
+              null,
+              List.of(),
               Long.MIN_VALUE,
               Long.MIN_VALUE,
               Long.MIN_VALUE,
               0,
               now,
               through,
-              Long.MIN_VALUE,
               List.of());
       if (engine.store().writeSplit(engine.name, next)) {
         return;

@@ -4,6 +4,7 @@ import dev.statekit.StateKitException.Reason;
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.aws.RetryPolicy;
 import dev.statekit.runtime.internal.ParallelCalls;
+import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SplitState;
@@ -37,8 +38,12 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *       where a key has no state or no expiry);
  *   <li>a split: {@code pk = pipe#<pipeline>#splits}, {@code sk = <split>}, its {@link SplitState}
  *       as attributes;
+ *   <li>a batch attempt of an ordered split: {@code pk = pipe#<pipeline>#att#<split>}, {@code sk =
+ *       <first offset, 128 digits>}, {@code f}, {@code l}, {@code at}, {@code expires_at};
  *   <li>a timer item: {@code pk = pipe#<pipeline>#timers}, {@code sk = <id>} (ordered by due time),
- *       {@code min}, {@code max}, {@code t} (binary).
+ *       {@code min}, {@code max}, {@code t} (binary);
+ *   <li>a message's receipt (unordered splits): {@code pk = pipe#<pipeline>#rcpt#<split>#<message
+ *       id>}, {@code sk = done}, {@code o} its outputs (binary), {@code expires_at}.
  * </ul>
  *
  * Keys are read with BatchGetItem (100 a request, strongly consistent) and written with
@@ -53,6 +58,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 public final class DynamoDbBatchStore implements BatchStore {
   /** The sort key of key items. */
   public static final String KEY_SORT_KEY = "batch";
+
+  /** The sort key of a message's receipt. */
+  static final String RECEIPT_SORT_KEY = "done";
 
   private static final String PK = ApplicationTable.PARTITION_KEY;
   private static final int READ_CHUNK = 100;
@@ -99,19 +107,8 @@ public final class DynamoDbBatchStore implements BatchStore {
   @Override
   public Map<String, KeyItem> readKeys(String pipeline, String operator, Collection<String> keys) {
     String prefix = keyPrefix(pipeline, operator);
-    List<Map<String, AttributeValue>> request = new ArrayList<>();
-    for (String key : new LinkedHashSet<>(keys)) {
-      request.add(itemKey(prefix + key, KEY_SORT_KEY));
-    }
-    // Every request of 100 keys at once: a batch's reads cost one round trip however many keys.
-    List<Callable<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
-    for (int from = 0; from < request.size(); from += READ_CHUNK) {
-      List<Map<String, AttributeValue>> chunk =
-          request.subList(from, Math.min(request.size(), from + READ_CHUNK));
-      reads.add(() -> batches.get(chunk));
-    }
     Map<String, KeyItem> found = new HashMap<>();
-    for (List<Map<String, AttributeValue>> items : parallel.all(reads)) {
+    for (List<Map<String, AttributeValue>> items : readAll(prefix, keys, KEY_SORT_KEY)) {
       for (Map<String, AttributeValue> item : items) {
         String key = item.get(PK).s().substring(prefix.length());
         found.put(
@@ -124,6 +121,25 @@ public final class DynamoDbBatchStore implements BatchStore {
       }
     }
     return found;
+  }
+
+  /**
+   * The items {@code prefix + id} / {@code sortKey} of {@code ids}, every request of 100 at once: a
+   * batch's reads cost one round trip however many keys.
+   */
+  private List<List<Map<String, AttributeValue>>> readAll(
+      String prefix, Collection<String> ids, String sortKey) {
+    List<Map<String, AttributeValue>> request = new ArrayList<>();
+    for (String id : new LinkedHashSet<>(ids)) {
+      request.add(itemKey(prefix + id, sortKey));
+    }
+    List<Callable<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
+    for (int from = 0; from < request.size(); from += READ_CHUNK) {
+      List<Map<String, AttributeValue>> chunk =
+          request.subList(from, Math.min(request.size(), from + READ_CHUNK));
+      reads.add(() -> batches.get(chunk));
+    }
+    return parallel.all(reads);
   }
 
   @Override
@@ -209,6 +225,102 @@ public final class DynamoDbBatchStore implements BatchStore {
       splits.add(SplitItems.read(item));
     }
     return splits;
+  }
+
+  @Override
+  public void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt) {
+    Map<String, AttributeValue> item = SplitItems.attempt(attempt, expiresAt);
+    item.putAll(itemKey(attemptsKey(pipeline, split), Attempt.sortKey(attempt.first())));
+    batches.call(
+        "recording a batch attempt", () -> dynamoDb.putItem(b -> b.tableName(table).item(item)));
+  }
+
+  @Override
+  public List<Attempt> latestAttempts(String pipeline, String split, int limit) {
+    return queryAttempts(pipeline, split, null, null, limit);
+  }
+
+  @Override
+  public List<Attempt> attempts(String pipeline, String split, String from, String to) {
+    return queryAttempts(pipeline, split, from, to, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Attempts of {@code split}, strongly consistent: first offsets between {@code from} and {@code
+   * to} in order (all pages), or, without them, the latest {@code limit}.
+   */
+  private List<Attempt> queryAttempts(
+      String pipeline, String split, String from, String to, int limit) {
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":p", AttributeValue.fromS(attemptsKey(pipeline, split)));
+    if (from != null) {
+      values.put(":f", AttributeValue.fromS(Attempt.sortKey(from)));
+      values.put(":t", AttributeValue.fromS(Attempt.sortKey(to)));
+    }
+    List<Attempt> found = new ArrayList<>();
+    Map<String, AttributeValue> start = null;
+    do {
+      Map<String, AttributeValue> after = start;
+      QueryResponse page =
+          batches.call(
+              "reading batch attempts",
+              () ->
+                  dynamoDb.query(
+                      b ->
+                          b.tableName(table)
+                              .consistentRead(true)
+                              .exclusiveStartKey(after)
+                              .scanIndexForward(from != null)
+                              .limit(Math.min(limit - found.size(), 1000))
+                              .keyConditionExpression(
+                                  from == null ? "pk = :p" : "pk = :p AND sk BETWEEN :f AND :t")
+                              .expressionAttributeValues(values)));
+      page.items().forEach(item -> found.add(SplitItems.readAttempt(item)));
+      start =
+          page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+              ? page.lastEvaluatedKey()
+              : null;
+    } while (start != null && found.size() < limit);
+    return found;
+  }
+
+  @Override
+  public Map<String, byte[]> readReceipts(String pipeline, String split, Collection<String> ids) {
+    String prefix = receiptPrefix(pipeline, split);
+    Map<String, byte[]> found = new HashMap<>();
+    for (List<Map<String, AttributeValue>> items : readAll(prefix, ids, RECEIPT_SORT_KEY)) {
+      for (Map<String, AttributeValue> item : items) {
+        found.put(item.get(PK).s().substring(prefix.length()), Items.bytes(item.get("o")));
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public void writeReceipts(
+      String pipeline, String split, Map<String, byte[]> receipts, long expiresAt) {
+    String prefix = receiptPrefix(pipeline, split);
+    List<WriteRequest> requests = new ArrayList<>();
+    receipts.forEach(
+        (id, outputs) -> {
+          Map<String, AttributeValue> item = new HashMap<>(itemKey(prefix + id, RECEIPT_SORT_KEY));
+          item.put("o", Items.bytes(outputs));
+          if (expiresAt > 0) {
+            item.put(ApplicationTable.TTL_ATTRIBUTE, Items.number(expiresAt));
+          }
+          requests.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
+        });
+    List<Callable<Void>> calls = new ArrayList<>();
+    for (int from = 0; from < requests.size(); from += Batches.WRITE_BATCH) {
+      List<WriteRequest> chunk =
+          requests.subList(from, Math.min(requests.size(), from + Batches.WRITE_BATCH));
+      calls.add(
+          () -> {
+            batches.write(chunk);
+            return null;
+          });
+    }
+    parallel.all(calls);
   }
 
   @Override
@@ -331,6 +443,14 @@ public final class DynamoDbBatchStore implements BatchStore {
 
   private static String splitsKey(String pipeline) {
     return "pipe#" + pipeline + "#splits";
+  }
+
+  private static String attemptsKey(String pipeline, String split) {
+    return "pipe#" + pipeline + "#att#" + split;
+  }
+
+  private static String receiptPrefix(String pipeline, String split) {
+    return "pipe#" + pipeline + "#rcpt#" + split + "#";
   }
 
   private static String timersKey(String pipeline) {

@@ -1,0 +1,137 @@
+package dev.statekit.stream.internal.batch;
+
+import dev.statekit.stream.SourcePosition;
+import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
+import dev.statekit.stream.lambda.SourceBatch;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The records of a batch that are new to its split and did not fail: on an ordered split those
+ * after its checkpoint (a replay takes them all), on an unordered one those without a receipt,
+ * whose outputs go out again instead.
+ */
+final class BatchRecords {
+  private final SourceBatch batch;
+  final List<SourceOutcome> outcomes = new ArrayList<>();
+  final List<String> failedOffsets = new ArrayList<>();
+
+  /** Outputs of messages that had a receipt, delivered again. */
+  final List<Routed> receipted = new ArrayList<>();
+
+  final int covered;
+  String failure;
+
+  /**
+   * @param position skip ordered records at or before it (null: none)
+   * @param receipts the receipts of messages of an unordered split, by id
+   */
+  BatchRecords(
+      SourceBatch batch,
+      List<SourceOutcome> all,
+      String position,
+      Map<String, byte[]> receipts,
+      Routes routes,
+      String pipeline) {
+    this.batch = batch;
+    int skipped = 0;
+    Set<String> failedGroups = new HashSet<>();
+    for (SourceOutcome outcome : all) {
+      if (batch.ordered()
+          && position != null
+          && SourcePosition.compareOffsets(outcome.offset, position) <= 0) {
+        skipped++;
+        continue;
+      }
+      byte[] receipt = batch.ordered() ? null : receipts.get(outcome.offset);
+      if (receipt != null) {
+        skipped++;
+        Receipts.decode(receipt).forEach(o -> receipted.add(o.routed(routes, pipeline)));
+        continue;
+      }
+      String group = group(outcome.index);
+      if (group != null && failedGroups.contains(group)) {
+        failedOffsets.add(outcome.offset);
+        continue;
+      }
+      if (outcome.failed()) {
+        failedOffsets.add(outcome.offset);
+        failure = failure == null ? outcome.failure : failure;
+        if (batch.ordered()) {
+          break;
+        }
+        if (group != null) {
+          failedGroups.add(group);
+        }
+        continue;
+      }
+      outcomes.add(outcome);
+    }
+    this.covered = skipped;
+  }
+
+  private String group(int index) {
+    return batch.records().get(index).headers().get(SourceBatch.ORDER_GROUP);
+  }
+
+  /**
+   * Record {@code source} failed in the keyed stage: it retries, and so do the records after it (on
+   * a shard all of them, in a queue those of its order group).
+   */
+  void fail(int source, String why, boolean ordered) {
+    failure = why;
+    String group = group(source);
+    for (int i = 0; i < outcomes.size(); i++) {
+      if (outcomes.get(i).index == source) {
+        if (ordered) {
+          failedOffsets.clear();
+        }
+        List<SourceOutcome> after = outcomes.subList(i, outcomes.size());
+        for (SourceOutcome later : List.copyOf(after)) {
+          boolean same = later.index == source;
+          if (ordered || same || (group != null && group.equals(group(later.index)))) {
+            after.remove(later);
+            if (same || !ordered) {
+              failedOffsets.add(later.offset);
+            }
+          }
+        }
+        return;
+      }
+    }
+    throw new IllegalStateException("No record " + source + " in the batch");
+  }
+
+  List<KeyedInput> inputs() {
+    List<KeyedInput> inputs = new ArrayList<>();
+    outcomes.forEach(o -> inputs.addAll(o.keyed));
+    return inputs;
+  }
+
+  List<Routed> outputs() {
+    List<Routed> outputs = new ArrayList<>();
+    outcomes.forEach(o -> outputs.addAll(o.outputs));
+    return outputs;
+  }
+
+  String firstOffset() {
+    return outcomes.isEmpty()
+        ? (failedOffsets.isEmpty() ? null : failedOffsets.get(0))
+        : outcomes.get(0).offset;
+  }
+
+  String lastOffset() {
+    return outcomes.isEmpty() ? null : outcomes.get(outcomes.size() - 1).offset;
+  }
+
+  long maxTimestamp() {
+    long max = Long.MIN_VALUE;
+    for (SourceOutcome o : outcomes) {
+      max = Math.max(max, o.maxTimestamp);
+    }
+    return max;
+  }
+}

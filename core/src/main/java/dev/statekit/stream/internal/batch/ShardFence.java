@@ -1,0 +1,181 @@
+package dev.statekit.stream.internal.batch;
+
+import dev.statekit.stream.PipelineFailedException;
+import dev.statekit.stream.SourcePosition;
+import dev.statekit.stream.lambda.Attempt;
+import dev.statekit.stream.lambda.BatchStore;
+import dev.statekit.stream.lambda.GivenUp;
+import dev.statekit.stream.lambda.SplitState;
+import java.util.List;
+
+/**
+ * Where an ordered batch stands against its split, read before anything of it is written. Lambda
+ * hands a shard's records over in order, one batch at a time (ParallelizationFactor 1): a batch
+ * either follows the split's checkpoint, or repeats the batch that wrote it, or repeats the batch
+ * attempted since. Two other cases are told apart by the attempts recorded before each batch writes
+ * a key:
+ *
+ * <ul>
+ *   <li>the batch starts beyond a batch attempted and never checkpointed: Lambda gave up on that
+ *       one (MaximumRetryAttempts) and moved on, and everything between the checkpoint and this
+ *       batch is {@linkplain GivenUp given up};
+ *   <li>the batch starts inside what another batch covered or attempted: the shard's batches
+ *       interleave, as with ParallelizationFactor above 1, which the per-shard checkpoint cannot
+ *       fence. Such a batch is refused before anything of it is applied, never skipped.
+ * </ul>
+ */
+final class ShardFence {
+  /** Restart points kept for the batch that wrote the checkpoint. */
+  static final int MAX_RESTARTS = 8;
+
+  private ShardFence() {}
+
+  /**
+   * Checks the batch of {@code state}'s split starting at {@code first}.
+   *
+   * @return the range given up before it, if this batch is the first to see it, else null
+   * @throws PipelineFailedException if the batch interleaves with another of its shard
+   */
+  static GivenUp check(
+      String pipeline, SplitState state, List<Attempt> attempts, String first, long now) {
+    String position = state.position();
+    if (position != null && SourcePosition.compareOffsets(first, position) <= 0) {
+      if (first.equals(state.lastStart()) || state.resumes().contains(first)) {
+        return null; // the batch that wrote the checkpoint, or its rest from an answer, again
+      }
+      throw interleaved(pipeline, state, first, "the split's checkpoint is at " + position);
+    }
+    String from = noticedThrough(state);
+    boolean skipped = false;
+    for (Attempt attempt : attempts) {
+      if (attempt.first().equals(first)
+          || (position != null && SourcePosition.compareOffsets(attempt.first(), position) <= 0)) {
+        continue; // this batch's earlier attempts, or one its checkpoint covers
+      }
+      if (SourcePosition.compareOffsets(attempt.last(), first) < 0) {
+        // Attempted, never checkpointed, and Lambda is past it: given up, unless a range noticed
+        // already holds it.
+        skipped |= from == null || SourcePosition.compareOffsets(attempt.first(), from) > 0;
+      } else {
+        throw interleaved(
+            pipeline,
+            state,
+            first,
+            "a batch from " + attempt.first() + " to " + attempt.last() + " was attempted");
+      }
+    }
+    if (!skipped || (from != null && SourcePosition.compareOffsets(first, next(from)) <= 0)) {
+      return null;
+    }
+    return new GivenUp(state.split(), from, first, Progress.lateness(state), now, null);
+  }
+
+  /**
+   * The last offset the checkpoint or a range noticed as given up accounts for: a new range starts
+   * after it (ranges noticed behind a checkpoint that has not moved since lie end to end).
+   */
+  static String noticedThrough(SplitState state) {
+    String through = state.position();
+    for (GivenUp known : state.givenUp()) {
+      String end = previous(known.before());
+      if (through == null || SourcePosition.compareOffsets(end, through) > 0) {
+        through = end;
+      }
+    }
+    return through;
+  }
+
+  /** Whether an attempt beyond the checkpoint, not recorded as given up, was made lately. */
+  static boolean retrying(SplitState state, List<Attempt> attempts, long now, long quiet) {
+    String position = state.position();
+    for (Attempt attempt : attempts) {
+      boolean beyond =
+          position == null || SourcePosition.compareOffsets(attempt.first(), position) > 0;
+      boolean recorded = state.givenUp().stream().anyMatch(g -> g.covers(attempt.first()));
+      if (beyond && !recorded && attempt.at() + quiet > now) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The range given up behind an attempt beyond the checkpoint that no invocation has retried for
+   * {@code quiet} ms, noticed by the tick when no later batch comes to notice it (the shard's last
+   * batch was given up), or null.
+   */
+  static GivenUp abandoned(SplitState state, List<Attempt> attempts, long now, long quiet) {
+    String from = noticedThrough(state);
+    String last = null;
+    for (Attempt attempt : attempts) {
+      boolean beyond = from == null || SourcePosition.compareOffsets(attempt.first(), from) > 0;
+      if (!beyond) {
+        continue;
+      }
+      if (attempt.at() + quiet > now) {
+        return null; // still being retried
+      }
+      if (last == null || SourcePosition.compareOffsets(attempt.last(), last) > 0) {
+        last = attempt.last();
+      }
+    }
+    if (last == null) {
+      return null;
+    }
+    return new GivenUp(state.split(), from, next(last), Progress.lateness(state), now, null);
+  }
+
+  /**
+   * {@code gap} with its earliest recorded attempt, read from all the attempts in it (a batch reads
+   * only the latest, and a run of batches given up in a row may hold more).
+   */
+  static GivenUp withEarliestAttempt(BatchStore store, String pipeline, GivenUp gap) {
+    String from = gap.after() == null ? "0" : next(gap.after());
+    String to = previous(gap.before());
+    List<Attempt> in =
+        SourcePosition.compareOffsets(from, to) <= 0
+            ? store.attempts(pipeline, gap.split(), from, to)
+            : List.of();
+    String earliest = in.isEmpty() ? null : in.get(0).first();
+    return new GivenUp(gap.split(), gap.after(), gap.before(), gap.watermark(), gap.at(), earliest);
+  }
+
+  /**
+   * The restart points of {@code earlier} answers to a batch and of {@code more}, in order, at most
+   * {@link #MAX_RESTARTS}: each copy of a batch that Lambda ran at once may have answered another
+   * failed record, and a retry may start at any of them. Past the bound (more copies than Lambda
+   * makes) the latest go: a retry from one of those is refused, loudly, not skipped.
+   */
+  static List<String> restarts(List<String> earlier, List<String> more) {
+    java.util.TreeSet<String> all = new java.util.TreeSet<>(SourcePosition::compareOffsets);
+    all.addAll(earlier);
+    all.addAll(more);
+    return all.stream().limit(MAX_RESTARTS).toList();
+  }
+
+  private static String next(String offset) {
+    return new java.math.BigInteger(offset).add(java.math.BigInteger.ONE).toString();
+  }
+
+  private static String previous(String offset) {
+    return new java.math.BigInteger(offset).subtract(java.math.BigInteger.ONE).toString();
+  }
+
+  private static PipelineFailedException interleaved(
+      String pipeline, SplitState state, String first, String why) {
+    return new PipelineFailedException(
+        "Pipeline "
+            + pipeline
+            + " refused a batch of "
+            + state.split()
+            + " starting at "
+            + first
+            + ": "
+            + why
+            + ", so the shard's batches interleave, as they do when the event source mapping's"
+            + " ParallelizationFactor is above 1. A shard's checkpoint fences one batch at a time:"
+            + " set ParallelizationFactor to 1 on the mapping (several shards, not several batches"
+            + " of one, give parallelism). Nothing of this batch was applied.",
+        null);
+  }
+}

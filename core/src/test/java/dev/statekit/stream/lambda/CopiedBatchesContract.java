@@ -1,0 +1,142 @@
+package dev.statekit.stream.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.egress.EgressSink;
+import dev.statekit.function.TypeName;
+import dev.statekit.stream.FailurePolicy;
+import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.Serdes;
+import dev.statekit.stream.state.StateSpec;
+import dev.statekit.stream.state.ValueState;
+import dev.statekit.testing.ManualClock;
+import dev.statekit.types.Types;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lambda may run two copies of one Kinesis batch at once and go by either answer; with a record
+ * that fails in one copy only (a passing failure) the answers differ, and the retry may start at
+ * the record one copy answered failed while the other copy's checkpoint is past it. Found by the
+ * simulator (seeds 3651, 18612, 82908): such retries, and that retry handed over again, were
+ * refused as if the shard's batches interleaved, and with MaximumRetryAttempts -1 the shard
+ * stopped.
+ */
+abstract class CopiedBatchesContract {
+  private static final String SHARD = "clicks/shardId-000000000000";
+  private static final StateSpec<ValueState<Long>> SEEN = StateSpec.value("seen", Serdes.longs());
+
+  private final ManualClock clock = new ManualClock(1_700_000_000_000L);
+  private final String name = "copies-" + Long.toHexString(System.nanoTime());
+  private final AtomicBoolean failing = new AtomicBoolean();
+
+  /** The store under test. */
+  abstract BatchStore store();
+
+  /** The results table, written by id. */
+  abstract EgressSink results();
+
+  /** What the results table holds: each record's text by id, of every test of the class. */
+  abstract Map<String, String> stored();
+
+  /** "key,n" counted per key; a record "bad" fails while {@link #failing} is set. */
+  private BatchPipeline pipeline(BatchFaultHook hook) {
+    Pipeline counts =
+        Pipeline.from(BatchSource.records())
+            .<String>process(
+                "passing-failure",
+                (record, out) -> {
+                  String text = new String(record.value(), StandardCharsets.UTF_8);
+                  if (text.equals("bad") && failing.get()) {
+                    throw new IllegalStateException("a passing failure");
+                  }
+                  out.collect(text);
+                },
+                FailurePolicy.fail())
+            .keyBy(text -> text)
+            .<String>process(
+                (record, context, out) -> {
+                  ValueState<Long> seen = context.state(SEEN);
+                  long n = seen.value() == null ? 1 : seen.value() + 1;
+                  seen.update(n);
+                  out.collect(record.value() + "#" + n);
+                },
+                SEEN)
+            .to(EgressOutput.to(results(), TypeName.of("test", "copies"), Types.stringType()));
+    return BatchPipeline.builder(name, counts)
+        .store(store())
+        .clock(clock)
+        .batchTimeout(Duration.ofMinutes(1))
+        .faultHook(hook)
+        .build();
+  }
+
+  private static SourceBatch shard(long first, String... records) {
+    SourceBatch.Builder batch = SourceBatch.ordered(SHARD);
+    for (String record : records) {
+      batch.add(Long.toString(first++), 0, record.getBytes(StandardCharsets.UTF_8));
+    }
+    return batch.build();
+  }
+
+  private Set<String> texts() {
+    Set<String> mine = new TreeSet<>();
+    stored().forEach((id, text) -> mine.add(id.startsWith(name + "/") ? text : "-"));
+    mine.remove("-");
+    return mine;
+  }
+
+  @Test
+  void aRetryFromTheAnswerOfACopyThatCheckpointedFirstIsApplied() {
+    SourceBatch batch = shard(1001, "a", "bad", "b");
+    AtomicBoolean copied = new AtomicBoolean();
+    BatchPipeline[] other = new BatchPipeline[1];
+    // The second copy runs whole after the first has read the split and before it checkpoints: it
+    // fails at "bad" and checkpoints first; the first copy applies the rest and checkpoints after.
+    BatchPipeline first =
+        pipeline(
+            (step, detail) -> {
+              if (step == BatchFaultHook.Step.LOADED && copied.compareAndSet(false, true)) {
+                failing.set(true);
+                BatchResult answer = other[0].process(batch);
+                failing.set(false);
+                assertEquals(List.of("1002"), answer.failedOffsets());
+              }
+            });
+    other[0] = pipeline((step, detail) -> {});
+    first.registerSplits(List.of(SHARD));
+    assertTrue(first.process(batch).succeeded());
+
+    // Lambda went by the second copy's answer: it resumes at 1002, and may hand that over twice.
+    SourceBatch retry = shard(1002, "bad", "b");
+    assertTrue(other[0].process(retry).succeeded());
+    assertTrue(other[0].process(retry).succeeded());
+    other[0].process(shard(1004, "a"));
+    assertEquals(Set.of("a#1", "bad#1", "b#1", "a#2"), texts());
+  }
+
+  @Test
+  void aRetryFromAFailedAnswerHandedOverAgainIsApplied() {
+    BatchPipeline pipeline = pipeline((step, detail) -> {});
+    pipeline.registerSplits(List.of(SHARD));
+    SourceBatch batch = shard(1001, "a", "bad", "b");
+    failing.set(true);
+    assertEquals(List.of("1002"), pipeline.process(batch).failedOffsets());
+    failing.set(false);
+    assertTrue(pipeline.process(batch).succeeded(), "a copy of the batch applies the rest");
+
+    // The retry from the first answer applies nothing new; Lambda hands it over once more.
+    SourceBatch retry = shard(1002, "bad", "b");
+    assertEquals(2, pipeline.process(retry).repeats());
+    assertEquals(2, pipeline.process(retry).repeats());
+    pipeline.process(shard(1004, "b"));
+    assertEquals(Set.of("a#1", "bad#1", "b#1", "b#2"), texts());
+  }
+}

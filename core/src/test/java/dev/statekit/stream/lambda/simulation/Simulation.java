@@ -1,0 +1,437 @@
+package dev.statekit.stream.lambda.simulation;
+
+import dev.statekit.StateKitException.Reason;
+import dev.statekit.egress.EgressException;
+import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.PipelineFailedException;
+import dev.statekit.stream.lambda.BatchFaultHook;
+import dev.statekit.stream.lambda.BatchPipeline;
+import dev.statekit.stream.lambda.BatchResult;
+import dev.statekit.stream.lambda.GivenUp;
+import dev.statekit.stream.lambda.SourceBatch;
+import dev.statekit.stream.state.StateStoreException;
+import dev.statekit.testing.ManualClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * One schedule of a batch pipeline on simulated Lambda, decided entirely by its seed: the workload,
+ * the input, the event source mapping's settings, the order of every step and every fault. Time is
+ * a manual clock; invocations that run at the same time take turns the seed picks ({@link Turns}).
+ * Faults last a while ({@link Faults}); then the run goes on without them, the given-up records are
+ * replayed and the dead letters redriven as the README says to, until the results are complete or a
+ * bound on simulated time passes. The invariants are checked at the end ({@link #check}).
+ */
+public final class Simulation {
+  static final long START = 1_767_225_600_000L;
+  static final String NAME = "sim";
+  static final Duration IDLE = Duration.ofHours(2);
+  static final Duration BATCH_TIMEOUT = Duration.ofMinutes(1);
+  static final int KEY_ITEM_BOUND = 100 * 1024;
+
+  /**
+   * What one schedule found.
+   *
+   * @param seed the seed
+   * @param violations the invariants broken, empty if none
+   * @param report the schedule and the last steps of its trace
+   */
+  public record Outcome(long seed, List<String> violations, String report) {
+    public boolean ok() {
+      return violations.isEmpty();
+    }
+  }
+
+  private final long seed;
+  private final Workload workload;
+  private final ManualClock clock = new ManualClock(START);
+  private final Random random;
+  private final Turns turns;
+  private final Trace trace = new Trace(clock::millis);
+  private final Faults faults;
+  private final SimulatedDynamoDb store;
+  private final SimulatedSink sink;
+  private final Pipeline pipeline;
+  private final List<BatchPipeline> warm = new ArrayList<>();
+  private final List<String> violations = new ArrayList<>();
+  private final Sources sources;
+  private int refusals;
+  private final List<byte[]> late = new ArrayList<>();
+  private final java.util.Set<String> refusedRecords = new java.util.HashSet<>();
+  private final java.util.Set<String> handedOver = new java.util.HashSet<>();
+  private int invocations;
+
+  private Simulation(long seed, List<Workload> workloads) {
+    this.seed = seed;
+    this.random = new Random(seed);
+    this.workload = workloads.get(random.nextInt(workloads.size()));
+    this.turns = new Turns(random);
+    this.faults = new Faults(random, START, clock::millis);
+    this.store = new SimulatedDynamoDb(clock, faults, turns, trace);
+    this.sink = new SimulatedSink(faults, turns, trace);
+    this.pipeline = workload.pipeline(sink, IDLE);
+    this.sources = new Sources(workload.source(), random, trace);
+  }
+
+  /** Runs the schedule of {@code seed} over one of {@code workloads} (the seed picks). */
+  public static Outcome run(long seed, List<Workload> workloads) {
+    return new Simulation(seed, workloads).run();
+  }
+
+  /** The workloads of the kit itself. */
+  public static List<Workload> workloads() {
+    return List.of(
+        new WindowedCounts(false),
+        new WindowedCounts(true),
+        new RunningCounts(),
+        new KeySums(Workload.Source.QUEUE),
+        new KeySums(Workload.Source.FIFO_QUEUE),
+        new KeySums(Workload.Source.CHANGES));
+  }
+
+  private BatchPipeline fresh() {
+    return BatchPipeline.builder(NAME, pipeline)
+        .store(store)
+        .clock(clock)
+        .batchTimeout(BATCH_TIMEOUT)
+        .concurrency(new SimulatedConcurrency(faults, trace))
+        .faultHook(this::hook)
+        .build();
+  }
+
+  private void hook(BatchFaultHook.Step step, String detail) {
+    if (faults.chance(faults.crashAtStep)) {
+      trace.add("crash at " + step + " " + detail);
+      throw new Crash("at " + step);
+    }
+  }
+
+  /** A warm instance, or a cold start. */
+  private BatchPipeline take() {
+    if (warm.isEmpty() || random.nextDouble() < faults.coldStart) {
+      return fresh();
+    }
+    return warm.remove(random.nextInt(warm.size()));
+  }
+
+  private final Invoker invoker =
+      new Invoker() {
+        @Override
+        public Outcome invoke(SourceBatch batch) {
+          return Simulation.this.invoke(take(), batch);
+        }
+
+        @Override
+        public List<Outcome> together(List<SourceBatch> batches) {
+          List<BatchPipeline> instances = new ArrayList<>();
+          batches.forEach(b -> instances.add(take()));
+          Outcome[] outcomes = new Outcome[batches.size()];
+          List<Runnable> bodies = new ArrayList<>();
+          for (int i = 0; i < batches.size(); i++) {
+            int at = i;
+            bodies.add(
+                () -> outcomes[at] = Simulation.this.invoke(instances.get(at), batches.get(at)));
+          }
+          trace.add(batches.size() + " invocations at the same time");
+          turns.together(bodies);
+          return List.of(outcomes);
+        }
+      };
+
+  private Invoker.Outcome invoke(BatchPipeline instance, SourceBatch batch) {
+    invocations++;
+    batch.records().forEach(r -> handedOver.add(batch.split() + "/" + r.position().offset()));
+    try {
+      BatchResult result = instance.process(batch);
+      warm.add(instance);
+      return new Invoker.Outcome(result.failedOffsets(), null);
+    } catch (RuntimeException e) {
+      expectedFailure(e, "a batch of " + batch.split());
+      if (e instanceof PipelineFailedException) {
+        batch
+            .records()
+            .forEach(r -> refusedRecords.add(batch.split() + "/" + r.position().offset()));
+      }
+      if (!(e instanceof Crash)) {
+        warm.add(instance);
+      }
+      return new Invoker.Outcome(List.of(), e);
+    }
+  }
+
+  /** Faults explain a failure; anything else is a defect. */
+  private void expectedFailure(RuntimeException e, String during) {
+    if (e instanceof Crash || e instanceof EgressException) {
+      return;
+    }
+    if (e instanceof StateStoreException s && s.reason() != Reason.INVALID_REQUEST) {
+      return;
+    }
+    if (e instanceof PipelineFailedException
+        && String.valueOf(e.getMessage()).contains("ParallelizationFactor")) {
+      refusals++;
+      if (sources.parallelization() == 1) {
+        violations.add("refused " + during + " with ParallelizationFactor 1: " + e.getMessage());
+      }
+      return;
+    }
+    StringBuilder where = new StringBuilder(e.toString());
+    for (StackTraceElement frame : e.getStackTrace()) {
+      if (frame.getClassName().startsWith("dev.statekit")) {
+        where.append("\n      at ").append(frame);
+      }
+      if (where.length() > 1200) {
+        break;
+      }
+    }
+    violations.add("unexpected failure of " + during + ": " + where);
+  }
+
+  private void tick() {
+    BatchPipeline instance = take();
+    try {
+      instance.registerSplits(sources.openSplits()); // as KinesisShards lists them on each tick
+      var result = instance.tick();
+      if (result.windowsFired() > 0 || !result.idleSplits().isEmpty()) {
+        trace.add("tick: idle " + result.idleSplits() + ", fired " + result.windowsFired());
+      }
+      warm.add(instance);
+    } catch (RuntimeException e) {
+      trace.add("tick failed: " + e.getMessage());
+      expectedFailure(e, "a tick");
+    }
+  }
+
+  private Outcome run() {
+    List<Workload.Input> inputs = workload.input(random, START);
+    List<String> expected = new ArrayList<>(workload.expected(inputs));
+    Collections.sort(expected);
+    sources.setUp(inputs.get(inputs.size() - 1).at() - START, START);
+    while (true) {
+      try {
+        fresh().registerSplits(sources.openSplits());
+        break;
+      } catch (RuntimeException e) {
+        expectedFailure(e, "registering the shards");
+        clock.advance(Duration.ofSeconds(1));
+      }
+    }
+    long inputEnd = inputs.get(inputs.size() - 1).at();
+    long limit = Math.max(faults.end, inputEnd) + IDLE.toMillis() + 3 * 3600_000L;
+    int next = 0;
+    long nextTick = START + 60_000;
+    boolean quiet = false;
+    boolean done = false;
+    while (clock.millis() < limit && !done) {
+      long now = clock.millis();
+      while (next < inputs.size() && inputs.get(next).at() <= now) {
+        sources.put(inputs.get(next++), now, this::registerNew);
+      }
+      List<Runnable> ready = sources.ready(now, invoker, faults);
+      boolean tickDue = now >= nextTick;
+      if (ready.isEmpty() && !tickDue) {
+        long wake = Math.min(nextTick, sources.nextWake(now));
+        if (next < inputs.size()) {
+          wake = Math.min(wake, inputs.get(next).at());
+        }
+        clock.advance(Duration.ofMillis(Math.max(1, wake - now)));
+        continue;
+      }
+      if (tickDue && (ready.isEmpty() || random.nextInt(3) == 0)) {
+        tick();
+        nextTick += 60_000;
+        if (quiet) {
+          sources.redrive();
+          replayGivenUp();
+          done = finished(expected);
+        }
+      } else {
+        ready.get(random.nextInt(ready.size())).run();
+      }
+      clock.advance(Duration.ofMillis(50 + random.nextInt(3000)));
+      if (!quiet && !faults.active() && next == inputs.size() && sources.settled()) {
+        quiet = true;
+        trace.add("faults over, input drained: replays and redrives from here");
+        sources.redrive();
+      }
+    }
+    check(expected, done);
+    if (Boolean.getBoolean("simulation.debug")) {
+      sink.records().forEach((id, v) -> System.out.println("SINK " + id + " " + v));
+      sources.dump();
+    }
+    String report =
+        "seed "
+            + seed
+            + ": "
+            + workload.name()
+            + ", "
+            + inputs.size()
+            + " records, "
+            + expected.size()
+            + " results expected, "
+            + sources
+            + ", "
+            + invocations
+            + " invocations, "
+            + refusals
+            + " refusals, "
+            + store.requests
+            + " store requests; "
+            + faults
+            + "\n"
+            + trace;
+    return new Outcome(seed, List.copyOf(violations), report);
+  }
+
+  private void registerNew(List<String> splits) {
+    try {
+      fresh().registerSplits(splits); // the tick's listing, right after a reshard
+    } catch (RuntimeException e) {
+      expectedFailure(e, "registering new shards");
+    }
+  }
+
+  /** What the operator does with the records Lambda gave up on: replays them. */
+  private void replayGivenUp() {
+    BatchPipeline instance = fresh();
+    for (GivenUp range : instance.givenUp()) {
+      SourceBatch batch = sources.range(range);
+      trace.add("replay of " + range + ": " + batch.records().size() + " records");
+      try {
+        BatchResult replayed = instance.replay(range, batch);
+        trace.add(
+            "replayed: applied "
+                + replayed.applied()
+                + ", repeats "
+                + replayed.repeats()
+                + ", late "
+                + replayed.late()
+                + ", failed "
+                + replayed.failedOffsets());
+        if (replayed.succeeded()) {
+          sources.replayed(range); // else the range stays open, replayed again with the next tick
+        }
+      } catch (RuntimeException e) {
+        expectedFailure(e, "a replay");
+      }
+    }
+    for (SourceBatch batch : sources.unorderedGivenUp()) {
+      invoke(instance, batch); // a queue's or a stream's: handed over again, applied once
+    }
+    // What only the on-failure destination names: no attempt of it reached the table.
+    for (ShardMapping.Skipped skipped : sources.skippedNotReplayed()) {
+      GivenUp range = GivenUp.onFailure(skipped.split(), skipped.first(), skipped.last());
+      SourceBatch batch = sources.range(range);
+      try {
+        BatchResult replayed = instance.replay(range, batch);
+        trace.add("replay of the on-failure record " + skipped + ": " + replayed.failedOffsets());
+        batch.records().forEach(r -> late.add(r.value()));
+        if (replayed.succeeded()) {
+          sources.replayed(range);
+        }
+      } catch (IllegalArgumentException refused) {
+        trace.add("replay of " + skipped + " refused: " + refused.getMessage());
+        if (refused.getMessage().contains("Nothing to replay")) {
+          sources.replayed(range); // its records were applied: the pipeline says so
+        }
+      } catch (RuntimeException e) {
+        expectedFailure(e, "a replay of an on-failure record");
+      }
+    }
+  }
+
+  private boolean finished(List<String> expected) {
+    List<String> actual = actual();
+    List<String> missing = new ArrayList<>(expected);
+    actual.forEach(missing::remove);
+    List<String> extra = new ArrayList<>(actual);
+    expected.forEach(extra::remove);
+    boolean complete =
+        (missing.isEmpty() && extra.isEmpty()) || workload.explains(missing, extra, late);
+    return sources.drained()
+        && fresh().givenUp().isEmpty()
+        && sources.skippedNotReplayed().isEmpty()
+        && complete
+        && store.quiet().timersDueBy(NAME, Long.MAX_VALUE, 1).isEmpty();
+  }
+
+  private List<String> actual() {
+    List<String> actual = new ArrayList<>(sink.records().values());
+    Collections.sort(actual);
+    return actual;
+  }
+
+  /** The invariants, after the schedule. */
+  private void check(List<String> expected, boolean done) {
+    sink.conflicts.forEach(c -> violations.add("one output id with two values: " + c));
+    List<String> actual = actual();
+    boolean refused = sources.parallelization() > 1 && refusals > 0;
+    if (!refused) {
+      List<String> missing = new ArrayList<>(expected);
+      actual.forEach(missing::remove);
+      List<String> extra = new ArrayList<>(actual);
+      expected.forEach(extra::remove);
+      boolean explained =
+          (!missing.isEmpty() || !extra.isEmpty()) && workload.explains(missing, extra, late);
+      if (!missing.isEmpty() && !explained) {
+        violations.add("results missing (" + missing.size() + "): " + first(missing));
+        // What Lambda gave up on and the pipeline did not record, if that is where they went.
+        violations.addAll(sources.unnoticed());
+      }
+      if (!extra.isEmpty() && !explained) {
+        violations.add("results not in the reference (" + extra.size() + "): " + first(extra));
+      }
+      if (!done && ((missing.isEmpty() && extra.isEmpty()) || explained)) {
+        violations.add(
+            "not quiet by the bound on simulated time: drained "
+                + sources.drained()
+                + ", given up and not replayed "
+                + fresh().givenUp()
+                + ", timer items left "
+                + store.quiet().timersDueBy(NAME, Long.MAX_VALUE, 3).size());
+      }
+    } else {
+      if (actual.size() > new java.util.HashSet<>(actual).size()) {
+        violations.add("a refused shard still applied a record twice");
+      }
+      if (workload.perRecord()) {
+        // Every record handed over has its output, or was in a batch the pipeline refused (a
+        // refused lane's later records wait on the stream), or in one Lambda gave up on, which the
+        // on-failure destination names: none was skipped unseen.
+        java.util.Set<String> produced = new java.util.HashSet<>();
+        sink.records()
+            .keySet()
+            .forEach(
+                id ->
+                    produced.add(
+                        id.substring(
+                            id.indexOf('/') + 1, id.lastIndexOf('/', id.lastIndexOf('/') - 1))));
+        for (String record : sources.recordIds()) {
+          if (handedOver.contains(record)
+              && !produced.contains(record)
+              && !refusedRecords.contains(record)
+              && !sources.givenUpByLambda(record)) {
+            violations.add("record " + record + " was neither applied nor refused");
+          }
+        }
+      }
+    }
+    store
+        .largestKeyItems()
+        .forEach(
+            (key, bytes) -> {
+              if (bytes > KEY_ITEM_BOUND) {
+                violations.add("key " + key + "'s item grew to " + bytes + " bytes");
+              }
+            });
+    violations.addAll(sources.expired());
+  }
+
+  private static String first(List<String> values) {
+    return values.size() <= 8 ? values.toString() : values.subList(0, 8) + "...";
+  }
+}

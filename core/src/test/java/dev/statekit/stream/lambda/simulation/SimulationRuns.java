@@ -1,0 +1,88 @@
+package dev.statekit.stream.lambda.simulation;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.List;
+
+/** Runs seeds of the simulation and reports the first failure with how to reproduce it. */
+public final class SimulationRuns {
+  private SimulationRuns() {}
+
+  /**
+   * Runs the seeds the system properties name over {@code workloads}; fails on the first broken
+   * invariant, printing the seed, its schedule, its trace and the command that runs it again.
+   *
+   * @param test the test class, for the command
+   * @param module the Maven module it is in
+   * @param seeds how many schedules to run unless {@code -Dsimulation.seeds} says
+   */
+  public static void check(List<Workload> workloads, String test, String module, long seeds) {
+    String one = System.getProperty("simulation.seed");
+    long first = Long.getLong("simulation.first", 1);
+    long count = Long.getLong("simulation.seeds", seeds);
+    if (one != null && !one.isBlank()) {
+      first = Long.parseLong(one.trim());
+      count = 1;
+    }
+    // Schedules give up on batches by the thousand: their warnings would be most of the output.
+    java.util.logging.Logger engine = java.util.logging.Logger.getLogger("dev.statekit.stream");
+    java.util.logging.Level level = engine.getLevel();
+    engine.setLevel(java.util.logging.Level.SEVERE);
+    try {
+      run(workloads, test, module, first, count);
+    } finally {
+      engine.setLevel(level);
+    }
+  }
+
+  private static void run(
+      List<Workload> workloads, String test, String module, long first, long count) {
+    long started = System.nanoTime();
+    boolean survey = Boolean.getBoolean("simulation.survey");
+    java.util.Map<String, List<Long>> found = new java.util.TreeMap<>();
+    for (long seed = first; seed < first + count; seed++) {
+      Simulation.Outcome outcome = Simulation.run(seed, workloads);
+      if (!outcome.ok() && survey) {
+        for (String violation : outcome.violations()) {
+          String kind = violation.replaceAll("[0-9]+", "N");
+          kind = kind.substring(0, Math.min(90, kind.length()));
+          found.computeIfAbsent(kind, k -> new java.util.ArrayList<>()).add(seed);
+        }
+        continue;
+      }
+      if (!outcome.ok()) {
+        fail(
+            "Seed "
+                + seed
+                + " broke "
+                + outcome.violations().size()
+                + " invariant(s):\n  "
+                + String.join("\n  ", outcome.violations())
+                + "\n"
+                + outcome.report()
+                + "\nRun it alone: mvn -B -q -pl "
+                + module
+                + " test -Dtest="
+                + test
+                + " -Dsimulation.seed="
+                + seed
+                + " -Dsurefire.failIfNoSpecifiedTests=false");
+      }
+    }
+    if (survey) {
+      found.forEach(
+          (kind, seeds) ->
+              System.out.println(
+                  "SURVEY "
+                      + seeds.size()
+                      + " x "
+                      + kind
+                      + " "
+                      + seeds.subList(0, Math.min(8, seeds.size()))));
+    }
+    long broken = found.values().stream().flatMap(List::stream).distinct().count();
+    System.out.printf(
+        "%d schedules, %d violations (seeds %d to %d, %.1f s)%n",
+        count, broken, first, first + count - 1, (System.nanoTime() - started) / 1e9);
+  }
+}

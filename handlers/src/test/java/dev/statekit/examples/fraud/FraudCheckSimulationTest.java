@@ -1,0 +1,40 @@
+package dev.statekit.examples.fraud;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.stream.lambda.simulation.Simulation;
+import dev.statekit.stream.lambda.simulation.SimulationRuns;
+import dev.statekit.stream.lambda.simulation.Workload;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fraud check pipeline among the simulated workloads: the same schedules, faults and invariants
+ * as the kit's own ({@code Simulation}), a third of them over the fraud check.
+ */
+class FraudCheckSimulationTest {
+  @Test
+  void fraudCheckSchedulesKeepEveryInvariant() {
+    List<Workload> workloads = new ArrayList<>(Simulation.workloads());
+    Workload fraud = new FraudCheckWorkload();
+    // As many fraud check schedules as all the others together.
+    for (int i = 0; i < Simulation.workloads().size(); i++) {
+      workloads.add(fraud);
+    }
+    SimulationRuns.check(workloads, "FraudCheckSimulationTest", "handlers", 300);
+  }
+
+  @Test
+  void theSimulatedTransactionsRaiseAlerts() {
+    FraudCheckWorkload fraud = new FraudCheckWorkload();
+    int withAlerts = 0;
+    for (long seed = 1; seed <= 50; seed++) {
+      if (!fraud.expected(fraud.input(new Random(seed), 1_767_225_600_000L)).isEmpty()) {
+        withAlerts++;
+      }
+    }
+    assertTrue(withAlerts >= 25, "inputs with alerts to check: " + withAlerts + " of 50");
+  }
+}
