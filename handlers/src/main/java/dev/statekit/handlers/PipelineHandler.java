@@ -19,7 +19,9 @@ import java.util.List;
  * <pre>{@code
  * public final class ClicksHandler extends PipelineHandler {
  *   public ClicksHandler() {
- *     super(Clicks.pipeline(new DynamoDbBatchStore(DynamoDbClient.create(), System.getenv("TABLE"))));
+ *     super(
+ *         Clicks.pipeline(new DynamoDbBatchStore(DynamoDbClient.create(), System.getenv("TABLE"))),
+ *         List.of(System.getenv("STREAM_ARN"), System.getenv("TICK_RULE_ARN")));
  *   }
  * }
  * }</pre>
