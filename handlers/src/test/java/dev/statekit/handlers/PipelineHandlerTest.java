@@ -88,10 +88,14 @@ class PipelineHandlerTest {
   }
 
   private static byte[] invoke(PipelineHandler handler, String fixture) throws IOException {
-    try (InputStream in = PipelineHandlerTest.class.getResourceAsStream("/events/" + fixture)) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      handler.handleRequest(new ByteArrayInputStream(in.readAllBytes()), out, null);
-      return out.toByteArray();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    handler.handleRequest(new ByteArrayInputStream(fixture(fixture)), out, null);
+    return out.toByteArray();
+  }
+
+  private static byte[] fixture(String name) throws IOException {
+    try (InputStream in = PipelineHandlerTest.class.getResourceAsStream("/events/" + name)) {
+      return in.readAllBytes();
     }
   }
 
@@ -120,10 +124,17 @@ class PipelineHandlerTest {
     invoke(handler, "pipeline/kinesis-clicks-later.json");
     assertEquals(2, results.texts().size());
     // An older batch after a later one checkpointed cannot be told from a concurrent batch of the
-    // shard (ParallelizationFactor above 1): refused, nothing applied.
+    // shard (ParallelizationFactor above 1): refused, nothing applied. Lambda sees an error id; the
+    // function's log has the pipeline's reason, which the entry point throws.
+    var failed =
+        assertThrows(
+            dev.statekit.entry.InvocationError.class,
+            () -> invoke(handler, "pipeline/kinesis-clicks.json"));
+    assertTrue(failed.getMessage().contains("(error "), failed.getMessage());
     PipelineFailedException refused =
         assertThrows(
-            PipelineFailedException.class, () -> invoke(handler, "pipeline/kinesis-clicks.json"));
+            PipelineFailedException.class,
+            () -> handler.entryPoint().invoke(fixture("pipeline/kinesis-clicks.json")));
     assertTrue(refused.getMessage().contains("ParallelizationFactor"), refused.getMessage());
     assertEquals(2, results.texts().size());
   }
