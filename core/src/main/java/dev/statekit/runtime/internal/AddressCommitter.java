@@ -188,7 +188,8 @@ final class AddressCommitter {
               + ") before its commit; nothing was written. Keep outboxSweepAfter above twice the"
               + " function's timeout",
           false,
-          "no");
+          // A batch this slow may have lost its messages to another receive that applied them.
+          "unknown");
       return null;
     }
     if (next.outbox() != null && !registered) {
@@ -303,7 +304,9 @@ final class AddressCommitter {
   /**
    * The address's messages wait for its previous outbox. A repeat on its last attempt is done (it
    * was applied; the sweep delivers that outbox); any other message fails, as nothing of it was
-   * applied.
+   * applied here. Its dead letter cannot say it was applied nowhere: nothing fences the state read
+   * against another copy of the batch, or a slower earlier receive, that delivers the outbox and
+   * applies it meanwhile.
    */
   private void waitFor(Undelivered failed, int tries, Set<InboundInvocation> duplicates) {
     String error =
@@ -324,7 +327,7 @@ final class AddressCommitter {
         waiting.add(d);
       }
     }
-    FailedDeliveries.settle(settings, waiting, error, false, "no");
+    FailedDeliveries.settle(settings, waiting, error, false, "unknown");
   }
 
   /**

@@ -63,24 +63,42 @@ final class DeadLetters {
   /** The dead letter of a queue message that could not be read, or whose function is unknown. */
   static DeadLetter unreadable(Delivery delivery) {
     InboundInvocation fired = firedTimer(delivery);
+    // A target no function matches may be one a deploy removed after applying this message, or
+    // after another attempt dead-lettered it: its letter is that one, with the same id and key.
+    boolean targetUnknown =
+        delivery.invalid instanceof dev.statekit.runtime.InvalidEnvelopeException invalid
+            && invalid.isTargetUnknown();
+    String basis =
+        fired != null
+            ? fired.timer.asString()
+            : targetUnknown ? queueBasis(delivery, 0) : delivery.messageId;
     return DeadLetter.newBuilder()
         .setGroupId(delivery.groupId == null ? "unreadable" : delivery.groupId)
-        .setDeduplicationId(
-            "d-" + QueueIds.sha256(fired == null ? delivery.messageId : fired.timer.asString()))
-        .setBody(delivery.body)
+        .setDeduplicationId("d-" + QueueIds.sha256(basis))
+        .setBody(targetUnknown ? withKey(delivery.body, resendKey(basis)) : delivery.body)
         .setErrorType(delivery.invalid.getClass().getName())
         .setErrorMessage(truncate(String.valueOf(delivery.invalid.getMessage())))
         .setAttempts(delivery.attempts)
         .setSourceMessageId(delivery.messageId)
         .setTarget(delivery.target == null ? "" : delivery.target.toString())
         .setKind(MESSAGE)
-        // A target no function matches may be one a deploy removed after applying this message.
-        .setApplied(
-            delivery.invalid instanceof dev.statekit.runtime.InvalidEnvelopeException invalid
-                    && invalid.isTargetUnknown()
-                ? "unknown"
-                : "no")
+        .setApplied(targetUnknown ? "unknown" : "no")
         .build();
+  }
+
+  /** An envelope's text with {@code key} as its {@code id}, unless it has one of its own. */
+  private static String withKey(String envelope, String key) {
+    com.fasterxml.jackson.databind.JsonNode node = EnvelopeCodec.tree(envelope);
+    if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode object)
+        || object.has("id")) {
+      return envelope;
+    }
+    object.put("id", key);
+    try {
+      return EnvelopeCodec.JSON.writeValueAsString(object);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return envelope;
+    }
   }
 
   /** The fired timer a delivery carries, or {@code null}. */
@@ -233,11 +251,16 @@ final class DeadLetters {
     if (inbound.timer != null) {
       return inbound.timer.asString();
     }
+    return queueBasis(delivery, delivery.invocations.indexOf(inbound));
+  }
+
+  /** What identifies invocation {@code index} of a queue message on every delivery of it. */
+  private static String queueBasis(Delivery delivery, int index) {
     return (delivery.hasQueueSequence()
             ? delivery.groupId + ":" + delivery.sequence
             : String.valueOf(delivery.messageId))
         + "|"
-        + delivery.invocations.indexOf(inbound);
+        + index;
   }
 
   /** {@code <sender>|<incarnation>|<version>|<target>|<part>}: a bundle's id, the same anywhere. */

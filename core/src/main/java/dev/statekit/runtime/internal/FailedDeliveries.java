@@ -28,8 +28,9 @@ final class FailedDeliveries {
    * Settles {@code deliveries} after {@code error}.
    *
    * @param permanent whether it cannot pass: sending them again cannot help
-   * @param applied what their dead letters say of whether they were applied: "no" when the
-   *     address's state was read and they were no repeats, else "unknown"
+   * @param applied what their dead letters say of whether they were applied: "no" only when no
+   *     other receive can apply them either (a commit DynamoDB refuses whatever the state), else
+   *     "unknown"
    */
   static void settle(
       RuntimeSettings settings,

@@ -41,7 +41,11 @@ class RuntimeSimulationTest {
    * the other applied (allowed: the dead letter carries the key); 33128, 36657: the same for a
    * function a deploy removed; 8225: a message behind one that kills its process on every receive,
    * dead-lettered by the runtime past its last attempt, then moved by the queue's redrive too
-   * (allowed: the runtime cannot delete what it dead-lettered when its process dies).
+   * (allowed: the runtime cannot delete what it dead-lettered when its process dies); 51487, 63969:
+   * a message waiting for its address's earlier effects on its last attempt was dead-lettered as
+   * not applied while a slower earlier receive, or another copy of its batch, delivered them and
+   * applied it; 54050: a message dead-lettered past its last attempt, then received again after a
+   * deploy removed its function, got a second dead letter with another deduplication id and key.
    */
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(
