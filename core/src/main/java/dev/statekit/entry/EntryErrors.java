@@ -1,6 +1,6 @@
 package dev.statekit.entry;
 
-import com.fasterxml.jackson.core.JacksonException;
+import dev.statekit.json.BoundedJson;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -19,32 +19,57 @@ final class EntryErrors {
             + (routes.isEmpty() ? "nothing" : String.join("; ", routes)));
   }
 
-  /** A batch from {@code source} of {@code shape} has no consumer: which builder call adds one. */
+  /**
+   * A batch from {@code source} of {@code shape} has no consumer: which builder call adds one. Only
+   * the sources the application declared are routed, so that whoever may invoke the function cannot
+   * pass an event of their own making off as one of a queue or stream.
+   */
   static NoRouteException noConsumer(PayloadShape shape, String source, List<String> routes) {
     String register =
         switch (shape) {
           case SQS ->
-              "register queue(\""
+              "if it is yours, declare it with queue(\""
                   + source
-                  + "\", consumer), runtime(runtime, \""
+                  + "\", consumer) or runtime(runtime, \""
                   + source
-                  + "\") if it is the runtime's ingress queue, or anyQueue(consumer)";
+                  + "\")";
           case KINESIS ->
-              "register kinesisStream(\"" + source + "\", consumer) or anyKinesisStream(consumer)";
+              "if it is yours, declare it with kinesisStream(\"" + source + "\", consumer)";
           case DYNAMODB_STREAM ->
-              "register dynamoDbStream(\""
-                  + source
-                  + "\", consumer) or anyDynamoDbStream(consumer)";
+              "if it is yours, declare it with dynamoDbStream(\"" + source + "\", consumer)";
           default -> throw new IllegalArgumentException(shape + " does not come in batches");
         };
     return noRoute(
-        shape, "nothing consumes " + source + "; " + register + " on its builder", routes);
+        shape,
+        "its source " + source + " is not one this entry point declares; " + register,
+        routes);
   }
 
-  static UnrecognizedPayloadException unparsable(JacksonException e) {
+  /** A scheduled event fired by none of the declared rules. */
+  static NoRouteException undeclaredRule(List<String> resources, List<String> routes) {
+    return noRoute(
+        PayloadShape.SCHEDULED,
+        "its rule "
+            + (resources.isEmpty() ? "(none named)" : String.join(", ", resources))
+            + " is not one this entry point declares; if it is yours, declare it with"
+            + " scheduleRule(\"its name or ARN\")",
+        routes);
+  }
+
+  /** A payload past the entry point's size limit. */
+  static PayloadTooLargeException tooLarge(int size, long limit) {
+    return new PayloadTooLargeException(
+        "The payload is "
+            + size
+            + " bytes, more than this entry point's limit of "
+            + limit
+            + " (Lambda itself takes at most 6 MB); send smaller batches, or raise maxPayloadBytes");
+  }
+
+  static UnrecognizedPayloadException unparsable(java.io.IOException e) {
     return new UnrecognizedPayloadException(
         "The payload looks like JSON but does not parse ("
-            + e.getOriginalMessage()
+            + BoundedJson.describe(e)
             + "). "
             + accepted(),
         e);

@@ -2,6 +2,7 @@ package dev.statekit.entry;
 
 import dev.statekit.entry.internal.Routes;
 import dev.statekit.entry.internal.RuntimeRoutes;
+import dev.statekit.entry.internal.SourceKind;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.http.FunctionHttpServer;
 import dev.statekit.protocol.RequestReplyHandler;
@@ -11,19 +12,30 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * Registers what each payload shape goes to, then builds the {@link EntryPoint}; from {@link
  * EntryPoint#builder()}. Every registration is checked when made.
+ *
+ * <p>Event-source events are routed only from the sources declared here: a queue, stream, table or
+ * schedule rule named by its ARN matches that source alone; by URL (a queue), that name in that
+ * account; by name, that name in any account. Whoever may invoke the function can send any JSON, so
+ * a source left undeclared is one they could pass their own events off as. The {@code any...}
+ * methods route every other source of a kind: use them only for a function that nothing but its
+ * event source mappings may invoke.
  */
 public final class EntryPointBuilder {
+  /** The default payload limit: 8 MiB, above the 6 MB Lambda itself takes. */
+  public static final long DEFAULT_MAX_PAYLOAD_BYTES = 8L * 1024 * 1024;
+
   RequestReplyHandler functions;
   long maxRequestBytes = FunctionHttpServer.DEFAULT_MAX_REQUEST_BYTES;
+  long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
   EnvelopeConsumer envelopes;
-  final Routes<BatchConsumer<QueueRecord>> queues = new Routes<>("queue");
-  final Routes<BatchConsumer<KinesisRecord>> kinesis = new Routes<>("Kinesis stream");
-  final Routes<BatchConsumer<ChangeRecord>> dynamoDb = new Routes<>("DynamoDB stream of table");
+  final Routes<BatchConsumer<QueueRecord>> queues = new Routes<>(SourceKind.QUEUE);
+  final Routes<BatchConsumer<KinesisRecord>> kinesis = new Routes<>(SourceKind.STREAM);
+  final Routes<BatchConsumer<ChangeRecord>> dynamoDb = new Routes<>(SourceKind.TABLE);
+  final Routes<Boolean> rules = new Routes<>(SourceKind.RULE);
   final Map<String, ScheduledTask> tasks = new LinkedHashMap<>();
   final List<Runnable> primers = new ArrayList<>();
 
@@ -68,6 +80,20 @@ public final class EntryPointBuilder {
     return this;
   }
 
+  /**
+   * The largest payload {@link EntryPoint#invoke} reads (default {@link
+   * #DEFAULT_MAX_PAYLOAD_BYTES}); a larger one is a {@link PayloadTooLargeException}.
+   *
+   * @throws IllegalArgumentException if under 1
+   */
+  public EntryPointBuilder maxPayloadBytes(long maxPayloadBytes) {
+    if (maxPayloadBytes < 1) {
+      throw new IllegalArgumentException("maxPayloadBytes is at least 1, got " + maxPayloadBytes);
+    }
+    this.maxPayloadBytes = maxPayloadBytes;
+    return this;
+  }
+
   /** Applies direct invokes carrying ingress envelopes with {@code consumer}. */
   public EntryPointBuilder envelopes(EnvelopeConsumer consumer) {
     if (envelopes != null) {
@@ -78,31 +104,37 @@ public final class EntryPointBuilder {
   }
 
   /**
-   * Routes StateKit's self-hosted runtime: direct invokes with ingress envelopes, the batches of
-   * the ingress queue (every queue not registered by name: the runtime's is usually the
-   * application's only queue), and the timer sweep as the scheduled task {@code timers}, which
-   * stops before the invocation's deadline ({@link
-   * FunctionRuntime#sweepTimers(dev.statekit.Deadline)}).
+   * Routes StateKit's self-hosted runtime's direct invokes (ingress envelopes) and its timer sweep,
+   * as the scheduled task {@code timers}, which stops before the invocation's deadline ({@link
+   * FunctionRuntime#sweepTimers(dev.statekit.Deadline)}). The ingress queue's batches need {@link
+   * #runtime(FunctionRuntime, String)}, which names the queue.
    */
   public EntryPointBuilder runtime(FunctionRuntime runtime) {
-    return runtime(runtime, this::anyQueue);
+    Objects.requireNonNull(runtime, "runtime");
+    envelopes(runtime::invokeJson);
+    return scheduled("timers", event -> RuntimeRoutes.sweep(runtime, event.deadline()));
   }
 
   /**
-   * Like {@link #runtime(FunctionRuntime)}, with the ingress queue named (its name, URL or ARN),
-   * for applications with other queues.
+   * Like {@link #runtime(FunctionRuntime)}, and the batches of the runtime's ingress queue.
+   *
+   * @param ingressQueue the queue's ARN (only that queue), URL (that name in that account) or name
+   *     (that name in any account)
    */
   public EntryPointBuilder runtime(FunctionRuntime runtime, String ingressQueue) {
     Objects.requireNonNull(ingressQueue, "ingressQueue");
-    return runtime(runtime, consumer -> queue(ingressQueue, consumer));
+    runtime(runtime);
+    return queue(ingressQueue, records -> RuntimeRoutes.queueBatch(runtime, records));
   }
 
-  private EntryPointBuilder runtime(
-      FunctionRuntime runtime, Consumer<BatchConsumer<QueueRecord>> ingress) {
-    Objects.requireNonNull(runtime, "runtime");
-    envelopes(runtime::invokeJson);
-    ingress.accept(records -> RuntimeRoutes.queueBatch(runtime, records));
-    return scheduled("timers", event -> RuntimeRoutes.sweep(runtime, event.deadline()));
+  /**
+   * Like {@link #runtime(FunctionRuntime)}, taking the batches of every queue not declared by name
+   * as the runtime's: only for a function nothing but its event source mappings may invoke (in
+   * memory, in tests).
+   */
+  public EntryPointBuilder runtimeOnAnyQueue(FunctionRuntime runtime) {
+    runtime(runtime);
+    return anyQueue(records -> RuntimeRoutes.queueBatch(runtime, records));
   }
 
   /**
@@ -111,11 +143,14 @@ public final class EntryPointBuilder {
    * @param queue the queue's name, URL or ARN
    */
   public EntryPointBuilder queue(String queue, BatchConsumer<QueueRecord> consumer) {
-    queues.add(QueueRecord.queueName(queue), consumer);
+    queues.add(queue, consumer);
     return this;
   }
 
-  /** Consumes the SQS events of every queue not registered by name. */
+  /**
+   * Consumes the SQS events of every queue not declared by name: only for a function nothing but
+   * its event source mappings may invoke.
+   */
   public EntryPointBuilder anyQueue(BatchConsumer<QueueRecord> consumer) {
     queues.addAny(consumer);
     return this;
@@ -127,11 +162,14 @@ public final class EntryPointBuilder {
    * @param stream the stream's name or ARN
    */
   public EntryPointBuilder kinesisStream(String stream, BatchConsumer<KinesisRecord> consumer) {
-    kinesis.add(KinesisRecord.streamName(stream), consumer);
+    kinesis.add(stream, consumer);
     return this;
   }
 
-  /** Consumes the Kinesis events of every stream not registered by name. */
+  /**
+   * Consumes the Kinesis events of every stream not declared by name: only for a function nothing
+   * but its event source mappings may invoke.
+   */
   public EntryPointBuilder anyKinesisStream(BatchConsumer<KinesisRecord> consumer) {
     kinesis.addAny(consumer);
     return this;
@@ -143,19 +181,43 @@ public final class EntryPointBuilder {
    * @param table the table's name, ARN or stream ARN
    */
   public EntryPointBuilder dynamoDbStream(String table, BatchConsumer<ChangeRecord> consumer) {
-    dynamoDb.add(ChangeRecord.tableName(table), consumer);
+    dynamoDb.add(table, consumer);
     return this;
   }
 
-  /** Consumes the DynamoDB Streams events of every table not registered by name. */
+  /**
+   * Consumes the DynamoDB Streams events of every table not declared by name: only for a function
+   * nothing but its event source mappings may invoke.
+   */
   public EntryPointBuilder anyDynamoDbStream(BatchConsumer<ChangeRecord> consumer) {
     dynamoDb.addAny(consumer);
     return this;
   }
 
   /**
-   * Runs {@code task} on every scheduled event, after the tasks registered before it. A task that
-   * may run long should stop before {@link ScheduledEvent#deadline()}.
+   * Runs the scheduled tasks on the events of this EventBridge rule (repeat for several).
+   *
+   * @param rule the rule's ARN or name
+   * @throws IllegalArgumentException if it names no rule
+   */
+  public EntryPointBuilder scheduleRule(String rule) {
+    rules.add(rule, Boolean.TRUE);
+    return this;
+  }
+
+  /**
+   * Runs the scheduled tasks on the events of every rule not declared: only for a function nothing
+   * but EventBridge may invoke (in memory, in tests).
+   */
+  public EntryPointBuilder anyScheduleRule() {
+    rules.addAny(Boolean.TRUE);
+    return this;
+  }
+
+  /**
+   * Runs {@code task} on every scheduled event of a declared rule ({@link #scheduleRule}; a
+   * scheduled event is refused while none is declared), after the tasks registered before it. A
+   * task that may run long should stop before {@link ScheduledEvent#deadline()}.
    *
    * @param name the task's name in the answer (letters, digits, '-', '_', '.')
    */

@@ -1,34 +1,27 @@
 package dev.statekit.entry;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statekit.json.BoundedJson;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
-/** Parses JSON payloads. The mapper is created on first use: ToFunction payloads never load it. */
+/** Parses JSON payloads within {@link BoundedJson}'s bounds. */
 final class PayloadJson {
   private PayloadJson() {}
-
-  private static final class Holder {
-    static final ObjectMapper MAPPER = new ObjectMapper();
-  }
 
   /** The payload's JSON; an {@link UnrecognizedPayloadException} if it does not parse. */
   static JsonNode parse(byte[] payload) {
     try {
-      return Holder.MAPPER.readTree(payload);
-    } catch (JacksonException e) {
-      throw EntryErrors.unparsable(e);
+      return BoundedJson.read(payload);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      // Parsing bytes in memory fails only for what they hold: never an I/O failure.
+      throw EntryErrors.unparsable(e);
     }
   }
 
   /** The payload's JSON, or {@code null} if it does not parse. */
   static JsonNode parseOrNull(byte[] payload) {
     try {
-      return Holder.MAPPER.readTree(payload);
+      return BoundedJson.read(payload);
     } catch (IOException e) {
       return null;
     }

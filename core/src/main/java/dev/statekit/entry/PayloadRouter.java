@@ -5,13 +5,15 @@ import dev.statekit.Deadline;
 import dev.statekit.entry.internal.Answers;
 import dev.statekit.entry.internal.EventReader;
 import dev.statekit.entry.internal.Routes;
+import dev.statekit.entry.internal.SourceArn;
+import dev.statekit.entry.internal.SourceGroup;
+import dev.statekit.entry.internal.SourceKind;
 import dev.statekit.protocol.PayloadKind;
 import dev.statekit.protocol.RequestReplyHandler;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /** Tells a payload's shape, hands it to what is registered for it and writes the answer. */
 final class PayloadRouter {
@@ -22,6 +24,9 @@ final class PayloadRouter {
   }
 
   byte[] route(byte[] payload, Deadline deadline) {
+    if (payload.length > routes.maxPayloadBytes) {
+      throw EntryErrors.tooLarge(payload.length, routes.maxPayloadBytes);
+    }
     PayloadKind kind = PayloadKind.of(payload);
     if (kind == PayloadKind.TO_FUNCTION) {
       return requireFunctions(PayloadShape.TO_FUNCTION).invoke(payload);
@@ -45,33 +50,31 @@ final class PayloadRouter {
         }
         yield call(() -> routes.envelopes.invoke(payload), "The envelope consumer");
       }
-      case SQS -> batches(shape, EventReader.sqs(json), QueueRecord::queueName, routes.queues);
-      case KINESIS ->
-          batches(shape, EventReader.kinesis(json), KinesisRecord::streamName, routes.kinesis);
-      case DYNAMODB_STREAM ->
-          batches(shape, EventReader.dynamoDb(json), ChangeRecord::tableName, routes.dynamoDb);
+      case SQS -> batches(shape, EventReader.sqs(json), routes.queues);
+      case KINESIS -> batches(shape, EventReader.kinesis(json), routes.kinesis);
+      case DYNAMODB_STREAM -> batches(shape, EventReader.dynamoDb(json), routes.dynamoDb);
       case SCHEDULED -> scheduled(EventReader.scheduled(json).withDeadline(deadline));
       case TO_FUNCTION -> throw new IllegalStateException("A ToFunction is never JSON");
     };
   }
 
   private <R> byte[] batches(
-      PayloadShape shape,
-      List<R> records,
-      Function<R, String> sourceName,
-      Routes<BatchConsumer<R>> consumers) {
-    Map<String, List<R>> groups = Routes.group(records, sourceName);
+      PayloadShape shape, List<SourceGroup<R>> groups, Routes<BatchConsumer<R>> consumers) {
     // Every group's route is checked before any runs, so a misrouted batch changes nothing.
-    for (String source : groups.keySet()) {
-      if (consumers.get(source) == null) {
-        throw EntryErrors.noConsumer(shape, source, routes.describe());
+    List<BatchConsumer<R>> found = new ArrayList<>();
+    for (SourceGroup<R> group : groups) {
+      BatchConsumer<R> consumer = consumers.get(group.source());
+      if (consumer == null) {
+        throw EntryErrors.noConsumer(shape, group.source().text(), routes.describe());
       }
+      found.add(consumer);
     }
     List<String> failed = new ArrayList<>();
-    for (Map.Entry<String, List<R>> group : groups.entrySet()) {
-      BatchConsumer<R> consumer = consumers.get(group.getKey());
+    for (int i = 0; i < groups.size(); i++) {
+      SourceGroup<R> group = groups.get(i);
+      BatchConsumer<R> consumer = found.get(i);
       BatchOutcome outcome =
-          call(() -> consumer.accept(group.getValue()), "The consumer of " + group.getKey());
+          call(() -> consumer.accept(group.records()), "The consumer of " + group.source());
       failed.addAll(outcome.failedItemIds());
     }
     return Answers.batchItemFailures(failed);
@@ -82,6 +85,14 @@ final class PayloadRouter {
       throw noRoute(
           PayloadShape.SCHEDULED,
           "register scheduled(name, task), or runtime(runtime) for the timer sweep");
+    }
+    boolean declared = false;
+    for (String resource : event.resources()) {
+      SourceArn rule = SourceArn.parseOrNull(SourceKind.RULE, resource);
+      declared |= rule != null && routes.rules.get(rule) != null;
+    }
+    if (!declared && !routes.rules.takesAny()) {
+      throw EntryErrors.undeclaredRule(event.resources(), routes.describe());
     }
     Map<String, Object> summaries = new LinkedHashMap<>();
     RuntimeException failure = null;

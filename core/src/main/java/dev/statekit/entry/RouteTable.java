@@ -18,7 +18,9 @@ final class RouteTable {
   final Routes<BatchConsumer<QueueRecord>> queues;
   final Routes<BatchConsumer<KinesisRecord>> kinesis;
   final Routes<BatchConsumer<ChangeRecord>> dynamoDb;
+  final Routes<Boolean> rules;
   final Map<String, ScheduledTask> tasks;
+  final long maxPayloadBytes;
   final List<Runnable> primers;
 
   /** Copies what {@code b} registered, so a builder used again changes no built entry point. */
@@ -32,6 +34,8 @@ final class RouteTable {
     this.queues = b.queues.copy();
     this.kinesis = b.kinesis.copy();
     this.dynamoDb = b.dynamoDb.copy();
+    this.rules = b.rules.copy();
+    this.maxPayloadBytes = b.maxPayloadBytes;
     this.tasks = Collections.unmodifiableMap(new LinkedHashMap<>(b.tasks));
     this.primers = List.copyOf(b.primers);
   }
@@ -43,7 +47,7 @@ final class RouteTable {
       case SQS -> !queues.isEmpty();
       case KINESIS -> !kinesis.isEmpty();
       case DYNAMODB_STREAM -> !dynamoDb.isEmpty();
-      case SCHEDULED -> !tasks.isEmpty();
+      case SCHEDULED -> !tasks.isEmpty() && !rules.isEmpty();
     };
   }
 
@@ -60,7 +64,10 @@ final class RouteTable {
     routes.addAll(queues.describe());
     routes.addAll(kinesis.describe());
     routes.addAll(dynamoDb.describe());
-    tasks.keySet().forEach(name -> routes.add("scheduled task " + name));
+    if (!tasks.isEmpty()) {
+      routes.add(
+          "scheduled tasks " + tasks.keySet() + " on " + String.join(", ", rules.describe()));
+    }
     return routes;
   }
 }

@@ -1,11 +1,10 @@
 package dev.statekit.http;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.json.BoundedJson;
+import dev.statekit.protocol.MalformedRequestException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Iterator;
@@ -19,11 +18,6 @@ import java.util.Objects;
  * travel base64-encoded both ways. Plain JSON: no Lambda library needed.
  */
 public final class HttpEventAdapter {
-  /** Created on first use: a handler that only sees ToFunction bytes never loads Jackson. */
-  private static final class Json {
-    static final ObjectMapper MAPPER = new ObjectMapper();
-  }
-
   private final HttpRouter router;
 
   /** Answers through {@code router}. */
@@ -37,17 +31,15 @@ public final class HttpEventAdapter {
    * @param eventJson the event as Lambda delivers it
    * @return the response JSON ({@code statusCode}, {@code headers}, {@code body}, {@code
    *     isBase64Encoded})
-   * @throws IllegalArgumentException if the payload is not JSON or not an HTTP event
+   * @throws MalformedRequestException if the payload is not JSON or not an HTTP event
    */
   public byte[] handle(byte[] eventJson) {
     JsonNode event;
     try {
-      event = Json.MAPPER.readTree(eventJson);
-    } catch (JacksonException e) {
-      throw new IllegalArgumentException(
-          "The payload is not JSON (" + e.getOriginalMessage() + "); expected an HTTP event", e);
+      event = BoundedJson.read(eventJson);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new MalformedRequestException(
+          "The payload is not JSON (" + BoundedJson.describe(e) + "); expected an HTTP event", e);
     }
     return handle(event);
   }
@@ -55,11 +47,11 @@ public final class HttpEventAdapter {
   /**
    * Answers one event already parsed (the entry point reads a payload once to tell its shape).
    *
-   * @throws IllegalArgumentException if the event is not an HTTP event
+   * @throws MalformedRequestException if the event is not an HTTP event
    */
   public byte[] handle(JsonNode event) {
     if (event == null || !event.isObject()) {
-      throw new IllegalArgumentException(
+      throw new MalformedRequestException(
           "The payload is not a JSON object; expected an HTTP event");
     }
     String method = text(event.path("requestContext").path("http").path("method"));
@@ -69,14 +61,20 @@ public final class HttpEventAdapter {
       path = text(event.get("path"));
     }
     if (method == null) {
-      throw new IllegalArgumentException(
+      throw new MalformedRequestException(
           "The JSON payload is not an HTTP event: it has neither requestContext.http.method"
               + " (Function URL, HTTP API) nor httpMethod (REST API); send an HTTP event or the"
               + " raw ToFunction bytes");
     }
+    String text = text(event.get("body"));
+    boolean base64 = event.path("isBase64Encoded").asBoolean(false);
+    if (text != null && text.length() > encodedLimit(base64)) {
+      // Refused before decoding: nothing is allocated for a body past the limit.
+      return response(router.tooLarge());
+    }
     byte[] body;
     try {
-      body = body(event);
+      body = text == null ? new byte[0] : body(text, base64);
     } catch (IllegalArgumentException e) {
       return response(
           HttpAnswer.error(400, "The event body is not valid base64: " + e.getMessage()));
@@ -84,15 +82,15 @@ public final class HttpEventAdapter {
     return response(router.handle(method, path, header(event, "content-type"), body));
   }
 
-  private static byte[] body(JsonNode event) {
-    String body = text(event.get("body"));
-    if (body == null) {
-      return new byte[0];
-    }
-    if (event.path("isBase64Encoded").asBoolean(false)) {
-      return Base64.getDecoder().decode(body);
-    }
-    return body.getBytes(StandardCharsets.UTF_8);
+  private static byte[] body(String text, boolean base64) {
+    return base64 ? Base64.getDecoder().decode(text) : text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The longest body text that can hold a body within the limit. */
+  private long encodedLimit(boolean base64) {
+    long limit = router.maxRequestBytes();
+    // A character is at most 3 UTF-8 bytes, and at least 1; base64 takes 4 per 3 bytes.
+    return base64 ? (limit + 2) / 3 * 4 + 4 : limit;
   }
 
   /** HTTP header names are case-insensitive; events keep whatever case the client sent. */
@@ -116,7 +114,7 @@ public final class HttpEventAdapter {
   }
 
   private static byte[] response(HttpAnswer answer) {
-    ObjectNode response = Json.MAPPER.createObjectNode();
+    ObjectNode response = BoundedJson.mapper().createObjectNode();
     response.put("statusCode", answer.status());
     ObjectNode headers = response.putObject("headers");
     headers.put("Content-Type", answer.contentType());
@@ -129,8 +127,8 @@ public final class HttpEventAdapter {
             : new String(answer.body(), StandardCharsets.UTF_8));
     response.put("isBase64Encoded", binary);
     try {
-      return Json.MAPPER.writeValueAsBytes(response);
-    } catch (JacksonException e) {
+      return BoundedJson.mapper().writeValueAsBytes(response);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("Could not write the HTTP response JSON", e);
     }
   }

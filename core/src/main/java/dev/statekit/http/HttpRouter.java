@@ -23,7 +23,9 @@ import java.util.Objects;
  *   <li>{@code /{namespace}/{type}} of a registered function accepts only requests for that type
  *       (else 400); every other path is a catch-all that serves any registered function;
  *   <li>a malformed request or state of the wrong type is a 400, an unknown function type a 404, a
- *       failing function a 500; error bodies are one line of text, never a stack trace;
+ *       failing function a 500; error bodies are one line of text that says what was wrong with the
+ *       request, never what failed inside (a 500 names the failing address and an error id, the log
+ *       has the cause under the same id);
  *   <li>a successful answer is a 200 with {@code Content-Type: application/octet-stream}.
  * </ul>
  */
@@ -110,13 +112,30 @@ public final class HttpRouter {
     } catch (UnknownFunctionException e) {
       return HttpAnswer.error(404, e.getMessage());
     } catch (FunctionInvocationException e) {
-      LOG.log(Level.WARNING, e.getMessage(), e.getCause());
-      return HttpAnswer.error(500, e.getMessage());
-    } catch (RuntimeException | StackOverflowError e) {
-      LOG.log(Level.ERROR, "Invocation failed unexpectedly", e);
+      // The cause is the function's own: its text may hold anything the code knew. The caller
+      // learns which message failed; the log, which carries the same id, learns why.
+      String id = errorId();
+      LOG.log(Level.WARNING, "[error " + id + "] " + e.getMessage(), e.getCause());
       return HttpAnswer.error(
-          500, "The invocation failed: " + e.getClass().getName() + ": " + e.getMessage());
+          500,
+          "The function "
+              + e.address()
+              + " failed on message "
+              + (e.invocationIndex() + 1)
+              + " of the batch; the endpoint's log has the cause (error "
+              + id
+              + ")");
+    } catch (RuntimeException | StackOverflowError e) {
+      String id = errorId();
+      LOG.log(Level.ERROR, "[error " + id + "] The invocation failed unexpectedly", e);
+      return HttpAnswer.error(
+          500, "The endpoint failed to answer; its log has the cause (error " + id + ")");
     }
+  }
+
+  /** An id that ties an answer to its log entry; random, so it tells nothing of the process. */
+  private static String errorId() {
+    return String.format("%016x", java.util.concurrent.ThreadLocalRandom.current().nextLong());
   }
 
   private static String normalize(String path) {

@@ -70,7 +70,7 @@ final class ToFunctionReader {
   private void readToFunction() throws CharacterCodingException {
     int end = in.length;
     while (pos < end) {
-      int tag = readTag();
+      int tag = readTag(end);
       if (tag == ((100 << 3) | LENGTH_DELIMITED)) {
         int batchEnd = readLengthEnd(end);
         hasBatch = true;
@@ -83,7 +83,7 @@ final class ToFunctionReader {
 
   private void readBatch(int end) throws CharacterCodingException {
     while (pos < end) {
-      int tag = readTag();
+      int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
         target = readAddress(readLengthEnd(end), target);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
@@ -100,7 +100,7 @@ final class ToFunctionReader {
   private String[] readAddress(int end, String[] into) throws CharacterCodingException {
     String[] address = into == null ? new String[] {"", "", ""} : into;
     while (pos < end) {
-      int tag = readTag();
+      int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
         address[0] = readString(end, true);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
@@ -118,7 +118,7 @@ final class ToFunctionReader {
     String name = "";
     startValue();
     while (pos < end) {
-      int tag = readTag();
+      int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
         name = readString(end, true);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
@@ -140,7 +140,7 @@ final class ToFunctionReader {
     String[] caller = null;
     startValue();
     while (pos < end) {
-      int tag = readTag();
+      int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
         caller = readAddress(readLengthEnd(end), caller);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
@@ -170,11 +170,11 @@ final class ToFunctionReader {
   /** Typename, has_value, value; a repeated TypedValue merges field by field. */
   private void readTypedValue(int end) throws CharacterCodingException {
     while (pos < end) {
-      int tag = readTag();
+      int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
         valueType = readString(end, true);
       } else if (tag == ((2 << 3) | VARINT)) {
-        valuePresent = readVarint64() != 0;
+        valuePresent = readVarint64(end) != 0;
       } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
         int valueEnd = readLengthEnd(end);
         valueBytes = Arrays.copyOfRange(in, pos, valueEnd);
@@ -187,18 +187,23 @@ final class ToFunctionReader {
 
   // ---- wire primitives ----
 
-  private int readTag() {
-    long tag = readVarint64();
-    if (tag >>> 3 == 0 || tag > 0xFFFFFFFFL) {
+  /**
+   * A tag, as protobuf-java reads one: a varint of up to 10 bytes whose low 32 bits count (the rest
+   * are dropped, not refused), with a field number above 0.
+   */
+  private int readTag(int end) {
+    int tag = (int) readVarint64(end);
+    if (tag >>> 3 == 0) {
       throw malformed("a field number is invalid");
     }
-    return (int) tag;
+    return tag;
   }
 
-  private long readVarint64() {
+  /** A varint that must end before {@code end}, the end of the message it is in. */
+  private long readVarint64(int end) {
     long value = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-      if (pos >= in.length) {
+      if (pos >= end) {
         throw malformed("the message ends inside a number");
       }
       byte b = in[pos++];
@@ -210,13 +215,16 @@ final class ToFunctionReader {
     throw malformed("a number is longer than 10 bytes");
   }
 
-  /** Reads a length and returns where the field ends, checked against the enclosing end. */
+  /**
+   * Reads a length and returns where the field ends, checked against the enclosing end. As with a
+   * tag, protobuf-java keeps a length's low 32 bits; one that is then negative is refused.
+   */
   private int readLengthEnd(int enclosingEnd) {
-    long length = readVarint64();
+    int length = (int) readVarint64(enclosingEnd);
     if (length < 0 || length > enclosingEnd - pos) {
       throw malformed("a length runs past the end of the message");
     }
-    return pos + (int) length;
+    return pos + length;
   }
 
   private String readString(int enclosingEnd, boolean intern) throws CharacterCodingException {
@@ -245,7 +253,7 @@ final class ToFunctionReader {
   private void skipField(int tag, int end, int depth) {
     switch (tag & 7) {
       case VARINT:
-        readVarint64();
+        readVarint64(end);
         break;
       case FIXED64:
         skipBytes(8, end);
@@ -262,7 +270,7 @@ final class ToFunctionReader {
           if (pos >= end) {
             throw malformed("a group is not closed");
           }
-          int inner = readTag();
+          int inner = readTag(end);
           if (inner == endGroup) {
             break;
           }

@@ -135,29 +135,36 @@ class EntryPointTest {
 
     var e = assertThrows(NoRouteException.class, () -> entry.invoke(Events.sqs("elsewhere", "m1")));
 
-    assertTrue(e.getMessage().contains("nothing consumes elsewhere"), e.getMessage());
-    assertTrue(e.getMessage().contains("register queue(\"elsewhere\", consumer)"), e.getMessage());
-    assertTrue(e.getMessage().contains("anyQueue(consumer)"), e.getMessage());
+    String arn = "arn:aws:sqs:eu-west-1:123456789012:elsewhere";
+    assertTrue(e.getMessage().contains(arn + " is not one this entry point"), e.getMessage());
+    assertTrue(e.getMessage().contains("queue(\"" + arn + "\", consumer)"), e.getMessage());
     assertTrue(e.getMessage().contains("queue ingress.fifo"), e.getMessage());
     assertEquals(List.of(), calls);
   }
 
   @Test
   void streamsNobodyConsumesAreRefusedNamingTheBuilderMethod() {
-    EntryPoint entry = EntryPoint.builder().scheduled("tick", event -> 1).build();
+    EntryPoint entry =
+        EntryPoint.builder().scheduled("tick", event -> 1).scheduleRule("tick").build();
 
     var kinesis =
         assertThrows(NoRouteException.class, () -> entry.invoke(Events.kinesis("clicks", "1")));
     assertTrue(
-        kinesis.getMessage().contains("register kinesisStream(\"clicks\", consumer)")
-            && kinesis.getMessage().contains("anyKinesisStream(consumer)"),
+        kinesis
+            .getMessage()
+            .contains(
+                "kinesisStream(\"arn:aws:kinesis:eu-west-1:123456789012:stream/clicks\","
+                    + " consumer)"),
         kinesis.getMessage());
     var table = assertThrows(NoRouteException.class, () -> entry.invoke(Events.dynamoDb("orders")));
     assertTrue(
-        table.getMessage().contains("register dynamoDbStream(\"orders\", consumer)")
-            && table.getMessage().contains("anyDynamoDbStream(consumer)"),
+        table
+            .getMessage()
+            .contains("dynamoDbStream(\"arn:aws:dynamodb:eu-west-1:123456789012:table/orders/"),
         table.getMessage());
-    assertTrue(table.getMessage().contains("scheduled task tick"), table.getMessage());
+    assertTrue(
+        table.getMessage().contains("scheduled tasks [tick] on schedule rule tick"),
+        table.getMessage());
   }
 
   @Test
@@ -232,6 +239,7 @@ class EntryPointTest {
     EntryPoint entry =
         EntryPoint.builder()
             .scheduled("sees", event -> event.deadline().hasMoreThan(Duration.ofMinutes(1)))
+            .scheduleRule("arn:aws:events:eu-west-1:123456789012:rule/tick")
             .build();
 
     assertTrue(JSON.readTree(entry.invoke(Events.scheduled())).at("/tasks/sees").asBoolean());
@@ -246,6 +254,7 @@ class EntryPointTest {
         EntryPoint.builder()
             .scheduled("timers", event -> Map.of("sent", 2, "at", event.time().toString()))
             .scheduled("tick", event -> 7)
+            .scheduleRule("tick")
             .build();
 
     assertEquals(
@@ -263,6 +272,7 @@ class EntryPointTest {
                   throw new IllegalStateException("no table");
                 })
             .scheduled("after", event -> calls.add("after"))
+            .scheduleRule("tick")
             .build();
     var e = assertThrows(IllegalStateException.class, () -> failing.invoke(Events.scheduled()));
     assertTrue(e.getMessage().contains("'broken' failed: no table"), e.getMessage());
@@ -286,13 +296,14 @@ class EntryPointTest {
 
   @Test
   void aShapeWithoutARouteSaysWhatToRegister() {
-    EntryPoint entry = EntryPoint.builder().scheduled("tick", event -> 1).build();
+    EntryPoint entry =
+        EntryPoint.builder().scheduled("tick", event -> 1).scheduleRule("tick").build();
     byte[] request = PeerWire.request("a", "b", "c").message(PeerWire.string("x")).bytes();
 
     var e = assertThrows(NoRouteException.class, () -> entry.invoke(request));
 
     assertTrue(e.getMessage().contains("register functions(registry)"), e.getMessage());
-    assertTrue(e.getMessage().contains("scheduled task tick"), e.getMessage());
+    assertTrue(e.getMessage().contains("scheduled tasks [tick]"), e.getMessage());
   }
 
   @Test
@@ -300,7 +311,15 @@ class EntryPointTest {
     assertThrows(IllegalStateException.class, () -> EntryPoint.builder().build());
     assertThrows(
         IllegalArgumentException.class,
-        () -> EntryPoint.builder().queue("q", r -> null).queue("arn:aws:sqs:x:1:q", r -> null));
+        () ->
+            EntryPoint.builder()
+                .queue("q", r -> null)
+                .queue("arn:aws:sqs:eu-west-1:123456789012:q", r -> null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> EntryPoint.builder().queue("arn:aws:kinesis:eu-west-1:123456789012:q", r -> null));
+    assertThrows(
+        IllegalArgumentException.class, () -> EntryPoint.builder().kinesisStream("a b", r -> null));
     assertThrows(
         IllegalArgumentException.class, () -> EntryPoint.builder().scheduled("a b", e -> 1));
     assertThrows(IllegalArgumentException.class, () -> EntryPoint.builder().maxRequestBytes(0));
@@ -327,6 +346,7 @@ class EntryPointTest {
             .anyKinesisStream(records -> fail("kinesis"))
             .anyDynamoDbStream(records -> fail("dynamodb"))
             .scheduled("tick", event -> fail("tick"))
+            .anyScheduleRule()
             .build();
 
     entry.prime();

@@ -67,6 +67,12 @@ public final class ExampleApp {
    */
   public static final String BATCH_TIMEOUT_SECONDS = "STATEKIT_BATCH_TIMEOUT_SECONDS";
 
+  /**
+   * The EventBridge rule of the minute tick (its name or ARN): scheduled events of any other rule
+   * are refused.
+   */
+  public static final String SCHEDULE_RULE = "STATEKIT_SCHEDULE_RULE";
+
   /** The name of the fraud check's tick among the scheduled tasks. */
   public static final String FRAUD_TICK = FraudCheck.NAME + "-tick";
 
@@ -93,42 +99,85 @@ public final class ExampleApp {
         .build();
   }
 
-  /** The entry point of the examples, wired from {@code variables} as on Lambda. */
+  /**
+   * The entry point of the examples' event sources, wired from {@code variables} as on Lambda: the
+   * ingress queue's batches (that queue only, by its URL), the transactions stream's (that stream
+   * only, by its ARN), the minute tick (that rule only) and the StateFun requests of the function
+   * URL. {@code template.yaml} lets nothing else invoke it; producers invoke {@link
+   * #ingressEntryPoint} instead.
+   */
   public static EntryPoint entryPoint(Variables variables) {
     AwsConfig aws = variables.aws();
-    SqsClient sqs = aws.sqsClient();
-    StatefulFunctions functions = functions(hold(variables));
-    String table = variables.required(RuntimeEnvironment.TABLE, "the application's DynamoDB table");
-    String queue = variables.required(RuntimeEnvironment.QUEUE_URL, "the ingress FIFO queue");
-    String deadLetters =
-        variables.required(RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue");
-    EgressRoutes egress =
-        egress(
-            new SqsEgressSink(
-                sqs, variables.required(GREETS_QUEUE_URL, "the greeter's egress queue")),
-            new SqsEgressSink(sqs, variables.required(ORDERS_QUEUE_URL, "the shop's orders queue")),
-            new LoggingSink());
-    DynamoDbClient dynamoDb = aws.dynamoDbClient();
-    FunctionRuntime runtime = runtime(functions, dynamoDb, sqs, table, queue, deadLetters, egress);
+    Wiring wiring = Wiring.of(variables, aws);
     String stream =
         variables.required(TRANSACTIONS_STREAM, "the Kinesis stream of card transactions");
+    String rule = variables.required(SCHEDULE_RULE, "the EventBridge rule of the minute tick");
     Duration idle = seconds(variables, FRAUD_IDLE_SECONDS, FraudCheck.IDLE_TIMEOUT);
     Duration batchTimeout = seconds(variables, BATCH_TIMEOUT_SECONDS, Duration.ofMinutes(15));
     BatchPipeline fraudCheck =
         ExamplePipelines.fraudCheck(
-            new DynamoDbBatchStore(dynamoDb, table),
-            runtime,
+            new DynamoDbBatchStore(wiring.dynamoDb(), wiring.table()),
+            wiring.runtime(),
             idle,
             batchTimeout,
             Clock.systemUTC());
     KinesisShards shards = new KinesisShards(aws.kinesisClient(), stream, fraudCheck);
     return EntryPoint.builder()
-        .functions(functions)
-        .runtime(runtime)
+        .functions(wiring.functions())
+        .runtime(wiring.runtime(), wiring.queue())
         .kinesisStream(stream, shards.kinesisConsumer())
         .scheduled(FRAUD_TICK, shards.tickTask())
-        .primer(() -> prime(functions, table, queue, deadLetters, idle, batchTimeout))
+        .scheduleRule(rule)
+        .primer(() -> prime(wiring, idle, batchTimeout))
         .build();
+  }
+
+  /**
+   * The entry point producers invoke directly: ingress envelopes, nothing else (an event-source
+   * event or a StateFun request sent here is refused), so that being allowed to invoke it is not
+   * being allowed to pass an event off as the ingress queue's or the stream's.
+   */
+  public static EntryPoint ingressEntryPoint(Variables variables) {
+    Wiring wiring = Wiring.of(variables, variables.aws());
+    return EntryPoint.builder()
+        .envelopes(wiring.runtime()::invokeJson)
+        .primer(() -> prime(wiring, FraudCheck.IDLE_TIMEOUT, Duration.ofMinutes(15)))
+        .build();
+  }
+
+  /** What both entry points share: the functions on the runtime, from the same variables. */
+  private record Wiring(
+      StatefulFunctions functions,
+      DynamoDbClient dynamoDb,
+      String table,
+      String queue,
+      String deadLetters,
+      FunctionRuntime runtime) {
+    static Wiring of(Variables variables, AwsConfig aws) {
+      SqsClient sqs = aws.sqsClient();
+      StatefulFunctions functions = ExampleApp.functions(hold(variables));
+      String table =
+          variables.required(RuntimeEnvironment.TABLE, "the application's DynamoDB table");
+      String queue = variables.required(RuntimeEnvironment.QUEUE_URL, "the ingress FIFO queue");
+      String deadLetters =
+          variables.required(
+              RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue");
+      EgressRoutes egress =
+          egress(
+              new SqsEgressSink(
+                  sqs, variables.required(GREETS_QUEUE_URL, "the greeter's egress queue")),
+              new SqsEgressSink(
+                  sqs, variables.required(ORDERS_QUEUE_URL, "the shop's orders queue")),
+              new LoggingSink());
+      DynamoDbClient dynamoDb = aws.dynamoDbClient();
+      return new Wiring(
+          functions,
+          dynamoDb,
+          table,
+          queue,
+          deadLetters,
+          ExampleApp.runtime(functions, dynamoDb, sqs, table, queue, deadLetters, egress));
+    }
   }
 
   private static FunctionRuntime runtime(
@@ -152,22 +201,17 @@ public final class ExampleApp {
    * offline clients ({@link Priming}): before a SnapStart snapshot, this loads the code of a real
    * invocation (the runtime, the SDK's request path) without a connection or a real write.
    */
-  private static void prime(
-      StatefulFunctions functions,
-      String table,
-      String queue,
-      String deadLetters,
-      Duration idle,
-      Duration batchTimeout) {
+  private static void prime(Wiring wiring, Duration idle, Duration batchTimeout) {
     DynamoDbClient dynamoDb = Priming.dynamoDbClient();
+    String table = wiring.table();
     FunctionRuntime offline =
         runtime(
-            functions,
+            wiring.functions(),
             dynamoDb,
             Priming.sqsClient(),
             table,
-            queue,
-            deadLetters,
+            wiring.queue(),
+            wiring.deadLetters(),
             EgressRoutes.builder().otherwise(records -> {}).build());
     // The pipeline without its shard listing: priming calls no AWS API, not even offline Kinesis.
     BatchPipeline fraudCheck =
@@ -177,12 +221,14 @@ public final class ExampleApp {
             idle,
             batchTimeout,
             Clock.systemUTC());
+    // Offline and never invoked from outside: it takes the priming events of any source.
     EntryPoint copy =
         EntryPoint.builder()
-            .functions(functions)
-            .runtime(offline)
+            .functions(wiring.functions())
+            .runtimeOnAnyQueue(offline)
             .anyKinesisStream(fraudCheck.kinesisConsumer())
             .scheduled(FRAUD_TICK, fraudCheck.tickTask())
+            .anyScheduleRule()
             .build();
     for (String payload : PRIMING) {
       try {
@@ -237,12 +283,14 @@ public final class ExampleApp {
     BatchPipeline fraudCheck =
         ExamplePipelines.fraudCheck(
             new InMemoryBatchStore(), runtime, idle, Duration.ofSeconds(1), clock);
+    // In one process nothing but the local runner invokes it: any queue, stream and rule will do.
     EntryPoint entryPoint =
         EntryPoint.builder()
             .functions(functions)
-            .runtime(runtime)
+            .runtimeOnAnyQueue(runtime)
             .anyKinesisStream(fraudCheck.kinesisConsumer())
             .scheduled(FRAUD_TICK, fraudCheck.tickTask())
+            .anyScheduleRule()
             .build();
     return new InMemory(functions, store, ingress, deadLetters, greets, orders, entryPoint);
   }

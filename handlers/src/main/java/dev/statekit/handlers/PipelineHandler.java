@@ -1,7 +1,9 @@
 package dev.statekit.handlers;
 
 import dev.statekit.entry.EntryPoint;
+import dev.statekit.entry.EntryPointBuilder;
 import dev.statekit.stream.lambda.BatchPipeline;
+import java.util.List;
 
 /**
  * The Lambda handler of a function that runs one {@link BatchPipeline}: Kinesis and DynamoDB
@@ -17,7 +19,9 @@ import dev.statekit.stream.lambda.BatchPipeline;
  * <pre>{@code
  * public final class ClicksHandler extends PipelineHandler {
  *   public ClicksHandler() {
- *     super(Clicks.pipeline(new DynamoDbBatchStore(DynamoDbClient.create(), System.getenv("TABLE"))));
+ *     super(
+ *         Clicks.pipeline(new DynamoDbBatchStore(DynamoDbClient.create(), System.getenv("TABLE"))),
+ *         List.of(System.getenv("STREAM_ARN"), System.getenv("TICK_RULE_ARN")));
  *   }
  * }
  * }</pre>
@@ -28,9 +32,26 @@ public class PipelineHandler extends StateKitHandler {
 
   private final BatchPipeline pipeline;
 
-  /** Answers every batch event and the scheduled tick with {@code pipeline}. */
+  /**
+   * Answers the batch events of every queue, stream and table, and every scheduled event, with
+   * {@code pipeline}. Whoever may invoke the function could then pass their own events off as any
+   * source's: use it only for a function nothing but its event source mappings and schedule may
+   * invoke, and prefer {@link #PipelineHandler(BatchPipeline, List)}.
+   */
   public PipelineHandler(BatchPipeline pipeline) {
     super(entryPoint(pipeline));
+    this.pipeline = pipeline;
+  }
+
+  /**
+   * Answers the batch events and scheduled events of the sources named, and refuses the others.
+   *
+   * @param sources the ARNs of the queues, streams (Kinesis, or a table's DynamoDB stream) and
+   *     EventBridge rules the function's events come from
+   * @throws IllegalArgumentException if one is not such an ARN
+   */
+  public PipelineHandler(BatchPipeline pipeline, List<String> sources) {
+    super(entryPoint(pipeline, sources));
     this.pipeline = pipeline;
   }
 
@@ -46,6 +67,28 @@ public class PipelineHandler extends StateKitHandler {
         .anyDynamoDbStream(pipeline.dynamoDbConsumer())
         .anyQueue(pipeline.queueConsumer())
         .scheduled(TICK, pipeline.tickTask())
+        .anyScheduleRule()
         .build();
+  }
+
+  /** The routes of a function running only {@code pipeline}, for these sources only. */
+  static EntryPoint entryPoint(BatchPipeline pipeline, List<String> sources) {
+    EntryPointBuilder routes = EntryPoint.builder().scheduled(TICK, pipeline.tickTask());
+    for (String arn : sources) {
+      String service = arn.startsWith("arn:") ? arn.split(":", 4)[2] : "";
+      switch (service) {
+        case "sqs" -> routes.queue(arn, pipeline.queueConsumer());
+        case "kinesis" -> routes.kinesisStream(arn, pipeline.kinesisConsumer());
+        case "dynamodb" -> routes.dynamoDbStream(arn, pipeline.dynamoDbConsumer());
+        case "events" -> routes.scheduleRule(arn);
+        default ->
+            throw new IllegalArgumentException(
+                "'"
+                    + arn
+                    + "' is not the ARN of a queue, a stream or a rule (arn:aws:sqs:...,"
+                    + " arn:aws:kinesis:..., arn:aws:dynamodb:..., arn:aws:events:...)");
+      }
+    }
+    return routes.build();
   }
 }

@@ -3,6 +3,7 @@ package dev.statekit.handlers;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import dev.statekit.entry.EntryPoint;
+import dev.statekit.entry.InvocationError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,7 +15,10 @@ import org.crac.Resource;
  * The one Lambda handler of a StateKit application: every payload (a StateFun {@code ToFunction}, a
  * Function URL event, ingress envelopes, SQS, Kinesis and DynamoDB Streams batches, the scheduled
  * tick) goes to {@link EntryPoint#invoke(byte[], dev.statekit.Deadline)} with the time the
- * invocation has left, and its answer is written back as it is.
+ * invocation has left, and its answer is written back as it is. A failure reaches Lambda as an
+ * {@link InvocationError}: what was wrong with a refused payload, or an error id whose details are
+ * in the function's log (Lambda shows a thrown exception's type, message and stack trace to the
+ * caller).
  *
  * <p>Subclass it with a public no-argument constructor that builds the entry point (see {@code
  * ExampleAppHandler}); Lambda constructs the handler once per execution environment. With SnapStart
@@ -39,7 +43,13 @@ public class StateKitHandler implements RequestStreamHandler, Resource {
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
-    output.write(entryPoint.invoke(input.readAllBytes(), Deadlines.of(context)));
+    byte[] answer;
+    try {
+      answer = entryPoint.invoke(input.readAllBytes(), Deadlines.of(context));
+    } catch (RuntimeException | StackOverflowError e) {
+      throw InvocationError.of(e);
+    }
+    output.write(answer);
   }
 
   /** SnapStart is about to snapshot this environment: load what every payload path needs. */

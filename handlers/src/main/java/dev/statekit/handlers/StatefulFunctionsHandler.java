@@ -2,10 +2,12 @@ package dev.statekit.handlers;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.statekit.entry.InvocationError;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.http.FunctionHttpServer;
 import dev.statekit.http.HttpEventAdapter;
 import dev.statekit.http.HttpRouter;
+import dev.statekit.protocol.MalformedRequestException;
 import dev.statekit.protocol.PayloadKind;
 import dev.statekit.protocol.RequestReplyHandler;
 import java.io.IOException;
@@ -19,7 +21,7 @@ import java.util.Objects;
  * bytes of a {@code ToFunction} (a direct invoke; the answer is the raw {@code FromFunction}, a
  * failure is a Lambda error naming the exception) or a Function URL / API Gateway HTTP event with
  * the {@code ToFunction} base64-encoded in its body (the answer is the HTTP response JSON, with the
- * same statuses as the HTTP endpoint).
+ * same statuses as the HTTP endpoint). A failure reaches Lambda as an {@link InvocationError}.
  *
  * <p>Subclass it with a public no-argument constructor that passes the registry, and name the
  * subclass as the Lambda handler. The wiring is built once, in the constructor, so SnapStart
@@ -43,23 +45,30 @@ public class StatefulFunctionsHandler implements RequestStreamHandler {
   /**
    * Answers one payload.
    *
-   * @throws IllegalArgumentException if the payload is neither a {@code ToFunction} nor an HTTP
-   *     event
-   * @throws RuntimeException from {@link RequestReplyHandler#invoke} for a failing direct invoke
+   * @throws InvocationError if the payload is neither a {@code ToFunction} nor an HTTP event (its
+   *     message says so), or a direct invoke failed
    */
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
     byte[] payload = input.readAllBytes();
+    byte[] answer;
+    try {
+      answer = answer(payload);
+    } catch (RuntimeException | StackOverflowError e) {
+      throw InvocationError.of(e);
+    }
+    output.write(answer);
+  }
+
+  private byte[] answer(byte[] payload) {
     switch (PayloadKind.of(payload)) {
       case TO_FUNCTION:
-        output.write(protocol.invoke(payload));
-        break;
+        return protocol.invoke(payload);
       case JSON:
-        output.write(httpEvents.handle(payload));
-        break;
+        return httpEvents.handle(payload);
       default:
-        throw new IllegalArgumentException(
+        throw new MalformedRequestException(
             "The payload ("
                 + payload.length
                 + " bytes, starting "

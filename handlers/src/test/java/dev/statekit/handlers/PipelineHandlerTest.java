@@ -44,6 +44,10 @@ class PipelineHandlerTest {
   private final ManualClock clock = new ManualClock(1_767_225_600_000L);
 
   private PipelineHandler clicksPerTenSeconds() {
+    return clicksPerTenSeconds(null);
+  }
+
+  private PipelineHandler clicksPerTenSeconds(List<String> sources) {
     Pipeline pipeline =
         Pipeline.from(BatchSource.records())
             .decode(Serdes.json(Click.class))
@@ -58,19 +62,40 @@ class PipelineHandlerTest {
                 Serdes.longs(),
                 (String page, TimeWindow w, Long n) -> page + "@" + w.start() + "=" + n)
             .to(EgressOutput.to(results, TypeName.of("test", "clicks"), Types.stringType()));
-    return new PipelineHandler(
+    BatchPipeline batches =
         BatchPipeline.builder("clicks", pipeline)
             .store(new InMemoryBatchStore())
             .clock(clock)
             .batchTimeout(Duration.ofMinutes(1))
-            .build());
+            .build();
+    return sources == null ? new PipelineHandler(batches) : new PipelineHandler(batches, sources);
+  }
+
+  @Test
+  void aHandlerGivenItsSourcesTakesTheirEventsAndRefusesOthers() throws Exception {
+    PipelineHandler handler =
+        clicksPerTenSeconds(List.of("arn:aws:sqs:us-east-1:123456789012:statekit-clicks.fifo"));
+
+    assertTrue(
+        new String(invoke(handler, "pipeline/sqs-clicks.json")).contains("batchItemFailures"));
+    var refused =
+        assertThrows(
+            dev.statekit.entry.InvocationError.class,
+            () -> invoke(handler, "pipeline/kinesis-clicks.json"));
+    assertTrue(refused.getMessage().startsWith("NoRouteException: "), refused.getMessage());
+    assertThrows(
+        IllegalArgumentException.class, () -> clicksPerTenSeconds(List.of("arn:aws:s3:::bucket")));
   }
 
   private static byte[] invoke(PipelineHandler handler, String fixture) throws IOException {
-    try (InputStream in = PipelineHandlerTest.class.getResourceAsStream("/events/" + fixture)) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      handler.handleRequest(new ByteArrayInputStream(in.readAllBytes()), out, null);
-      return out.toByteArray();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    handler.handleRequest(new ByteArrayInputStream(fixture(fixture)), out, null);
+    return out.toByteArray();
+  }
+
+  private static byte[] fixture(String name) throws IOException {
+    try (InputStream in = PipelineHandlerTest.class.getResourceAsStream("/events/" + name)) {
+      return in.readAllBytes();
     }
   }
 
@@ -99,10 +124,17 @@ class PipelineHandlerTest {
     invoke(handler, "pipeline/kinesis-clicks-later.json");
     assertEquals(2, results.texts().size());
     // An older batch after a later one checkpointed cannot be told from a concurrent batch of the
-    // shard (ParallelizationFactor above 1): refused, nothing applied.
+    // shard (ParallelizationFactor above 1): refused, nothing applied. Lambda sees an error id; the
+    // function's log has the pipeline's reason, which the entry point throws.
+    var failed =
+        assertThrows(
+            dev.statekit.entry.InvocationError.class,
+            () -> invoke(handler, "pipeline/kinesis-clicks.json"));
+    assertTrue(failed.getMessage().contains("(error "), failed.getMessage());
     PipelineFailedException refused =
         assertThrows(
-            PipelineFailedException.class, () -> invoke(handler, "pipeline/kinesis-clicks.json"));
+            PipelineFailedException.class,
+            () -> handler.entryPoint().invoke(fixture("pipeline/kinesis-clicks.json")));
     assertTrue(refused.getMessage().contains("ParallelizationFactor"), refused.getMessage());
     assertEquals(2, results.texts().size());
   }

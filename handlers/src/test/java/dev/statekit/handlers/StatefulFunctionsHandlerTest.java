@@ -9,9 +9,8 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statekit.entry.InvocationError;
 import dev.statekit.examples.greeter.GreeterHandler;
-import dev.statekit.function.FunctionInvocationException;
-import dev.statekit.protocol.MalformedRequestException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -118,30 +117,32 @@ class StatefulFunctionsHandlerTest {
   }
 
   @Test
-  void aFailingDirectInvokeIsALambdaErrorNamingTheCause() {
+  void aFailingDirectInvokeIsALambdaErrorNamingTheMessageNotTheCause() {
     byte[] request = ToFunctionBytes.greeter(Types.integerType().typeName(), 5);
 
-    var e = assertThrows(FunctionInvocationException.class, () -> invokeRaw(request));
+    var e = assertThrows(InvocationError.class, () -> invokeRaw(request));
 
-    assertTrue(e.getMessage().contains("io.statefun.types/int"), e.getMessage());
+    assertTrue(e.getMessage().contains("example/greeter/Ada failed on message 1"), e.getMessage());
+    assertTrue(e.getMessage().contains("(error "), e.getMessage());
+    assertFalse(e.getMessage().contains("Exception"), e.getMessage());
   }
 
   @Test
   void payloadsOfNoKnownKindAreRefused() {
     var garbage =
         assertThrows(
-            IllegalArgumentException.class,
-            () -> invokeRaw("hello".getBytes(StandardCharsets.UTF_8)));
+            InvocationError.class, () -> invokeRaw("hello".getBytes(StandardCharsets.UTF_8)));
     assertTrue(garbage.getMessage().contains("68 65 6c 6c 6f"), garbage.getMessage());
 
     var notEvent =
         assertThrows(
-            IllegalArgumentException.class,
+            InvocationError.class,
             () -> invokeRaw("{\"name\":\"Ada\"}".getBytes(StandardCharsets.UTF_8)));
     assertTrue(notEvent.getMessage().contains("not an HTTP event"), notEvent.getMessage());
 
     byte[] truncated = {(byte) 0xA2, 0x06, 0x50, 0x0A};
-    assertThrows(MalformedRequestException.class, () -> invokeRaw(truncated));
+    var cut = assertThrows(InvocationError.class, () -> invokeRaw(truncated));
+    assertTrue(cut.getMessage().startsWith("MalformedRequestException: "), cut.getMessage());
   }
 
   private JsonNode invokeEvent(String fixture) throws IOException {

@@ -150,6 +150,7 @@ final class DemoCommand implements Callable<Integer> {
     long watermark =
         PipelineTicks.until(
             function::invoke,
+            PipelineTicks.rule(function.definition()),
             ExampleApp.FRAUD_TICK,
             start + DemoData.LAST - FraudCheck.OUT_OF_ORDER.toMillis() - 1,
             Duration.ofSeconds(waitSeconds));

@@ -1,5 +1,6 @@
 package dev.statekit.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.emulation.KinesisPoller;
 import dev.statekit.local.emulation.ScheduleTicker;
@@ -89,8 +90,10 @@ final class EventSources implements AutoCloseable {
                 tick != null
                     ? tick
                     : ScheduleTicker.rate(event.properties().path("Schedule").asText());
+            JsonNode named = event.properties().get("Name");
+            String rule = named == null ? label : deployment.resources().resolve(named, region);
             ScheduleTicker ticker =
-                new ScheduleTicker(label, period, region, target::invoke, activity);
+                new ScheduleTicker(label, rule, period, region, target::invoke, activity);
             sources.tickers.add(ticker);
             sources.run(label, ticker, ticker::stop, "fires every " + period.toSeconds() + " s");
           }

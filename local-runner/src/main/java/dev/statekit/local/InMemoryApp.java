@@ -81,7 +81,12 @@ final class InMemoryApp implements LocalApp {
     Duration period = tick == null ? Duration.ofMinutes(1) : tick;
     ScheduleTicker ticker =
         new ScheduleTicker(
-            function.name() + ".Tick", period, "us-east-1", function::invoke, activity);
+            function.name() + ".Tick",
+            "statekit-tick",
+            period,
+            "us-east-1",
+            function::invoke,
+            activity);
     tickers.add(ticker);
     start(function.name() + ".Tick", ticker, ticker::stop);
     return List.of(

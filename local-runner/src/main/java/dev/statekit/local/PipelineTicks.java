@@ -24,18 +24,34 @@ final class PipelineTicks {
   private PipelineTicks() {}
 
   /**
-   * Ticks every half second until the task's watermark is at least {@code target}.
+   * The rule {@code function}'s schedule names (its Schedule event's {@code Name}, resolved as the
+   * local runner resolves the template), or "local" if it names none.
+   */
+  static String rule(dev.statekit.local.template.FunctionDef function) {
+    for (dev.statekit.local.template.EventSource event : function.events()) {
+      JsonNode name = event.properties().get("Name");
+      if (event.type().equals("Schedule") && name != null) {
+        return dev.statekit.local.template.LocalResources.resolvePseudo(name, "us-east-1");
+      }
+    }
+    return "local";
+  }
+
+  /**
+   * Ticks every half second, as the schedule {@code rule}, until the task's watermark is at least
+   * {@code target}.
    *
    * @return the watermark reached
    * @throws IllegalStateException if it did not within {@code wait}, or the function has no such
    *     task
    */
-  static long until(Function function, String task, long target, Duration wait) throws Exception {
+  static long until(Function function, String rule, String task, long target, Duration wait)
+      throws Exception {
     long deadline = System.nanoTime() + wait.toNanos();
     long watermark = Long.MIN_VALUE;
     while (true) {
       JsonNode answer =
-          read(function.invoke(EventWriter.scheduled(Instant.now(), "local", "us-east-1")));
+          read(function.invoke(EventWriter.scheduled(Instant.now(), rule, "us-east-1")));
       JsonNode result = answer.path("tasks").path(task);
       if (!result.has("watermark")) {
         throw new IllegalStateException(

@@ -110,6 +110,7 @@ final class ReplayCommand implements Callable<Integer> {
     long watermark =
         PipelineTicks.until(
             payload -> functions.invoke(function.logicalId(), payload).body(),
+            PipelineTicks.rule(function),
             pipeline + "-tick",
             Long.MIN_VALUE + 1,
             Duration.ofSeconds(waitSeconds));

@@ -1,69 +1,111 @@
 package dev.statekit.entry.internal;
 
+import static dev.statekit.entry.internal.EventFields.malformed;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** DynamoDB's typed JSON ({@code {"S": "x"}, {"N": "1"}, ...}), as stream events carry items. */
+/**
+ * DynamoDB's typed JSON ({@code {"S": "x"}, {"N": "1"}, ...}), as stream events carry items, held
+ * to what DynamoDB stores: at most 32 levels deep, numbers of DynamoDB's form and size (so a
+ * consumer reading one as a {@code BigDecimal} never meets a million-digit exponent).
+ */
 final class DynamoDbJson {
+  /** Up to 38 significant digits, an exponent of at most 3 digits (DynamoDB's: -130 to 125). */
+  private static final Pattern NUMBER =
+      Pattern.compile("-?([0-9]{1,40}(\\.[0-9]{0,40})?|\\.[0-9]{1,40})([eE][+-]?[0-9]{1,3})?");
+
   private DynamoDbJson() {}
 
   static Map<String, AttributeValue> item(JsonNode node, String where) {
+    return item(node, where, 0);
+  }
+
+  private static Map<String, AttributeValue> item(JsonNode node, String where, int depth) {
     Map<String, AttributeValue> item = new LinkedHashMap<>();
     if (node == null || node.isNull() || node.isMissingNode()) {
       return item;
     }
     if (!node.isObject()) {
-      throw new IllegalArgumentException(where + " is not a JSON object of typed attributes");
+      throw malformed(where + " is not a JSON object of typed attributes");
     }
     node.fields()
-        .forEachRemaining(f -> item.put(f.getKey(), value(f.getValue(), where + "." + f.getKey())));
+        .forEachRemaining(
+            f -> item.put(f.getKey(), value(f.getValue(), where + "." + f.getKey(), depth)));
     return item;
   }
 
-  static AttributeValue value(JsonNode typed, String where) {
+  private static AttributeValue value(JsonNode typed, String where, int depth) {
+    if (depth >= EventLimits.MAX_ITEM_DEPTH) {
+      throw malformed(
+          where + " nests deeper than DynamoDB allows (" + EventLimits.MAX_ITEM_DEPTH + " levels)");
+    }
     if (typed == null || !typed.isObject() || typed.size() != 1) {
-      throw new IllegalArgumentException(
+      throw malformed(
           where + " is not a typed attribute such as {\"S\": \"text\"} or {\"N\": \"1\"}");
     }
     Map.Entry<String, JsonNode> only = typed.fields().next();
     JsonNode v = only.getValue();
-    return switch (only.getKey()) {
-      case "S" -> AttributeValue.fromS(v.asText());
-      case "N" -> AttributeValue.fromN(v.asText());
-      case "B" ->
-          AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(v.asText())));
+    String type = only.getKey();
+    return switch (type) {
+      case "S" -> AttributeValue.fromS(text(v, where));
+      case "N" -> AttributeValue.fromN(number(text(v, where), where));
+      case "B" -> AttributeValue.fromB(bytes(text(v, where), where));
       case "BOOL" -> AttributeValue.fromBool(v.asBoolean());
       case "NULL" -> AttributeValue.fromNul(true);
-      case "SS" -> AttributeValue.fromSs(texts(v));
-      case "NS" -> AttributeValue.fromNs(texts(v));
+      case "SS" -> AttributeValue.fromSs(texts(v, where));
+      case "NS" ->
+          AttributeValue.fromNs(texts(v, where).stream().map(n -> number(n, where)).toList());
       case "BS" ->
-          AttributeValue.fromBs(
-              texts(v).stream()
-                  .map(b -> SdkBytes.fromByteArray(Base64.getDecoder().decode(b)))
-                  .toList());
-      case "M" -> AttributeValue.fromM(item(v, where));
+          AttributeValue.fromBs(texts(v, where).stream().map(b -> bytes(b, where)).toList());
+      case "M" -> AttributeValue.fromM(item(v, where, depth + 1));
       case "L" -> {
+        if (!v.isArray()) {
+          throw malformed(where + " is an L that is not a JSON array");
+        }
         List<AttributeValue> list = new ArrayList<>();
         for (JsonNode element : v) {
-          list.add(value(element, where + "[]"));
+          list.add(value(element, where + "[]", depth + 1));
         }
         yield AttributeValue.fromL(list);
       }
       default ->
-          throw new IllegalArgumentException(
-              where + " has an unknown attribute type '" + only.getKey() + "'");
+          throw malformed(
+              where + " has an unknown attribute type '" + EventFields.shorten(type) + "'");
     };
   }
 
-  private static List<String> texts(JsonNode array) {
+  private static String text(JsonNode value, String where) {
+    if (!value.isTextual()) {
+      throw malformed(where + " holds a " + value.getNodeType() + " where DynamoDB sends a string");
+    }
+    return value.asText();
+  }
+
+  private static String number(String text, String where) {
+    if (text.length() > EventLimits.MAX_NUMBER_LENGTH || !NUMBER.matcher(text).matches()) {
+      throw malformed(
+          where + " '" + EventFields.shorten(text) + "' is not a number DynamoDB can store");
+    }
+    return text;
+  }
+
+  private static SdkBytes bytes(String base64, String where) {
+    return SdkBytes.fromByteArray(EventFields.base64(base64, where));
+  }
+
+  private static List<String> texts(JsonNode array, String where) {
+    if (!array.isArray()) {
+      throw malformed(where + " is a set that is not a JSON array");
+    }
     List<String> texts = new ArrayList<>();
-    array.forEach(t -> texts.add(t.asText()));
+    array.forEach(t -> texts.add(text(t, where)));
     return texts;
   }
 }

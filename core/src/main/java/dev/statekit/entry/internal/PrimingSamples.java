@@ -25,7 +25,7 @@ public final class PrimingSamples {
     "{\"Records\":[{\"eventID\":\"e\",\"eventName\":\"INSERT\",\"eventSource\":\"aws:dynamodb\","
         + "\"dynamodb\":{\"ApproximateCreationDateTime\":0,\"Keys\":{\"pk\":{\"S\":\"a\"}},"
         + "\"NewImage\":{\"pk\":{\"S\":\"a\"},\"n\":{\"N\":\"1\"}},\"SequenceNumber\":\"1\"},"
-        + "\"eventSourceARN\":\"arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/x\"}]}",
+        + "\"eventSourceARN\":\"arn:aws:dynamodb:us-east-1:000000000000:table/tbl/stream/x\"}]}",
     "{\"id\":\"e\",\"detail-type\":\"Scheduled Event\",\"source\":\"aws.events\","
         + "\"time\":\"2024-01-01T00:00:00Z\",\"resources\":[],\"detail\":{}}"
   };

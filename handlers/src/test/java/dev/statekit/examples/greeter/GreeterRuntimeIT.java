@@ -9,9 +9,9 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statekit.entry.InvocationError;
 import dev.statekit.function.Address;
 import dev.statekit.handlers.RuntimeEnvironment;
-import dev.statekit.runtime.InvalidEnvelopeException;
 import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestQueue;
@@ -110,13 +110,14 @@ class GreeterRuntimeIT {
 
   @Test
   void aMalformedSingleEnvelopeIsALambdaErrorThatSaysWhy() {
-    InvalidEnvelopeException error =
+    InvocationError error =
         assertThrows(
-            InvalidEnvelopeException.class,
+            InvocationError.class,
             () ->
                 call(
                     invoke, "{\"target\":\"example/greeter/x\"}".getBytes(StandardCharsets.UTF_8)));
 
+    assertTrue(error.getMessage().startsWith("InvalidEnvelopeException: "), error.getMessage());
     assertTrue(error.getMessage().contains("'typename'"), error.getMessage());
   }
 

@@ -13,6 +13,7 @@ public final class ScheduleTicker implements Runnable {
       Pattern.compile("rate\\(\\s*(\\d+)\\s+(minute|minutes|hour|hours|day|days)\\s*\\)");
 
   private final String name;
+  private final String rule;
   private final Duration period;
   private final String region;
   private final Invoker function;
@@ -20,10 +21,20 @@ public final class ScheduleTicker implements Runnable {
   private volatile boolean running = true;
   private String lastAnswer;
 
-  /** Fires every {@code period}. */
+  /**
+   * Fires every {@code period}.
+   *
+   * @param rule the name of the rule the events come from (the function routes only its own)
+   */
   public ScheduleTicker(
-      String name, Duration period, String region, Invoker function, Activity activity) {
+      String name,
+      String rule,
+      Duration period,
+      String region,
+      Invoker function,
+      Activity activity) {
     this.name = name;
+    this.rule = rule;
     this.period = period;
     this.region = region;
     this.function = function;
@@ -51,6 +62,11 @@ public final class ScheduleTicker implements Runnable {
     };
   }
 
+  /** The name of the rule its events come from. */
+  public String rule() {
+    return rule;
+  }
+
   /** Stops before the next tick. */
   public void stop() {
     running = false;
@@ -60,7 +76,7 @@ public final class ScheduleTicker implements Runnable {
   public String fire() {
     try {
       return new String(
-          function.invoke(EventWriter.scheduled(Instant.now(), name, region)),
+          function.invoke(EventWriter.scheduled(Instant.now(), rule, region)),
           java.nio.charset.StandardCharsets.UTF_8);
     } catch (RuntimeException e) {
       return "function error: " + e.getMessage();

@@ -41,12 +41,23 @@ public final class LocalResources {
     return byLogicalId.get(logicalId);
   }
 
+  /**
+   * The stack name the template's {@code ${AWS::StackName}} stands for locally: the one the README
+   * deploys with and the event fixtures name, so that a fixture's schedule rule is the template's.
+   */
+  public static final String STACK = "statekit";
+
+  /** Resolves a template value that names no resource, only pseudo parameters. */
+  public static String resolvePseudo(JsonNode value, String region) {
+    return new LocalResources().resolve(value, region);
+  }
+
   /** Resolves a template value (Ref, GetAtt, Sub, Join, text) against these resources. */
   public String resolve(JsonNode value, String region) {
     return Intrinsics.resolve(
         value,
         byLogicalId::get,
-        Map.of("AWS::Region", region, "AWS::AccountId", "000000000000", "AWS::StackName", "local"));
+        Map.of("AWS::Region", region, "AWS::AccountId", "000000000000", "AWS::StackName", STACK));
   }
 
   /**

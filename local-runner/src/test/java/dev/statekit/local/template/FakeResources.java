@@ -13,7 +13,13 @@ final class FakeResources {
     LocalResources resources = constructor.newInstance();
     for (Resource r : template.resources()) {
       String name = "test-" + r.logicalId();
-      String arn = "arn:aws:test:us-east-1:000000000000:" + name;
+      String arn =
+          switch (r.type()) {
+            case "AWS::SQS::Queue" -> "arn:aws:sqs:us-east-1:000000000000:" + name;
+            case "AWS::Kinesis::Stream" -> "arn:aws:kinesis:us-east-1:000000000000:stream/" + name;
+            case "AWS::DynamoDB::Table" -> "arn:aws:dynamodb:us-east-1:000000000000:table/" + name;
+            default -> "arn:aws:test:us-east-1:000000000000:" + name;
+          };
       String ref =
           r.type().equals("AWS::SQS::Queue") ? "http://127.0.0.1:9324/000000000000/" + name : name;
       resources

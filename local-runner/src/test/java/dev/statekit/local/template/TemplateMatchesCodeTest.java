@@ -121,17 +121,13 @@ class TemplateMatchesCodeTest {
 
   @Test
   void everyEnabledEventSourceAndFunctionUrlIsRoutedByTheEntryPoint() throws Exception {
-    Class<?> stateKit = jar.loadClass("dev.statekit.handlers.StateKitHandler");
-    Class<?> shapes = jar.loadClass("dev.statekit.entry.PayloadShape");
     List<String> problems = new ArrayList<>();
     int checked = 0;
     for (FunctionDef function : template.functions()) {
-      Object handler = Wired.of(function).handler();
-      if (!stateKit.isInstance(handler)) {
+      Object entryPoint = entryPointOf(function);
+      if (entryPoint == null) {
         continue;
       }
-      Object entryPoint = stateKit.getMethod("entryPoint").invoke(handler);
-      Method accepts = entryPoint.getClass().getMethod("accepts", shapes);
       List<String> needed = new ArrayList<>();
       for (EventSource event : function.events()) {
         if (event.enabled()) {
@@ -154,9 +150,7 @@ class TemplateMatchesCodeTest {
       }
       for (String shape : needed) {
         checked++;
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        Object value = Enum.valueOf((Class) shapes, shape);
-        if (!(Boolean) accepts.invoke(entryPoint, value)) {
+        if (!accepts(entryPoint, shape)) {
           problems.add(
               function.logicalId()
                   + " receives "
@@ -166,6 +160,45 @@ class TemplateMatchesCodeTest {
       }
     }
     assertTrue(checked >= 3, "routes checked: " + checked);
+    assertEquals(List.of(), problems);
+  }
+
+  /**
+   * Whoever may invoke a function can hand it any JSON: the function producers invoke directly (the
+   * one an output says to invoke) routes no event source, and a function with event sources routes
+   * only the sources it declares, none through an {@code any...} route.
+   */
+  @Test
+  void directInvokesAndEventSourcesAreKeptApart() throws Exception {
+    String outputs = Files.readString(ROOT.resolve("template.yaml"));
+    outputs = outputs.substring(outputs.indexOf("\nOutputs:"));
+    List<String> problems = new ArrayList<>();
+    int direct = 0;
+    for (FunctionDef function : template.functions()) {
+      Object entryPoint = entryPointOf(function);
+      if (entryPoint == null) {
+        continue;
+      }
+      @SuppressWarnings("unchecked")
+      List<String> routes =
+          (List<String>) entryPoint.getClass().getMethod("routes").invoke(entryPoint);
+      routes.stream()
+          .filter(route -> route.contains("any other"))
+          .forEach(route -> problems.add(function.logicalId() + " routes " + route));
+      if (!outputs.contains("!Ref " + function.logicalId() + ".Alias")) {
+        continue;
+      }
+      direct++;
+      if (!function.events().isEmpty()) {
+        problems.add(function.logicalId() + " is invoked directly yet has event sources");
+      }
+      for (String shape : List.of("SQS", "KINESIS", "DYNAMODB_STREAM", "SCHEDULED")) {
+        if (accepts(entryPoint, shape)) {
+          problems.add(function.logicalId() + " is invoked directly yet routes " + shape);
+        }
+      }
+    }
+    assertEquals(1, direct, "the functions an output says to invoke directly");
     assertEquals(List.of(), problems);
   }
 
@@ -242,6 +275,7 @@ class TemplateMatchesCodeTest {
                 "AppFunction StateTable",
                 "AppFunction ReadIngressQueue",
                 "AppFunction ReadTransactions",
+                "IngressFunction StateTable",
                 "HelloFunction CountGreetings")),
         grants.toString());
     assertEquals(List.of(), problems);
@@ -256,11 +290,11 @@ class TemplateMatchesCodeTest {
           .forEach(
               (name, value) ->
                   Intrinsics.references(value).stream()
-                      .filter(r -> !isResource(r))
+                      .filter(r -> !isResource(r) && !r.startsWith("AWS::"))
                       .forEach(r -> problems.add(function.logicalId() + " " + name + " -> " + r)));
       for (EventSource event : function.events()) {
         Intrinsics.references(event.properties()).stream()
-            .filter(r -> !isResource(r))
+            .filter(r -> !isResource(r) && !r.startsWith("AWS::"))
             .forEach(
                 r -> problems.add(function.logicalId() + " event " + event.name() + " -> " + r));
       }
@@ -358,6 +392,21 @@ class TemplateMatchesCodeTest {
     Set<String> names(String method) throws ReflectiveOperationException {
       return (Set<String>) variables.getClass().getMethod(method).invoke(variables);
     }
+  }
+
+  /** The entry point of a function whose handler is a StateKitHandler, else null. */
+  private static Object entryPointOf(FunctionDef function) throws Exception {
+    Class<?> stateKit = jar.loadClass("dev.statekit.handlers.StateKitHandler");
+    Object handler = Wired.of(function).handler();
+    return stateKit.isInstance(handler) ? stateKit.getMethod("entryPoint").invoke(handler) : null;
+  }
+
+  /** Whether {@code entryPoint} routes payloads of the {@code PayloadShape} named {@code shape}. */
+  private static boolean accepts(Object entryPoint, String shape) throws Exception {
+    Class<?> shapes = jar.loadClass("dev.statekit.entry.PayloadShape");
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    Object value = Enum.valueOf((Class) shapes, shape);
+    return (Boolean) entryPoint.getClass().getMethod("accepts", shapes).invoke(entryPoint, value);
   }
 
   private boolean isResource(String logicalId) {

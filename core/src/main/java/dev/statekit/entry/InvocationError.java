@@ -1,0 +1,78 @@
+package dev.statekit.entry;
+
+import dev.statekit.function.FunctionInvocationException;
+import dev.statekit.function.IncompatibleStateException;
+import dev.statekit.function.UnknownFunctionException;
+import dev.statekit.protocol.MalformedRequestException;
+import dev.statekit.runtime.InvalidEnvelopeException;
+import dev.statekit.runtime.InvocationFailedException;
+import java.lang.System.Logger.Level;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * What a Lambda handler throws in place of a failure. Lambda hands a thrown exception's type,
+ * message and stack trace to whoever invoked the function, so this one carries only what the caller
+ * may know: for a request that was refused, what was wrong with it (the refusal's own message); for
+ * anything else, that it failed inside and an error id. The whole failure, with that id, goes to
+ * the function's log. It has no stack trace and no cause.
+ */
+public final class InvocationError extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+  private static final System.Logger LOG = System.getLogger(InvocationError.class.getName());
+
+  private InvocationError(String message) {
+    super(message, null, false, false);
+  }
+
+  /** The error to throw for {@code failure}, which is logged first. */
+  public static InvocationError of(Throwable failure) {
+    String id = String.format("%016x", ThreadLocalRandom.current().nextLong());
+    String said = toCaller(failure, id);
+    LOG.log(
+        refused(failure) ? Level.INFO : Level.WARNING,
+        "[error " + id + "] The invocation failed: " + failure,
+        failure);
+    return new InvocationError(said);
+  }
+
+  private static String toCaller(Throwable failure, String id) {
+    if (refused(failure)) {
+      // The kit's own refusal, named so a caller can tell them apart; the type is no secret.
+      return failure.getClass().getSimpleName() + ": " + failure.getMessage();
+    }
+    if (failure instanceof FunctionInvocationException e) {
+      return "The function "
+          + e.address()
+          + " failed on message "
+          + (e.invocationIndex() + 1)
+          + " of its batch; the function's log has the cause (error "
+          + id
+          + ")";
+    }
+    if (failure instanceof InvocationFailedException e) {
+      // A rejection's reason may be a function's own failure text: it stays in the log.
+      return e.retryable()
+          ? "The invocation failed for now and was not applied; retry it with the same"
+              + " idempotency key (error "
+              + id
+              + ")"
+          : "The invocation was rejected and repeating it will not help (its input, a state too"
+              + " large, or a function that kept failing); the function's log says which (error "
+              + id
+              + ")";
+    }
+    return "The invocation failed inside the function; its log has the cause (error " + id + ")";
+  }
+
+  /** Whether the failure is a refusal of the request, whose message speaks of the request only. */
+  private static boolean refused(Throwable failure) {
+    return failure instanceof UnrecognizedPayloadException
+        || failure instanceof MalformedEventException
+        || failure instanceof PayloadTooLargeException
+        || failure instanceof NoRouteException
+        || failure instanceof MalformedRequestException
+        || failure instanceof UnknownFunctionException
+        || failure instanceof IncompatibleStateException
+        || failure instanceof InvalidEnvelopeException;
+  }
+}

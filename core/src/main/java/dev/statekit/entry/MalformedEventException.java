@@ -1,0 +1,16 @@
+package dev.statekit.entry;
+
+/**
+ * An event of an accepted shape (SQS, Kinesis, DynamoDB Streams, scheduled) carries a field its
+ * event source never sends: missing, of the wrong kind, or past a bound the source keeps (a
+ * sequence number longer than the source makes, a time past the year 9999, more records than a
+ * batch holds). The message names the field and the bound. Nothing was routed.
+ */
+public final class MalformedEventException extends IllegalArgumentException {
+  private static final long serialVersionUID = 1L;
+
+  /** With a message naming the field and what it must be. */
+  public MalformedEventException(String message) {
+    super(message);
+  }
+}

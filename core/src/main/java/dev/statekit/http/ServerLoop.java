@@ -1,0 +1,371 @@
+package dev.statekit.http;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The endpoint's one I/O thread: it accepts, reads every connection without blocking, holds each to
+ * its deadline, and hands only complete requests to the workers. A slow or stalled client so costs
+ * a connection slot and the bytes it sent until its deadline, never a worker.
+ */
+final class ServerLoop implements Runnable {
+  private static final System.Logger LOG = System.getLogger(ServerLoop.class.getName());
+  private static final long TICK_MILLIS = 100;
+  private static final java.time.Duration DRAIN = java.time.Duration.ofSeconds(2);
+
+  private final Selector selector;
+  private final ServerSocketChannel server;
+  private final HttpRouter router;
+  private final HttpLimits limits;
+  private final ExecutorService workers;
+  private final Set<Connection> connections = new LinkedHashSet<>();
+  private final Queue<Runnable> completions = new ConcurrentLinkedQueue<>();
+  private final ByteBuffer readBuffer = ByteBuffer.allocate(64 * 1024);
+  private long bufferedBytes;
+  private volatile boolean running = true;
+
+  ServerLoop(
+      Selector selector,
+      ServerSocketChannel server,
+      HttpRouter router,
+      HttpLimits limits,
+      ExecutorService workers) {
+    this.selector = selector;
+    this.server = server;
+    this.router = router;
+    this.limits = limits;
+    this.workers = workers;
+  }
+
+  void stop() {
+    running = false;
+    selector.wakeup();
+  }
+
+  @Override
+  public void run() {
+    try {
+      server.register(selector, SelectionKey.OP_ACCEPT);
+      while (running) {
+        selector.select(TICK_MILLIS);
+        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+        while (keys.hasNext()) {
+          SelectionKey key = keys.next();
+          keys.remove();
+          ready(key);
+        }
+        for (Runnable completion; (completion = completions.poll()) != null; ) {
+          completion.run();
+        }
+        expire(System.nanoTime());
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.ERROR, "The HTTP endpoint's I/O thread stopped", e);
+    } finally {
+      new ArrayList<>(connections).forEach(this::close);
+      try {
+        selector.close();
+      } catch (IOException e) {
+        LOG.log(Level.DEBUG, "Closing the selector failed", e);
+      }
+    }
+  }
+
+  private void ready(SelectionKey key) {
+    if (!key.isValid()) {
+      return;
+    }
+    if (key.isAcceptable()) {
+      accept();
+      return;
+    }
+    Connection connection = (Connection) key.attachment();
+    try {
+      if (key.isReadable()) {
+        read(connection);
+      }
+      if (key.isValid() && key.isWritable()) {
+        write(connection);
+      }
+    } catch (IOException e) {
+      // The client went away or reset the connection: nobody is left to answer.
+      LOG.log(Level.DEBUG, "A connection failed: " + e);
+      close(connection);
+    }
+  }
+
+  private void accept() {
+    SocketChannel channel;
+    try {
+      channel = server.accept();
+      if (channel == null) {
+        return;
+      }
+      channel.configureBlocking(false);
+      channel.socket().setTcpNoDelay(true);
+    } catch (IOException e) {
+      LOG.log(Level.DEBUG, "Accepting a connection failed: " + e);
+      return;
+    }
+    if (connections.size() >= limits.maxConnections()) {
+      refuseAtOnce(channel);
+      return;
+    }
+    try {
+      SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
+      Connection connection =
+          new Connection(channel, key, new RequestParser(limits), deadline(limits.headerTimeout()));
+      key.attach(connection);
+      connections.add(connection);
+    } catch (IOException e) {
+      closeQuietly(channel);
+    }
+  }
+
+  /** Past the connection limit: one try at a 503, then the connection is closed. */
+  private void refuseAtOnce(SocketChannel channel) {
+    HttpAnswer busy =
+        HttpAnswer.error(
+            503,
+            "The endpoint has "
+                + limits.maxConnections()
+                + " connections open, its most; retry shortly");
+    try {
+      channel.write(ResponseBytes.of(busy, false, true));
+    } catch (IOException e) {
+      LOG.log(Level.DEBUG, "The 503 could not be sent: " + e);
+    }
+    closeQuietly(channel);
+  }
+
+  private void read(Connection connection) throws IOException {
+    readBuffer.clear();
+    int read = connection.channel.read(readBuffer);
+    if (read < 0) {
+      close(connection);
+      return;
+    }
+    if (connection.phase != Connection.Phase.DRAINING) {
+      take(connection, readBuffer.array(), 0, read);
+    }
+  }
+
+  /** Feeds bytes that arrived to the connection's request, and acts on what they completed. */
+  private void take(Connection connection, byte[] bytes, int offset, int length) {
+    if (length == 0 || connection.phase == Connection.Phase.WRITING) {
+      return;
+    }
+    if (connection.phase == Connection.Phase.IDLE) {
+      connection.phase = Connection.Phase.READING;
+      connection.requestStart = System.nanoTime();
+      connection.deadline = connection.requestStart + limits.headerTimeout().toNanos();
+    }
+    RequestParser parser = connection.parser;
+    int used = parser.feed(bytes, offset, length);
+    account(connection, parser.bufferedBodyBytes());
+    if (parser.state() == RequestParser.State.FAILED) {
+      HttpProblem problem = parser.problem();
+      respond(connection, HttpAnswer.error(problem.status(), problem.message()), true);
+      return;
+    }
+    if (bufferedBytes > limits.maxBufferedBytes()) {
+      respond(
+          connection,
+          HttpAnswer.error(
+              503, "The endpoint holds as many request bytes as it may; retry shortly"),
+          true);
+      return;
+    }
+    if (parser.headComplete() && !connection.prechecked && !precheck(connection)) {
+      return;
+    }
+    if (parser.state() == RequestParser.State.DONE) {
+      if (used < length) {
+        connection.leftover = Arrays.copyOfRange(bytes, offset + used, offset + length);
+      }
+      dispatch(connection);
+    }
+  }
+
+  /** The checks that need no body; false if the request was answered already. */
+  private boolean precheck(Connection connection) {
+    RequestParser parser = connection.parser;
+    connection.prechecked = true;
+    connection.head = "HEAD".equals(parser.method());
+    connection.deadline = connection.requestStart + limits.requestTimeout().toNanos();
+    HttpAnswer refused =
+        router.precheck(parser.method(), parser.header("Content-Type"), parser.declaredLength());
+    if (refused != null) {
+      // The body, if any, was never read: the connection can't carry another request.
+      respond(connection, refused, true);
+      return false;
+    }
+    if (parser.expectsContinue() && parser.state() == RequestParser.State.BODY) {
+      try {
+        connection.channel.write(ByteBuffer.wrap(ResponseBytes.CONTINUE));
+      } catch (IOException e) {
+        close(connection);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void dispatch(Connection connection) {
+    RequestParser request = connection.parser;
+    connection.phase = Connection.Phase.WORKING;
+    connection.deadline = Long.MAX_VALUE;
+    connection.key.interestOps(0);
+    boolean close = !request.keepAlive();
+    try {
+      workers.execute(
+          () -> {
+            HttpAnswer answer =
+                router.handle(
+                    request.method(),
+                    request.path(),
+                    request.header("Content-Type"),
+                    request.body());
+            completions.add(() -> answered(connection, answer, close));
+            selector.wakeup();
+          });
+    } catch (RejectedExecutionException e) {
+      respond(
+          connection,
+          HttpAnswer.error(
+              503,
+              "The endpoint has "
+                  + limits.maxQueuedRequests()
+                  + " requests waiting, its most; retry shortly"),
+          close);
+    }
+  }
+
+  private void answered(Connection connection, HttpAnswer answer, boolean close) {
+    if (connection.channel.isOpen()) {
+      respond(connection, answer, close);
+    }
+  }
+
+  private void respond(Connection connection, HttpAnswer answer, boolean close) {
+    account(connection, 0);
+    connection.out = ResponseBytes.of(answer, connection.head, close);
+    connection.closeAfterWrite = close;
+    connection.phase = Connection.Phase.WRITING;
+    connection.deadline = deadline(limits.requestTimeout());
+    try {
+      write(connection);
+    } catch (IOException e) {
+      close(connection);
+    }
+  }
+
+  private void write(Connection connection) throws IOException {
+    if (connection.phase != Connection.Phase.WRITING) {
+      return;
+    }
+    connection.channel.write(connection.out);
+    if (connection.out.hasRemaining()) {
+      connection.key.interestOps(SelectionKey.OP_WRITE);
+      return;
+    }
+    if (connection.closeAfterWrite) {
+      drain(connection);
+      return;
+    }
+    next(connection);
+  }
+
+  private void drain(Connection connection) throws IOException {
+    account(connection, 0);
+    connection.out = null;
+    connection.phase = Connection.Phase.DRAINING;
+    connection.deadline = deadline(DRAIN);
+    connection.channel.shutdownOutput();
+    connection.key.interestOps(SelectionKey.OP_READ);
+  }
+
+  /** Kept alive: wait for the next request, which may have arrived with the last one. */
+  private void next(Connection connection) {
+    connection.out = null;
+    connection.parser = new RequestParser(limits);
+    connection.prechecked = false;
+    connection.head = false;
+    connection.phase = Connection.Phase.IDLE;
+    connection.deadline = deadline(limits.idleTimeout());
+    connection.key.interestOps(SelectionKey.OP_READ);
+    byte[] leftover = connection.leftover;
+    connection.leftover = null;
+    if (leftover != null) {
+      take(connection, leftover, 0, leftover.length);
+    }
+  }
+
+  private void expire(long now) {
+    List<Connection> late = new ArrayList<>();
+    for (Connection connection : connections) {
+      if (now - connection.deadline > 0) {
+        late.add(connection);
+      }
+    }
+    for (Connection connection : late) {
+      if (connection.phase == Connection.Phase.READING && connection.parser.started()) {
+        respond(connection, timedOut(connection), true);
+      } else {
+        close(connection);
+      }
+    }
+  }
+
+  private HttpAnswer timedOut(Connection connection) {
+    return HttpAnswer.error(
+        408,
+        connection.prechecked
+            ? "The request did not arrive within "
+                + limits.requestTimeout().toSeconds()
+                + " s; send its body faster, or a smaller one"
+            : "The request's headers did not arrive within "
+                + limits.headerTimeout().toSeconds()
+                + " s");
+  }
+
+  /** Counts the bytes a connection holds against the bound of all connections together. */
+  private void account(Connection connection, int bytes) {
+    bufferedBytes += bytes - connection.bufferedBytes;
+    connection.bufferedBytes = bytes;
+  }
+
+  private void close(Connection connection) {
+    account(connection, 0);
+    connections.remove(connection);
+    connection.key.cancel();
+    closeQuietly(connection.channel);
+  }
+
+  private long deadline(java.time.Duration after) {
+    return System.nanoTime() + after.toNanos();
+  }
+
+  private static void closeQuietly(SocketChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      LOG.log(Level.DEBUG, "Closing a connection failed: " + e);
+    }
+  }
+}

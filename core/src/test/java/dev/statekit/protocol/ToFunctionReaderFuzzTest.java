@@ -1,0 +1,113 @@
+package dev.statekit.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.statekit.function.internal.TypedValue;
+import dev.statekit.protocol.internal.wire.Address;
+import dev.statekit.protocol.internal.wire.ToFunction;
+import java.lang.management.ManagementFactory;
+
+/**
+ * The hand-written {@code ToFunction} reader against protobuf-java's generated parser, on the same
+ * bytes: both accept with the same values, or both refuse; the reader throws nothing but {@link
+ * MalformedRequestException} and allocates at most a fixed multiple of the input's size.
+ *
+ * <p>{@code mvn -B verify} replays the seeds under {@code ToFunctionReaderFuzzTestInputs/} and
+ * fuzzes for a few seconds; the README's "Fuzzing" says how to fuzz for longer.
+ */
+class ToFunctionReaderFuzzTest {
+  /** Bytes the reader may allocate per byte read, plus a fixed allowance (see the class doc). */
+  static final long ALLOCATION_PER_BYTE = 64;
+
+  static final long ALLOCATION_ALLOWANCE = 64 * 1024;
+
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  static {
+    // Loads the classes of both ways out of the reader, so only the reading itself is measured.
+    for (byte[] warmUp : new byte[][] {{(byte) 0xA2, 0x06, 0x00}, {(byte) 0xA2, 0x06, 0x05}}) {
+      try {
+        ToFunctionReader.read(warmUp, new StringInterner());
+      } catch (MalformedRequestException e) {
+        // The second one is cut short on purpose.
+      }
+    }
+    THREADS.getCurrentThreadAllocatedBytes();
+  }
+
+  @FuzzTest
+  void agreesWithProtobufJava(byte[] bytes) {
+    ToFunction expected;
+    try {
+      expected = ToFunction.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      expected = null;
+    }
+    ToFunctionReader actual;
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    try {
+      actual = ToFunctionReader.read(bytes, new StringInterner());
+    } catch (MalformedRequestException e) {
+      actual = null;
+    }
+    long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
+    assertTrue(
+        allocated <= ALLOCATION_PER_BYTE * bytes.length + ALLOCATION_ALLOWANCE,
+        allocated + " bytes allocated to read " + bytes.length);
+    if (expected == null || actual == null) {
+      assertEquals(expected == null, actual == null, "one parser refused, the other accepted");
+      return;
+    }
+    compare(expected, actual);
+  }
+
+  static void compare(ToFunction expected, ToFunctionReader actual) {
+    assertEquals(expected.hasInvocation(), actual.hasBatch, "has a batch");
+    ToFunction.InvocationBatchRequest batch = expected.getInvocation();
+    if (batch.hasTarget()) {
+      assertAddress(batch.getTarget(), actual.target);
+    } else {
+      assertNull(actual.target, "no target");
+    }
+    assertEquals(batch.getStateCount(), actual.stateCount, "states");
+    for (int i = 0; i < actual.stateCount; i++) {
+      ToFunction.PersistedValue state = batch.getState(i);
+      assertEquals(state.getStateName(), actual.stateNames[i], "state name " + i);
+      TypedValue value = actual.stateValues[i];
+      if (!state.hasStateValue() || !state.getStateValue().getHasValue()) {
+        assertNull(value, "state " + i + " has no value");
+      } else {
+        assertEquals(state.getStateValue().getTypename(), value.typeName(), "state type " + i);
+        assertArrayEquals(state.getStateValue().getValue().toByteArray(), value.value());
+      }
+    }
+    assertEquals(batch.getInvocationsCount(), actual.invocationCount, "invocations");
+    for (int i = 0; i < actual.invocationCount; i++) {
+      ToFunction.Invocation invocation = batch.getInvocations(i);
+      if (invocation.hasCaller()) {
+        assertAddress(invocation.getCaller(), actual.callers[i]);
+      } else {
+        assertNull(actual.callers[i], "invocation " + i + " has no caller");
+      }
+      assertEquals(invocation.getArgument().getTypename(), actual.argumentTypes[i]);
+      assertArrayEquals(
+          invocation.getArgument().getValue().toByteArray(), actual.argumentValues[i]);
+    }
+  }
+
+  private static void assertAddress(Address expected, String[] actual) {
+    if (actual == null) {
+      fail("the reader lost the address " + expected);
+    }
+    assertEquals(expected.getNamespace(), actual[0], "namespace");
+    assertEquals(expected.getType(), actual[1], "type");
+    assertEquals(expected.getId(), actual[2], "id");
+  }
+}
