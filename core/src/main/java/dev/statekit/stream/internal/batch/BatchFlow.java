@@ -79,6 +79,10 @@ final class BatchFlow {
     Set<String> keys = new HashSet<>();
     outcomes.forEach(o -> o.keyed.forEach(input -> keys.add(input.encoded())));
     String first = batch.records().isEmpty() ? null : batch.records().get(0).position().offset();
+    long reach = Long.MIN_VALUE;
+    for (SourceOutcome outcome : outcomes) {
+      reach = Math.max(reach, outcome.maxTimestamp);
+    }
 
     List<SplitState> splits = new ArrayList<>();
     Map<String, KeyItem> items = new LinkedHashMap<>();
@@ -91,7 +95,7 @@ final class BatchFlow {
     }
     if (batch.ordered() && replaying == null && first != null) {
       String last = batch.records().get(batch.records().size() - 1).position().offset();
-      Attempt attempt = new Attempt(first, last, now);
+      Attempt attempt = new Attempt(first, last, now, engine.shape.watermarkAt(reach));
       long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
       reads.add(() -> engine.store().putAttempt(engine.name, split, attempt, expires));
       reads.add(
@@ -121,8 +125,11 @@ final class BatchFlow {
         batch.ordered() && replaying == null && first != null
             ? ShardFence.check(engine.name, state, attempts, first, now)
             : null;
+    long reached = Long.MIN_VALUE;
     if (gap != null) {
-      gap = ShardFence.withEarliestAttempt(engine.store(), engine.name, gap);
+      ShardFence.Noticed noticed = ShardFence.withAttempts(engine.store(), engine.name, gap);
+      gap = noticed.gap();
+      reached = noticed.reached();
       LOG.warning(
           "Pipeline "
               + engine.name
@@ -153,7 +160,7 @@ final class BatchFlow {
     BatchContext context = null;
     KeyedPass.Result pass = null;
     while (true) {
-      context = context(progress, state, applied, givenUp, gap, receipts);
+      context = context(progress, state, applied, givenUp, gap, reached, receipts);
       pass =
           keyed
               ? new KeyedPass(context).run(applied.inputs(), items, Map.of())
@@ -242,14 +249,17 @@ final class BatchFlow {
       BatchRecords applied,
       List<GivenUp> givenUp,
       GivenUp gap,
+      long reached,
       Map<String, byte[]> receipts) {
     long firedThrough = progress.firedThrough();
     // Windows that fired are closed to every split; a split the pipeline did not know yet joins
     // behind the watermark the others may be firing at. A replay is late against the watermark its
     // split had when its records were given up.
+    // After a range given up, also against the windows its attempts may have fired.
     long lateness =
         Math.max(
-            replaying != null ? replaying.watermark() : Progress.lateness(state), firedThrough);
+            replaying != null ? replaying.watermark() : Progress.lateness(state),
+            Math.max(firedThrough, reached));
     if (state.version() == 0) {
       lateness = Math.max(lateness, progress.pipelineWatermark(null, Long.MIN_VALUE));
     }

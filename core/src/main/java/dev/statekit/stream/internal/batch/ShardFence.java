@@ -126,10 +126,17 @@ final class ShardFence {
   }
 
   /**
-   * {@code gap} with its earliest recorded attempt, read from all the attempts in it (a batch reads
-   * only the latest, and a run of batches given up in a row may hold more).
+   * A range noticed as given up, with its earliest recorded attempt, and the event time its
+   * attempts' records reach: an attempt may have delivered the windows ending up to it before it
+   * died, so what comes after the range is late against it, as after a batch that checkpointed.
    */
-  static GivenUp withEarliestAttempt(BatchStore store, String pipeline, GivenUp gap) {
+  record Noticed(GivenUp gap, long reached) {}
+
+  /**
+   * {@code gap} as {@link Noticed}, read from all the attempts in it (a batch reads only the
+   * latest, and a run of batches given up in a row may hold more).
+   */
+  static Noticed withAttempts(BatchStore store, String pipeline, GivenUp gap) {
     String from = gap.after() == null ? "0" : next(gap.after());
     String to = previous(gap.before());
     List<Attempt> in =
@@ -137,7 +144,13 @@ final class ShardFence {
             ? store.attempts(pipeline, gap.split(), from, to)
             : List.of();
     String earliest = in.isEmpty() ? null : in.get(0).first();
-    return new GivenUp(gap.split(), gap.after(), gap.before(), gap.watermark(), gap.at(), earliest);
+    long reached = Long.MIN_VALUE;
+    for (Attempt attempt : in) {
+      reached = Math.max(reached, attempt.watermark());
+    }
+    return new Noticed(
+        new GivenUp(gap.split(), gap.after(), gap.before(), gap.watermark(), gap.at(), earliest),
+        reached);
   }
 
   /**

@@ -127,10 +127,11 @@ final class TickFlow {
       if (gap == null || split.version() == 0) {
         continue;
       }
-      gap = ShardFence.withEarliestAttempt(engine.store(), engine.name, gap);
+      ShardFence.Noticed noticed = ShardFence.withAttempts(engine.store(), engine.name, gap);
+      gap = noticed.gap();
       List<GivenUp> givenUp = new ArrayList<>(split.givenUp());
       givenUp.add(gap);
-      SplitState next = split.nextWithGivenUp(givenUp);
+      SplitState next = Progress.lateAgainst(split.nextWithGivenUp(givenUp), noticed.reached());
       if (engine.store().writeSplit(engine.name, next)) {
         LOG.warning(
             "Pipeline "
