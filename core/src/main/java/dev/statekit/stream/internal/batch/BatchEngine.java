@@ -160,12 +160,8 @@ public final class BatchEngine {
                   + " within two batch timeouts and five minutes; replay that range then");
     }
     for (Attempt attempt : store().latestAttempts(name, range.split(), BatchFlow.RECENT_ATTEMPTS)) {
-      boolean beyond =
-          state.position() == null
-              || dev.statekit.stream.SourcePosition.compareOffsets(
-                      attempt.first(), state.position())
-                  > 0;
-      if (beyond && state.givenUp().stream().noneMatch(g -> g.covers(attempt.first()))) {
+      boolean beyond = ShardFence.beyond(attempt, state.position());
+      if (beyond && state.givenUp().stream().noneMatch(g -> g.covers(attempt.last()))) {
         throw new IllegalArgumentException(
             "A batch of "
                 + range.split()

@@ -127,7 +127,7 @@ final class BatchFlow {
             : null;
     long reached = Long.MIN_VALUE;
     if (gap != null) {
-      ShardFence.Noticed noticed = ShardFence.withAttempts(engine.store(), engine.name, gap);
+      ShardFence.Noticed noticed = ShardFence.withAttempts(engine.store(), engine.name, state, gap);
       gap = noticed.gap();
       reached = noticed.reached();
       LOG.warning(

@@ -48,9 +48,17 @@ final class ShardFence {
     String from = noticedThrough(state);
     boolean skipped = false;
     for (Attempt attempt : attempts) {
-      if (attempt.first().equals(first)
-          || (position != null && SourcePosition.compareOffsets(attempt.first(), position) <= 0)) {
+      if (attempt.first().equals(first) || !beyond(attempt, position)) {
         continue; // this batch's earlier attempts, or one its checkpoint covers
+      }
+      if (position != null && SourcePosition.compareOffsets(attempt.first(), position) <= 0) {
+        // The checkpoint's batch tried again whole, past its checkpoint (the answer that sent
+        // Lambda on from a failed record was lost): this batch restarts inside it, or, past it,
+        // Lambda gave up on its rest.
+        skipped |=
+            SourcePosition.compareOffsets(attempt.last(), first) < 0
+                && (from == null || SourcePosition.compareOffsets(attempt.last(), from) > 0);
+        continue;
       }
       if (SourcePosition.compareOffsets(attempt.last(), first) < 0) {
         // Attempted, never checkpointed, and Lambda is past it: given up, unless a range noticed
@@ -68,6 +76,15 @@ final class ShardFence {
       return null;
     }
     return new GivenUp(state.split(), from, first, Progress.lateness(state), now, null);
+  }
+
+  /**
+   * Whether some of {@code attempt}'s records lie after {@code offset} (null: the split's start).
+   * An attempt starting behind it may reach past it: the batch that wrote the checkpoint after
+   * answering a failed record, tried again whole when that answer was lost.
+   */
+  static boolean beyond(Attempt attempt, String offset) {
+    return offset == null || SourcePosition.compareOffsets(attempt.last(), offset) > 0;
   }
 
   /**
@@ -89,10 +106,8 @@ final class ShardFence {
   static boolean retrying(SplitState state, List<Attempt> attempts, long now, long quiet) {
     String position = state.position();
     for (Attempt attempt : attempts) {
-      boolean beyond =
-          position == null || SourcePosition.compareOffsets(attempt.first(), position) > 0;
-      boolean recorded = state.givenUp().stream().anyMatch(g -> g.covers(attempt.first()));
-      if (beyond && !recorded && attempt.at() + quiet > now) {
+      boolean recorded = state.givenUp().stream().anyMatch(g -> g.covers(attempt.last()));
+      if (beyond(attempt, position) && !recorded && attempt.at() + quiet > now) {
         return true;
       }
     }
@@ -108,8 +123,7 @@ final class ShardFence {
     String from = noticedThrough(state);
     String last = null;
     for (Attempt attempt : attempts) {
-      boolean beyond = from == null || SourcePosition.compareOffsets(attempt.first(), from) > 0;
-      if (!beyond) {
+      if (!beyond(attempt, from)) {
         continue;
       }
       if (attempt.at() + quiet > now) {
@@ -134,18 +148,33 @@ final class ShardFence {
 
   /**
    * {@code gap} as {@link Noticed}, read from all the attempts in it (a batch reads only the
-   * latest, and a run of batches given up in a row may hold more).
+   * latest, and a run of batches given up in a row may hold more), the batch that wrote {@code
+   * state}'s checkpoint included: tried again whole, it may reach into the range.
    */
-  static Noticed withAttempts(BatchStore store, String pipeline, GivenUp gap) {
+  static Noticed withAttempts(BatchStore store, String pipeline, SplitState state, GivenUp gap) {
     String from = gap.after() == null ? "0" : next(gap.after());
     String to = previous(gap.before());
+    String start = from;
+    if (state.lastStart() != null
+        && java.util.Objects.equals(gap.after(), state.position())
+        && SourcePosition.compareOffsets(state.lastStart(), from) < 0) {
+      start = state.lastStart();
+    }
     List<Attempt> in =
-        SourcePosition.compareOffsets(from, to) <= 0
-            ? store.attempts(pipeline, gap.split(), from, to)
+        SourcePosition.compareOffsets(start, to) <= 0
+            ? store.attempts(pipeline, gap.split(), start, to)
             : List.of();
-    String earliest = in.isEmpty() ? null : in.get(0).first();
+    String earliest = null;
     long reached = Long.MIN_VALUE;
     for (Attempt attempt : in) {
+      if (!beyond(attempt, gap.after())) {
+        continue;
+      }
+      String reaches =
+          SourcePosition.compareOffsets(attempt.first(), from) < 0 ? from : attempt.first();
+      if (earliest == null || SourcePosition.compareOffsets(reaches, earliest) < 0) {
+        earliest = reaches;
+      }
       reached = Math.max(reached, attempt.watermark());
     }
     return new Noticed(

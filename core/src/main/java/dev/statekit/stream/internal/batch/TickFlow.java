@@ -127,7 +127,7 @@ final class TickFlow {
       if (gap == null || split.version() == 0) {
         continue;
       }
-      ShardFence.Noticed noticed = ShardFence.withAttempts(engine.store(), engine.name, gap);
+      ShardFence.Noticed noticed = ShardFence.withAttempts(engine.store(), engine.name, split, gap);
       gap = noticed.gap();
       List<GivenUp> givenUp = new ArrayList<>(split.givenUp());
       givenUp.add(gap);

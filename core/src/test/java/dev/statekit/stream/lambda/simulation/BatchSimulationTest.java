@@ -30,11 +30,13 @@ class BatchSimulationTest {
    * 18612 and 82908, a retry from the failed record one copy of a batch answered was refused once
    * the other copy had checkpointed first (or once the retry was handed over again); 6585, 8811,
    * 9876, 11936 and 19578, a record after a batch given up on was counted in a window an attempt of
-   * that batch had delivered, which then came out again with another value.
+   * that batch had delivered, which then came out again with another value; 67458 and 4351, a batch
+   * tried again whole past the checkpoint its first answer wrote, then given up, went unnoticed,
+   * and its records counted as applied nowhere in a later range (applied twice, or never).
    */
   static final long[] FOUND = {
     125, 379, 171, 48, 875, 359, 3955, 29, 36, 16886, 7026, 123, 3651, 18612, 82908, 6585, 8811,
-    9876, 11936, 19578
+    9876, 11936, 19578, 67458, 4351
   };
 
   @Test

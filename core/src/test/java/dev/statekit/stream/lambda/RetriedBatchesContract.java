@@ -1,6 +1,7 @@
 package dev.statekit.stream.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.EgressSink;
@@ -19,17 +20,20 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lambda may run two copies of one Kinesis batch at once and go by either answer; with a record
- * that fails in one copy only (a passing failure) the answers differ, and the retry may start at
- * the record one copy answered failed while the other copy's checkpoint is past it. Found by the
- * simulator (seeds 3651, 18612, 82908): such retries, and that retry handed over again, were
- * refused as if the shard's batches interleaved, and with MaximumRetryAttempts -1 the shard
- * stopped.
+ * Lambda runs a Kinesis batch again: as a copy beside the first, going by either answer, or whole
+ * when an answer was lost. With a record that fails once (a passing failure) the answers differ.
+ * Found by the simulator: a retry from the record one copy answered failed, once the other copy's
+ * checkpoint was past it, was refused as if the shard's batches interleaved, and so was that retry
+ * handed over again (seeds 3651, 18612, 82908; with MaximumRetryAttempts -1 the shard stopped); a
+ * batch tried again whole past the checkpoint its first answer wrote, then given up, was not
+ * noticed as given up, and its records counted as applied nowhere when a later range held them
+ * (seeds 67458, 4351: applied twice, or never).
  */
-abstract class CopiedBatchesContract {
+abstract class RetriedBatchesContract {
   private static final String SHARD = "clicks/shardId-000000000000";
   private static final StateSpec<ValueState<Long>> SEEN = StateSpec.value("seen", Serdes.longs());
 
@@ -136,6 +140,69 @@ abstract class CopiedBatchesContract {
     SourceBatch retry = shard(1002, "bad", "b");
     assertEquals(2, pipeline.process(retry).repeats());
     assertEquals(2, pipeline.process(retry).repeats());
+    pipeline.process(shard(1004, "b"));
+    assertEquals(Set.of("a#1", "bad#1", "b#1", "b#2"), texts());
+  }
+
+  /**
+   * The first attempt checkpoints "a" and would answer "bad" failed, but dies first: Lambda tries
+   * the whole batch again. Each attempt from then on applies "bad" and "b", delivers their outputs
+   * and dies before its checkpoint, until Lambda gives up.
+   */
+  private BatchPipeline triedWholeAndGivenUp(AtomicReference<BatchFaultHook.Step> dieAt) {
+    BatchPipeline pipeline =
+        pipeline(
+            (step, detail) -> {
+              if (step == dieAt.get()) {
+                throw new IllegalStateException("the invocation died at " + step);
+              }
+            });
+    pipeline.registerSplits(List.of(SHARD));
+    SourceBatch batch = shard(1001, "a", "bad", "b");
+    failing.set(true);
+    dieAt.set(BatchFaultHook.Step.CHECKPOINTED);
+    assertThrows(RuntimeException.class, () -> pipeline.process(batch));
+    failing.set(false);
+    dieAt.set(BatchFaultHook.Step.DELIVERED);
+    for (int attempt = 0; attempt < 10; attempt++) {
+      assertThrows(RuntimeException.class, () -> pipeline.process(batch));
+    }
+    return pipeline;
+  }
+
+  @Test
+  void aBatchTriedAgainWholePastItsCheckpointThenGivenUpIsReplayedOnce() {
+    AtomicReference<BatchFaultHook.Step> dieAt = new AtomicReference<>();
+    BatchPipeline pipeline = triedWholeAndGivenUp(dieAt);
+    // So Lambda does with the next batch; the one after notices both.
+    for (int attempt = 0; attempt < 11; attempt++) {
+      assertThrows(RuntimeException.class, () -> pipeline.process(shard(1004, "a")));
+    }
+    dieAt.set(null);
+    pipeline.process(shard(1005, "a"));
+
+    GivenUp gap = pipeline.givenUp().get(0);
+    assertEquals(
+        List.of(new GivenUp(SHARD, "1001", "1005", gap.watermark(), gap.at(), "1002")),
+        pipeline.givenUp());
+    assertEquals(0, pipeline.replay(gap, shard(1002, "bad", "b", "a")).applied());
+    assertEquals(Set.of("a#1", "bad#1", "b#1", "a#2", "a#3"), texts());
+  }
+
+  @Test
+  void soItIsWhenNoBatchComesAfterIt() {
+    AtomicReference<BatchFaultHook.Step> dieAt = new AtomicReference<>();
+    BatchPipeline pipeline = triedWholeAndGivenUp(dieAt);
+    dieAt.set(null);
+    clock.advance(Duration.ofMinutes(10));
+    pipeline.tick();
+
+    GivenUp gap = pipeline.givenUp().get(0);
+    assertEquals(
+        List.of(new GivenUp(SHARD, "1001", "1004", gap.watermark(), gap.at(), "1002")),
+        pipeline.givenUp(),
+        "the tick notices the range");
+    assertEquals(0, pipeline.replay(gap, shard(1002, "bad", "b")).applied());
     pipeline.process(shard(1004, "b"));
     assertEquals(Set.of("a#1", "bad#1", "b#1", "b#2"), texts());
   }
