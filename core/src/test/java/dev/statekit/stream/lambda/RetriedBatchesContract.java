@@ -31,7 +31,9 @@ import org.junit.jupiter.api.Test;
  * handed over again (seeds 3651, 18612, 82908; with MaximumRetryAttempts -1 the shard stopped); a
  * batch tried again whole past the checkpoint its first answer wrote, then given up, was not
  * noticed as given up, and its records counted as applied nowhere when a later range held them
- * (seeds 67458, 4351: applied twice, or never).
+ * (seeds 67458, 4351: applied twice, or never); two batches of one shard at once
+ * (ParallelizationFactor 2) noticed overlapping ranges given up, and their replays applied the
+ * shared records twice (seed 47307).
  */
 abstract class RetriedBatchesContract {
   private static final String SHARD = "clicks/shardId-000000000000";
@@ -52,6 +54,11 @@ abstract class RetriedBatchesContract {
 
   /** "key,n" counted per key; a record "bad" fails while {@link #failing} is set. */
   private BatchPipeline pipeline(BatchFaultHook hook) {
+    return pipeline(hook, store());
+  }
+
+  /** A step's calls one after another, in order: each test decides the interleaving. */
+  private BatchPipeline pipeline(BatchFaultHook hook, BatchStore store) {
     Pipeline counts =
         Pipeline.from(BatchSource.records())
             .<String>process(
@@ -75,7 +82,8 @@ abstract class RetriedBatchesContract {
                 SEEN)
             .to(EgressOutput.to(results(), TypeName.of("test", "copies"), Types.stringType()));
     return BatchPipeline.builder(name, counts)
-        .store(store())
+        .store(store)
+        .concurrency(calls -> calls.forEach(Runnable::run))
         .clock(clock)
         .batchTimeout(Duration.ofMinutes(1))
         .faultHook(hook)
@@ -86,6 +94,17 @@ abstract class RetriedBatchesContract {
     SourceBatch.Builder batch = SourceBatch.ordered(SHARD);
     for (String record : records) {
       batch.add(Long.toString(first++), 0, record.getBytes(StandardCharsets.UTF_8));
+    }
+    return batch.build();
+  }
+
+  /** The records of {@code records} that {@code range} holds, as a replay reads them. */
+  private static SourceBatch within(GivenUp range, SourceBatch records) {
+    SourceBatch.Builder batch = SourceBatch.ordered(SHARD);
+    for (var record : records.records()) {
+      if (range.covers(record.position().offset())) {
+        batch.add(record.position().offset(), 0, record.value());
+      }
     }
     return batch.build();
   }
@@ -205,5 +224,56 @@ abstract class RetriedBatchesContract {
     assertEquals(0, pipeline.replay(gap, shard(1002, "bad", "b")).applied());
     pipeline.process(shard(1004, "b"));
     assertEquals(Set.of("a#1", "bad#1", "b#1", "b#2"), texts());
+  }
+
+  @Test
+  void interleavedBatchesNoticeRangesThatDoNotOverlap() {
+    AtomicBoolean dying = new AtomicBoolean(true);
+    BatchPipeline lane = pipeline((step, detail) -> {}, store());
+    // The other lane's batch runs whole while this one records its attempt: neither sees the
+    // other's attempt; its record fails, and it records the range it noticed.
+    AtomicBoolean interleave = new AtomicBoolean();
+    BatchStore store =
+        (BatchStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                BatchStore.class.getClassLoader(),
+                new Class<?>[] {BatchStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("putAttempt")
+                      && interleave.compareAndSet(true, false)) {
+                    failing.set(true);
+                    assertEquals(List.of("1003"), lane.process(shard(1003, "bad")).failedOffsets());
+                    failing.set(false);
+                  }
+                  try {
+                    return method.invoke(store(), args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    BatchPipeline pipeline =
+        pipeline(
+            (step, detail) -> {
+              if (dying.get() && step == BatchFaultHook.Step.LOADED) {
+                throw new IllegalStateException("the invocation died");
+              }
+            },
+            store);
+    pipeline.registerSplits(List.of(SHARD));
+    SourceBatch givenUp = shard(1001, "a", "b");
+    for (int attempt = 0; attempt < 11; attempt++) {
+      assertThrows(RuntimeException.class, () -> pipeline.process(givenUp));
+    }
+    dying.set(false);
+    interleave.set(true);
+    pipeline.process(shard(1004, "a", "b"));
+
+    List<GivenUp> ranges = pipeline.givenUp();
+    assertEquals(2, ranges.size(), ranges.toString());
+    assertTrue(!ranges.get(0).overlaps(ranges.get(1)), "ranges that overlap: " + ranges);
+    for (GivenUp range : ranges) {
+      pipeline.replay(range, within(range, shard(1001, "a", "b", "bad")));
+    }
+    assertEquals(Set.of("a#1", "b#1", "bad#1", "a#2", "b#2"), texts());
   }
 }

@@ -468,7 +468,11 @@ final class BatchFlow {
           null);
     }
     List<GivenUp> givenUp = new ArrayList<>(stored.givenUp());
-    next.givenUp().stream().filter(g -> !givenUp.contains(g)).forEach(givenUp::add);
+    for (GivenUp gap : next.givenUp()) {
+      if (!givenUp.contains(gap)) {
+        givenUp.addAll(ShardFence.outside(engine.store(), engine.name, stored, gap));
+      }
+    }
     String position = next.position();
     if (stored.position() != null
         && (position == null

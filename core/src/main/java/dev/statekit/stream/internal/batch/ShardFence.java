@@ -183,6 +183,43 @@ final class ShardFence {
   }
 
   /**
+   * What of {@code gap}, noticed by a batch that read {@code stored}'s split before another batch
+   * noticed a range of its own, no range of {@code stored} holds: the parts outside them, each with
+   * its earliest attempt read again (none if they hold all of it). Two batches of one shard running
+   * at once (ParallelizationFactor above 1) may notice overlapping ranges; ranges must not overlap,
+   * so that a replay never applies a record another replay applied.
+   */
+  static List<GivenUp> outside(BatchStore store, String pipeline, SplitState stored, GivenUp gap) {
+    List<GivenUp> parts = new java.util.ArrayList<>(List.of(gap));
+    for (GivenUp known : stored.givenUp()) {
+      List<GivenUp> left = new java.util.ArrayList<>();
+      for (GivenUp part : parts) {
+        if (!part.overlaps(known)) {
+          left.add(part);
+          continue;
+        }
+        if (known.after() != null
+            && (part.after() == null
+                || SourcePosition.compareOffsets(part.after(), known.after()) < 0)) {
+          left.add(part(part, part.after(), next(known.after())));
+        }
+        if (SourcePosition.compareOffsets(part.before(), known.before()) > 0) {
+          left.add(part(part, previous(known.before()), part.before()));
+        }
+      }
+      parts = left;
+    }
+    if (parts.equals(List.of(gap))) {
+      return parts;
+    }
+    return parts.stream().map(p -> withAttempts(store, pipeline, stored, p).gap()).toList();
+  }
+
+  private static GivenUp part(GivenUp gap, String after, String before) {
+    return new GivenUp(gap.split(), after, before, gap.watermark(), gap.at(), null);
+  }
+
+  /**
    * The restart points of {@code earlier} answers to a batch and of {@code more}, in order, at most
    * {@link #MAX_RESTARTS}: each copy of a batch that Lambda ran at once may have answered another
    * failed record, and a retry may start at any of them. Past the bound (more copies than Lambda

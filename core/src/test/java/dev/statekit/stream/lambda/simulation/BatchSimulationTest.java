@@ -32,11 +32,13 @@ class BatchSimulationTest {
    * 9876, 11936 and 19578, a record after a batch given up on was counted in a window an attempt of
    * that batch had delivered, which then came out again with another value; 67458 and 4351, a batch
    * tried again whole past the checkpoint its first answer wrote, then given up, went unnoticed,
-   * and its records counted as applied nowhere in a later range (applied twice, or never).
+   * and its records counted as applied nowhere in a later range (applied twice, or never); 47307,
+   * two batches of one shard at once (ParallelizationFactor 2) noticed overlapping ranges given up,
+   * and the records they shared were replayed twice.
    */
   static final long[] FOUND = {
     125, 379, 171, 48, 875, 359, 3955, 29, 36, 16886, 7026, 123, 3651, 18612, 82908, 6585, 8811,
-    9876, 11936, 19578, 67458, 4351
+    9876, 11936, 19578, 67458, 4351, 47307
   };
 
   @Test
