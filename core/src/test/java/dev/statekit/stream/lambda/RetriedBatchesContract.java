@@ -33,7 +33,9 @@ import org.junit.jupiter.api.Test;
  * noticed as given up, and its records counted as applied nowhere when a later range held them
  * (seeds 67458, 4351: applied twice, or never); two batches of one shard at once
  * (ParallelizationFactor 2) noticed overlapping ranges given up, and their replays applied the
- * shared records twice (seed 47307).
+ * shared records twice (seed 47307); a range replayed while one before it was still open was closed
+ * with its records beyond the checkpoint, where the tick took its replay's attempt for a batch
+ * given up and had it replayed again (seed 13666).
  */
 abstract class RetriedBatchesContract {
   private static final String SHARD = "clicks/shardId-000000000000";
@@ -275,5 +277,36 @@ abstract class RetriedBatchesContract {
       pipeline.replay(range, within(range, shard(1001, "a", "b", "bad")));
     }
     assertEquals(Set.of("a#1", "b#1", "bad#1", "a#2", "b#2"), texts());
+  }
+
+  @Test
+  void rangesAheadOfTheCheckpointAreReplayedInTheirOrder() {
+    BatchPipeline pipeline = pipeline((step, detail) -> {});
+    pipeline.registerSplits(List.of(SHARD));
+    assertTrue(pipeline.process(shard(1001, "a")).succeeded());
+    // Lambda gave up on the shard's next two batches with no attempt reaching the table: only the
+    // on-failure destination names them. The first one's replay fails at its record.
+    SourceBatch rest = shard(1002, "bad", "a");
+    GivenUp first = GivenUp.onFailure(SHARD, "1002", "1002");
+    failing.set(true);
+    assertEquals(List.of("1002"), pipeline.replay(first, within(first, rest)).failedOffsets());
+    failing.set(false);
+    GivenUp second = GivenUp.onFailure(SHARD, "1003", "1003");
+    try {
+      pipeline.replay(second, within(second, rest));
+    } catch (IllegalArgumentException refused) {
+      assertTrue(refused.getMessage().startsWith("Replay GivenUp["), refused.getMessage());
+    }
+    // The operator replays what the pipeline lists, and again whatever it lists later.
+    for (int round = 0; round < 3; round++) {
+      for (GivenUp range : pipeline.givenUp()) {
+        assertTrue(pipeline.replay(range, within(range, rest)).succeeded());
+      }
+      clock.advance(Duration.ofMinutes(30));
+      pipeline.tick();
+    }
+    assertEquals(List.of(), pipeline.givenUp());
+    pipeline.process(shard(1004, "a"));
+    assertEquals(Set.of("a#1", "bad#1", "a#2", "a#3"), texts());
   }
 }

@@ -61,9 +61,16 @@ public final class BatchEngine {
     return new BatchFlow(this, batch, null).run();
   }
 
-  /** Every range given up and not replayed yet. */
+  /** Every range given up and not replayed yet, each split's in the order of its records. */
   public List<GivenUp> givenUp() {
-    return new Progress(store().readSplits(name), 0, 0).givenUp();
+    List<GivenUp> all = new ArrayList<>(new Progress(store().readSplits(name), 0, 0).givenUp());
+    all.sort(
+        java.util.Comparator.comparing(GivenUp::split)
+            .thenComparing(
+                GivenUp::after,
+                java.util.Comparator.nullsFirst(
+                    dev.statekit.stream.SourcePosition::compareOffsets)));
+    return all;
   }
 
   /**
@@ -102,6 +109,20 @@ public final class BatchEngine {
                 + " givenUp() as one range: replay that range, with all its records");
       }
       range = recorded;
+    }
+    GivenUp before = ShardFence.openBefore(state, range);
+    if (before != null) {
+      throw new IllegalArgumentException(
+          "Replay "
+              + before
+              + " first: it lies between the checkpoint of "
+              + range.split()
+              + " ("
+              + (state.position() == null ? "its start" : state.position())
+              + ") and "
+              + range
+              + ", and the checkpoint moves past the ranges in the order of their records; the"
+              + " range stays open until then");
     }
     return new BatchFlow(this, batch, range).run();
   }

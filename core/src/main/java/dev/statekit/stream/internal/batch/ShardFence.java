@@ -215,6 +215,33 @@ final class ShardFence {
     return parts.stream().map(p -> withAttempts(store, pipeline, stored, p).gap()).toList();
   }
 
+  /**
+   * An open range of {@code state} between its checkpoint and {@code range}, or null. The
+   * checkpoint moves past a replayed range only when it reaches the range's start; a range replayed
+   * while one before it is still open would be closed with its records still beyond the checkpoint,
+   * where their attempts look like a batch given up that nobody noticed, and would be noticed and
+   * replayed again.
+   */
+  static GivenUp openBefore(SplitState state, GivenUp range) {
+    String position = state.position();
+    boolean ahead =
+        range.after() != null
+            && (position == null || SourcePosition.compareOffsets(range.after(), position) > 0);
+    if (!ahead) {
+      return null;
+    }
+    for (GivenUp open : state.givenUp()) {
+      boolean behind =
+          position != null && SourcePosition.compareOffsets(previous(open.before()), position) <= 0;
+      if (!open.equals(range)
+          && !behind
+          && SourcePosition.compareOffsets(open.before(), range.before()) < 0) {
+        return open;
+      }
+    }
+    return null;
+  }
+
   private static GivenUp part(GivenUp gap, String after, String before) {
     return new GivenUp(gap.split(), after, before, gap.watermark(), gap.at(), null);
   }
