@@ -235,18 +235,24 @@ public final class BatchEngine {
 
   /**
    * Records splits the pipeline has not seen yet, so that no window fires before their first batch
-   * (or their idle timeout).
+   * (or their idle timeout); their records are late against the windows that may have fired before
+   * ({@link #joinWatermark}).
    *
    * @return the splits added
    */
   public List<String> registerSplits(Collection<String> splits) {
+    List<SplitState> read = store().readSplits(name);
     Set<String> known = new HashSet<>();
-    store().readSplits(name).forEach(split -> known.add(split.split()));
+    read.forEach(split -> known.add(split.split()));
     long now = settings.clock().millis();
     List<String> added = new ArrayList<>();
+    Long joins = null;
     for (String split : new TreeSet<>(splits)) {
       if (known.contains(split)) {
         continue;
+      }
+      if (joins == null) {
+        joins = joinWatermark(read);
       }
       SplitState fresh = SplitState.fresh(split);
       SplitState registered =
@@ -256,7 +262,7 @@ public final class BatchEngine {
               null,
               null,
               List.of(),
-              fresh.watermark(),
+              joins,
               fresh.fireWatermark(),
               fresh.candidate(),
               0,
@@ -268,6 +274,35 @@ public final class BatchEngine {
       }
     }
     return added;
+  }
+
+  /**
+   * The event time a split joins at, registered or first seen in a batch: windows ending at or
+   * before it may have been delivered, so its records are late against them. A window fires at most
+   * at the least of the splits' watermarks, each split counted at what its batch in flight reaches
+   * too (an attempt beyond its checkpoint): such a batch fires the windows up to its own records'
+   * watermark before it checkpoints, and may deliver them and die, to be retried after the new
+   * split holds the pipeline back, or given up. Ranges given up do not count: the windows they hold
+   * may have fired before the pipeline noticed them. One query of attempts per split, only when a
+   * split joins (a reshard).
+   */
+  long joinWatermark(List<SplitState> splits) {
+    long least = Long.MAX_VALUE;
+    for (SplitState split : splits) {
+      if (split.isTick()) {
+        continue;
+      }
+      long may = Math.max(split.fireWatermark(), Progress.lateness(split));
+      for (Attempt attempt :
+          store().latestAttempts(name, split.split(), BatchFlow.RECENT_ATTEMPTS)) {
+        if (ShardFence.beyond(attempt, split.position())) {
+          may = Math.max(may, attempt.watermark());
+        }
+      }
+      least = Math.min(least, may);
+    }
+    long fired = new Progress(splits, 0, 0).firedThrough();
+    return least == Long.MAX_VALUE ? fired : Math.max(fired, least);
   }
 
   BatchStore store() {

@@ -62,6 +62,9 @@ final class BatchFlow {
   private final String split;
   private final long now;
 
+  /** Where a split the pipeline did not know joins, once read. */
+  private Long joins;
+
   /** A batch; {@code replaying} names the given-up range it replays, or is null. */
   BatchFlow(BatchEngine engine, SourceBatch batch, GivenUp replaying) {
     this.engine = engine;
@@ -261,7 +264,10 @@ final class BatchFlow {
             replaying != null ? replaying.watermark() : Progress.lateness(state),
             Math.max(firedThrough, reached));
     if (state.version() == 0) {
-      lateness = Math.max(lateness, progress.pipelineWatermark(null, Long.MIN_VALUE));
+      if (joins == null) {
+        joins = engine.joinWatermark(progress.all());
+      }
+      lateness = Math.max(lateness, joins);
     }
     long watermark = Math.max(lateness, engine.shape.watermarkAt(applied.maxTimestamp()));
     long self = gap == null ? watermark : Math.min(watermark, gap.watermark());
