@@ -8,6 +8,7 @@ import dev.statekit.egress.EgressSink;
 import dev.statekit.function.TypeName;
 import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.Serdes;
 import dev.statekit.stream.state.StateSpec;
 import dev.statekit.stream.state.ValueState;
@@ -308,5 +309,60 @@ abstract class RetriedBatchesContract {
     assertEquals(List.of(), pipeline.givenUp());
     pipeline.process(shard(1004, "a"));
     assertEquals(Set.of("a#1", "bad#1", "a#2", "a#3"), texts());
+  }
+
+  private static SourceBatch records(String... offsetsAndTexts) {
+    SourceBatch.Builder batch = SourceBatch.ordered(SHARD);
+    for (int i = 0; i < offsetsAndTexts.length; i += 2) {
+      batch.add(offsetsAndTexts[i], 0, offsetsAndTexts[i + 1].getBytes(StandardCharsets.UTF_8));
+    }
+    return batch.build();
+  }
+
+  @Test
+  void aBatchRefusedAtItsCheckpointCountsInTheRangeNoticedAfterIt() {
+    // ParallelizationFactor 2: lane "a" and lane "b" of one shard run a batch each at once, and
+    // neither reads the other's attempt.
+    BatchPipeline laneB = pipeline((step, detail) -> {}, store());
+    AtomicReference<Object[]> held = new AtomicReference<>();
+    BatchStore store =
+        (BatchStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                BatchStore.class.getClassLoader(),
+                new Class<?>[] {BatchStore.class},
+                (proxy, method, args) -> {
+                  try {
+                    if (method.getName().equals("putAttempt") && held.get() == null) {
+                      held.set(args); // written once the attempts are read, and lane b ran
+                      return null;
+                    }
+                    Object result = method.invoke(store(), args);
+                    if (method.getName().equals("latestAttempts") && held.get() != null) {
+                      assertTrue(laneB.process(records("1002", "b", "1004", "b")).succeeded());
+                      method
+                          .getDeclaringClass()
+                          .getMethod(
+                              "putAttempt", String.class, String.class, Attempt.class, long.class)
+                          .invoke(store(), held.get());
+                      held.set(new Object[0]);
+                    }
+                    return result;
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    BatchPipeline laneA = pipeline((step, detail) -> {}, store);
+    laneA.registerSplits(List.of(SHARD));
+    SourceBatch a = records("1001", "a", "1003", "a", "1005", "a");
+    // Lane a applies and delivers its records; its checkpoint finds lane b's.
+    assertThrows(PipelineFailedException.class, () -> laneA.process(a));
+
+    // Lane b's next batch notices lane a's records beyond the checkpoint as given up.
+    assertTrue(laneB.process(records("1006", "b")).succeeded());
+    for (GivenUp range : laneB.givenUp()) {
+      laneB.replay(range, within(range, records("1005", "a")));
+    }
+    assertEquals(List.of(), laneB.givenUp());
+    assertEquals(Set.of("a#1", "a#2", "a#3", "b#1", "b#2", "b#3"), texts());
   }
 }

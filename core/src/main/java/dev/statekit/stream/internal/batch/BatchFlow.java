@@ -62,6 +62,9 @@ final class BatchFlow {
   private final String split;
   private final long now;
 
+  /** The split's latest attempts, as the batch read them with its split. */
+  private final List<Attempt> recent = new ArrayList<>();
+
   /** Where a split the pipeline did not know joins, once read. */
   private Long joins;
 
@@ -90,7 +93,7 @@ final class BatchFlow {
     List<SplitState> splits = new ArrayList<>();
     Map<String, KeyItem> items = new LinkedHashMap<>();
     Map<String, byte[]> receipts = new HashMap<>();
-    List<Attempt> attempts = new ArrayList<>();
+    List<Attempt> attempts = recent;
     List<Runnable> reads = new ArrayList<>();
     reads.add(() -> splits.addAll(engine.store().readSplits(engine.name)));
     if (keyed && !keys.isEmpty()) {
@@ -130,7 +133,8 @@ final class BatchFlow {
             : null;
     long reached = Long.MIN_VALUE;
     if (gap != null) {
-      ShardFence.Noticed noticed = ShardFence.withAttempts(engine.store(), engine.name, state, gap);
+      ShardFence.Noticed noticed =
+          ShardFence.withAttempts(engine.store(), engine.name, state, gap, attempts);
       gap = noticed.gap();
       reached = noticed.reached();
       LOG.warning(
@@ -476,7 +480,7 @@ final class BatchFlow {
     List<GivenUp> givenUp = new ArrayList<>(stored.givenUp());
     for (GivenUp gap : next.givenUp()) {
       if (!givenUp.contains(gap)) {
-        givenUp.addAll(ShardFence.outside(engine.store(), engine.name, stored, gap));
+        givenUp.addAll(ShardFence.outside(engine.store(), engine.name, stored, gap, recent));
       }
     }
     String position = next.position();

@@ -149,9 +149,13 @@ final class ShardFence {
   /**
    * {@code gap} as {@link Noticed}, read from all the attempts in it (a batch reads only the
    * latest, and a run of batches given up in a row may hold more), the batch that wrote {@code
-   * state}'s checkpoint included: tried again whole, it may reach into the range.
+   * state}'s checkpoint included: tried again whole, it may reach into the range. So may any of the
+   * {@code recent} attempts that starts before it: a batch of the shard's other lane
+   * (ParallelizationFactor above 1) that applied and delivered its records, then was refused at its
+   * checkpoint.
    */
-  static Noticed withAttempts(BatchStore store, String pipeline, SplitState state, GivenUp gap) {
+  static Noticed withAttempts(
+      BatchStore store, String pipeline, SplitState state, GivenUp gap, List<Attempt> recent) {
     String from = gap.after() == null ? "0" : next(gap.after());
     String to = previous(gap.before());
     String start = from;
@@ -161,9 +165,15 @@ final class ShardFence {
       start = state.lastStart();
     }
     List<Attempt> in =
-        SourcePosition.compareOffsets(start, to) <= 0
-            ? store.attempts(pipeline, gap.split(), start, to)
-            : List.of();
+        new java.util.ArrayList<>(
+            SourcePosition.compareOffsets(start, to) <= 0
+                ? store.attempts(pipeline, gap.split(), start, to)
+                : List.of());
+    for (Attempt attempt : recent) {
+      if (SourcePosition.compareOffsets(attempt.first(), start) < 0) {
+        in.add(attempt); // starts before the range; counted below if it reaches into it
+      }
+    }
     String earliest = null;
     long reached = Long.MIN_VALUE;
     for (Attempt attempt : in) {
@@ -189,7 +199,8 @@ final class ShardFence {
    * at once (ParallelizationFactor above 1) may notice overlapping ranges; ranges must not overlap,
    * so that a replay never applies a record another replay applied.
    */
-  static List<GivenUp> outside(BatchStore store, String pipeline, SplitState stored, GivenUp gap) {
+  static List<GivenUp> outside(
+      BatchStore store, String pipeline, SplitState stored, GivenUp gap, List<Attempt> recent) {
     List<GivenUp> parts = new java.util.ArrayList<>(List.of(gap));
     for (GivenUp known : stored.givenUp()) {
       List<GivenUp> left = new java.util.ArrayList<>();
@@ -212,7 +223,7 @@ final class ShardFence {
     if (parts.equals(List.of(gap))) {
       return parts;
     }
-    return parts.stream().map(p -> withAttempts(store, pipeline, stored, p).gap()).toList();
+    return parts.stream().map(p -> withAttempts(store, pipeline, stored, p, recent).gap()).toList();
   }
 
   /**

@@ -127,7 +127,8 @@ final class TickFlow {
       if (gap == null || split.version() == 0) {
         continue;
       }
-      ShardFence.Noticed noticed = ShardFence.withAttempts(engine.store(), engine.name, split, gap);
+      ShardFence.Noticed noticed =
+          ShardFence.withAttempts(engine.store(), engine.name, split, gap, read);
       gap = noticed.gap();
       List<GivenUp> givenUp = new ArrayList<>(split.givenUp());
       givenUp.add(gap);

@@ -38,12 +38,15 @@ class BatchSimulationTest {
    * 64642, 99225), a range replayed while one before it was open was closed with its records beyond
    * the checkpoint, and its replay's attempt was taken for a batch given up and replayed again;
    * 21798, 30620 and 96424, a shard that joined (a reshard's child) after an attempt had fired and
-   * delivered windows counted a record in one of them, which came out again with another value.
+   * delivered windows counted a record in one of them, which came out again with another value;
+   * 65240, with ParallelizationFactor 2, a batch that applied and delivered its records and was
+   * refused at its checkpoint was left out of the range noticed after it, whose replay applied its
+   * records again.
    */
   static final long[] FOUND = {
     125, 379, 171, 48, 875, 359, 3955, 29, 36, 16886, 7026, 123, 3651, 18612, 82908, 6585, 8811,
     9876, 11936, 19578, 67458, 4351, 47307, 13666, 26396, 29077, 29569, 45289, 60931, 64642, 99225,
-    21798, 30620, 96424
+    21798, 30620, 96424, 65240
   };
 
   @Test
