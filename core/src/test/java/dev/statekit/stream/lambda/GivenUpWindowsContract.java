@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * counted in it, and the window came out again with another value under the same id. Likewise
  * (seeds 21798, 30620, 96424) a shard that joined (a reshard's child) after an attempt had fired
  * and delivered windows: it was late only against the windows recorded as delivered, and the retry
- * of that batch, held back by the new shard, fired nothing and recorded nothing.
+ * of that batch, held back by the new shard, fired nothing and recorded nothing. And (seed 86925) a
+ * replay counted a record in a window that an attempt of an earlier batch of its range had fired.
  */
 abstract class GivenUpWindowsContract {
   private static final String SHARD = "clicks/shardId-000000000000";
@@ -37,6 +38,8 @@ abstract class GivenUpWindowsContract {
   private final ManualClock clock = new ManualClock(1_700_000_000_000L);
   private final String name = "given-up-" + Long.toHexString(System.nanoTime());
   private final AtomicBoolean dying = new AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicReference<BatchFaultHook.Step> dieAt =
+      new java.util.concurrent.atomic.AtomicReference<>();
 
   /** The store under test. */
   abstract BatchStore store();
@@ -73,6 +76,9 @@ abstract class GivenUpWindowsContract {
             (step, detail) -> {
               if (dying.get() && step == BatchFaultHook.Step.DELIVERED) {
                 throw new IllegalStateException("the invocation died after its deliveries");
+              }
+              if (step == dieAt.get()) {
+                throw new IllegalStateException("the invocation died at " + step);
               }
             })
         .build();
@@ -163,6 +169,26 @@ abstract class GivenUpWindowsContract {
     clock.advance(Duration.ofMinutes(2));
     pipeline.tick();
     pipeline.process(shard(1003, "k3@500"));
+    assertEquals(Set.of("k1@0=2", "k1@60", "k2@200=1"), texts());
+  }
+
+  @Test
+  void aReplayedRecordAfterAnAttemptThatFiredItsWindowIsLate() {
+    BatchPipeline pipeline = pipeline();
+    SourceBatch first = giveUp(pipeline);
+    // Lambda's next batch dies before any key is written, until Lambda gives up on it too.
+    SourceBatch second = shard(1003, "k1@60");
+    dieAt.set(BatchFaultHook.Step.LOADED);
+    for (int attempt = 0; attempt < 11; attempt++) {
+      assertThrows(RuntimeException.class, () -> pipeline.process(second));
+    }
+    dieAt.set(null);
+    pipeline.process(shard(1004, "k3@400"));
+    GivenUp gap = pipeline.givenUp().get(0);
+    // k1@60 comes after the batch whose attempts fired k1's window [0, 100): it is late there.
+    pipeline.replay(gap, shard(1001, "k1@20", "k2@250", "k1@60"));
+    clock.advance(Duration.ofMinutes(2));
+    pipeline.tick();
     assertEquals(Set.of("k1@0=2", "k1@60", "k2@200=1"), texts());
   }
 }

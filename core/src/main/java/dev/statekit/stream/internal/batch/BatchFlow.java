@@ -108,6 +108,16 @@ final class BatchFlow {
           () ->
               attempts.addAll(engine.store().latestAttempts(engine.name, split, RECENT_ATTEMPTS)));
     }
+    List<Attempt> inRange = new ArrayList<>();
+    if (replaying != null && replaying.attempted() != null && first != null) {
+      // The range's attempts may have fired windows up to their watermarks before they died.
+      String from = replaying.attempted();
+      String to =
+          new java.math.BigInteger(replaying.before())
+              .subtract(java.math.BigInteger.ONE)
+              .toString();
+      reads.add(() -> inRange.addAll(engine.store().attempts(engine.name, split, from, to)));
+    }
     if (replaying != null && replaying.attempted() == null && first != null) {
       // A range no invocation had attempted: from now on one has, and the on-failure record that
       // named it is answered "nothing to replay".
@@ -167,7 +177,7 @@ final class BatchFlow {
     BatchContext context = null;
     KeyedPass.Result pass = null;
     while (true) {
-      context = context(progress, state, applied, givenUp, gap, reached, receipts);
+      context = context(progress, state, applied, givenUp, gap, reached, receipts, inRange);
       pass =
           keyed
               ? new KeyedPass(context).run(applied.inputs(), items, Map.of())
@@ -257,7 +267,8 @@ final class BatchFlow {
       List<GivenUp> givenUp,
       GivenUp gap,
       long reached,
-      Map<String, byte[]> receipts) {
+      Map<String, byte[]> receipts,
+      List<Attempt> lateAfter) {
     long firedThrough = progress.firedThrough();
     // Windows that fired are closed to every split; a split the pipeline did not know yet joins
     // behind the watermark the others may be firing at. A replay is late against the watermark its
@@ -297,7 +308,8 @@ final class BatchFlow {
         givenUp,
         replaying,
         (s, id) -> (s.equals(split) && receipts.containsKey(id)) || engine.isConfirmed(s, id),
-        now);
+        now,
+        lateAfter);
   }
 
   private List<TimerItem> timers(Map<String, KeyWork> works) {

@@ -169,7 +169,8 @@ final class TickFlow {
               progress.givenUp(),
               null,
               (split, id) -> false,
-              now);
+              now,
+              List.of());
       var works =
           new KeyedPass(context)
               .run(List.of(), engine.readKeys(index.windows.keySet(), true), index.windows)
