@@ -6,13 +6,16 @@ import dev.statekit.function.StatefulFunctions;
 import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.internal.DeliveryTranslator;
 import dev.statekit.runtime.internal.FaultHook;
+import dev.statekit.runtime.internal.ParallelCalls;
 import dev.statekit.runtime.internal.RuntimeSettings;
 import dev.statekit.runtime.internal.TimerSweeper;
 import dev.statekit.runtime.store.FunctionStore;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.random.RandomGenerator;
 
 /**
  * StateKit as the runtime of its own functions: state in a {@link FunctionStore} (DynamoDB),
@@ -34,6 +37,13 @@ import java.util.Objects;
  * dev.statekit.handlers} are thin adapters over them.
  */
 public final class FunctionRuntime {
+  /**
+   * The logger (JDK's {@code System.Logger}) that says why each message of a queue batch comes
+   * again, one line per message: {@code Message <id> comes again: <why>}. On Lambda it lands in the
+   * function's log.
+   */
+  public static final String FAILURES_LOGGER = "dev.statekit.runtime";
+
   private final DeliveryTranslator entries;
   private final TimerSweeper sweeper;
 
@@ -78,9 +88,9 @@ public final class FunctionRuntime {
 
   /**
    * Processes a batch from the ingress queue. Messages that failed come back in the result, with
-   * the later messages of their FIFO groups; a message that fails on its last attempt ({@link
-   * Builder#maxAttempts}) or can never succeed goes to the dead-letter queue with its error, and
-   * its address carries on.
+   * the later messages of their FIFO groups and why (also logged to {@link #FAILURES_LOGGER}); a
+   * message that fails on its last attempt ({@link Builder#maxAttempts}) or can never succeed goes
+   * to the dead-letter queue with its error, and its address carries on.
    */
   public QueueBatchResult processQueueBatch(List<QueueMessage> messages) {
     return entries.process(messages);
@@ -116,13 +126,20 @@ public final class FunctionRuntime {
     private int maxAttempts = 5;
     private int maxConflictRetries = 10;
     private Duration dedupRetention = Duration.ofDays(14);
-    private Duration idempotencyRetention = Duration.ofHours(1);
-    private int idempotencyCapacity = 200;
+    private Duration idempotencyRetention = Duration.ofHours(7);
+    private int idempotencyCapacity = 128;
+    private int markCapacity = 32;
+    private Duration outboxSweepAfter = Duration.ofMinutes(2);
     private Duration maxDelay = Duration.ofDays(3650);
     private Duration timerResendAfter = Duration.ofMinutes(5);
     private int sweepLimit = 250;
     private FaultHook faultHook = FaultHook.NONE;
     private int parallelism = 100;
+    private ParallelCalls parallel;
+    // Not a thread-local generator: environments restored from one SnapStart snapshot share its
+    // seed, and would draw the same incarnations.
+    private RandomGenerator random = new SecureRandom();
+    private RuntimeSettings.Pauses pauses = RuntimeSettings.Pauses.BACKOFF;
     private int deliveredCacheSize = 10_000;
 
     private Builder(StatefulFunctions functions) {
@@ -183,7 +200,8 @@ public final class FunctionRuntime {
 
     /**
      * How long an address remembers the last message applied per queue group and per sender
-     * (default 14 days, SQS's longest retention): a repeat arriving later is applied again.
+     * (default 14 days, SQS's longest retention), and so how long after its first delivery a dead
+     * letter can be sent again safely: a repeat arriving later is applied again.
      *
      * @throws IllegalArgumentException if under a minute
      */
@@ -193,14 +211,45 @@ public final class FunctionRuntime {
     }
 
     /**
-     * How long and how many idempotency keys of direct invocations an address remembers (default 1
-     * hour, the newest 256; each costs 16 bytes of its item).
+     * How long an address remembers the idempotency keys it applied (an envelope's {@code id}, on a
+     * direct invoke or the ingress queue alike), and how many it keeps in its own item (default 7
+     * hours, beyond Lambda's 6 hours of asynchronous retries, and 128 keys of 8 bytes each, a KB).
+     * Past the capacity the oldest move to items of their own (one small write each), so every key
+     * is remembered for the whole retention whatever the rate; while any has moved, a key the item
+     * does not hold costs one strongly consistent read.
      *
      * @throws IllegalArgumentException if the retention is under a second or the capacity under 1
      */
     public Builder idempotency(Duration retention, int capacity) {
       this.idempotencyRetention = atLeast(Duration.ofSeconds(1), retention, "retention");
       this.idempotencyCapacity = atLeast(1, capacity, "capacity");
+      return this;
+    }
+
+    /**
+     * How many queue groups, and how many sending addresses, an address keeps the marks of in its
+     * own item (default 32 each, about 1.5 KB of senders). Past it the least recently seen move to
+     * items of their own (one small write each), so an address can hear from any number of senders
+     * while its item, which every commit writes whole, stays small.
+     *
+     * @throws IllegalArgumentException if under 4
+     */
+    public Builder markCapacity(int markCapacity) {
+      this.markCapacity = atLeast(4, markCapacity, "markCapacity");
+      return this;
+    }
+
+    /**
+     * How long after a batch begins its commits the timer sweep takes over delivering the effects
+     * they committed, should the batch not finish, and how long it waits before trying an outbox
+     * again (default 2 minutes). Keep it above twice the function's timeout: a batch that has not
+     * committed within half of it commits nothing and comes again, so that the sweep never takes
+     * over a registration a commit is still to name.
+     *
+     * @throws IllegalArgumentException if under 10 seconds
+     */
+    public Builder outboxSweepAfter(Duration sweepAfter) {
+      this.outboxSweepAfter = atLeast(Duration.ofSeconds(10), sweepAfter, "outboxSweepAfter");
       return this;
     }
 
@@ -262,6 +311,18 @@ public final class FunctionRuntime {
     }
 
     /**
+     * Makes every source of nondeterminism the simulator's: calls one at a time in an order drawn
+     * from {@code random}, incarnations and registration ids from it, conflict backoff as {@code
+     * pauses} decides. For the runtime's deterministic simulation (in this package); not user API.
+     */
+    Builder deterministic(RandomGenerator random, RuntimeSettings.Pauses pauses) {
+      this.random = Objects.requireNonNull(random, "random");
+      this.parallel = ParallelCalls.inTurn(random);
+      this.pauses = Objects.requireNonNull(pauses, "pauses");
+      return this;
+    }
+
+    /**
      * The runtime.
      *
      * @throws IllegalStateException if the store or the queue is missing
@@ -291,11 +352,15 @@ public final class FunctionRuntime {
               dedupRetention,
               idempotencyRetention,
               idempotencyCapacity,
+              markCapacity,
+              outboxSweepAfter,
               maxDelay,
               timerResendAfter,
               sweepLimit,
               faultHook,
-              parallelism,
+              parallel != null ? parallel : new ParallelCalls(parallelism),
+              random,
+              pauses,
               deliveredCacheSize));
     }
 

@@ -11,8 +11,13 @@ import java.util.Map;
 final class MemoryQueueSource implements QueueSource {
   private final InMemoryMessageBus queue;
 
-  MemoryQueueSource(Clock clock, Duration visibilityTimeout) {
-    this.queue = new InMemoryMessageBus(clock, visibilityTimeout);
+  MemoryQueueSource(
+      Clock clock, Duration visibilityTimeout, InMemoryMessageBus redriveTo, int maxReceiveCount) {
+    this.queue = new InMemoryMessageBus(clock, visibilityTimeout, redriveTo, maxReceiveCount);
+  }
+
+  InMemoryMessageBus queue() {
+    return queue;
   }
 
   @Override

@@ -23,7 +23,13 @@ final class MemoryServers implements Servers {
 
   @Override
   public QueueSource newQueue(String name) {
-    return new MemoryQueueSource(clock, VISIBILITY);
+    return new MemoryQueueSource(clock, VISIBILITY, null, 0);
+  }
+
+  @Override
+  public QueueSource newQueue(String name, QueueSource deadLetters, int maxReceiveCount) {
+    return new MemoryQueueSource(
+        clock, VISIBILITY, ((MemoryQueueSource) deadLetters).queue(), maxReceiveCount);
   }
 
   @Override

@@ -43,7 +43,13 @@ final class RealServerSet implements Servers {
 
   @Override
   public QueueSource newQueue(String name) {
-    return new SqsQueueSource(sqs, name, VISIBILITY_SECONDS);
+    return new SqsQueueSource(sqs, name, VISIBILITY_SECONDS, null, 0);
+  }
+
+  @Override
+  public QueueSource newQueue(String name, QueueSource deadLetters, int maxReceiveCount) {
+    return new SqsQueueSource(
+        sqs, name, VISIBILITY_SECONDS, ((SqsQueueSource) deadLetters).url(), maxReceiveCount);
   }
 
   @Override

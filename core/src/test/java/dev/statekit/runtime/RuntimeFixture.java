@@ -73,8 +73,14 @@ abstract class RuntimeFixture {
   }
 
   FunctionRuntime runtime(Consumer<FunctionRuntime.Builder> tweak) {
+    return runtime(tweak, TestFunctions.registry());
+  }
+
+  /** A runtime of {@code functions}, as a deploy with another registry runs it. */
+  FunctionRuntime runtime(
+      Consumer<FunctionRuntime.Builder> tweak, dev.statekit.function.StatefulFunctions functions) {
     FunctionRuntime.Builder builder =
-        FunctionRuntime.builder(TestFunctions.registry())
+        FunctionRuntime.builder(functions)
             .store(store())
             .queue(queue().bus())
             .deadLetters(deadLetters().bus())

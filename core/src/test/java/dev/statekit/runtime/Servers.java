@@ -9,6 +9,12 @@ interface Servers {
   /** A fresh FIFO queue. */
   QueueSource newQueue(String name);
 
+  /**
+   * A fresh FIFO queue whose redrive policy moves a message to {@code deadLetters} once it was
+   * received {@code maxReceiveCount} times.
+   */
+  QueueSource newQueue(String name, QueueSource deadLetters, int maxReceiveCount);
+
   /** Deletes an address's item, as DynamoDB's TTL does once its time has come. */
   void expire(dev.statekit.function.Address address);
 

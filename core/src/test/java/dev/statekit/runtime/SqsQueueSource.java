@@ -19,20 +19,32 @@ final class SqsQueueSource implements QueueSource {
   private final String url;
   private final SqsMessageBus bus;
 
-  SqsQueueSource(SqsClient sqs, String name, int visibilitySeconds) {
+  /**
+   * A fresh queue; with {@code redriveToUrl}, its redrive policy moves a message there once
+   * received {@code maxReceiveCount} times.
+   */
+  SqsQueueSource(
+      SqsClient sqs, String name, int visibilitySeconds, String redriveToUrl, int maxReceiveCount) {
     this.sqs = sqs;
     String queueName = name + "-" + UUID.randomUUID().toString().substring(0, 8) + ".fifo";
-    this.url =
-        sqs.createQueue(
-                b ->
-                    b.queueName(queueName)
-                        .attributes(
-                            Map.of(
-                                QueueAttributeName.FIFO_QUEUE,
-                                "true",
-                                QueueAttributeName.VISIBILITY_TIMEOUT,
-                                Integer.toString(visibilitySeconds))))
-            .queueUrl();
+    Map<QueueAttributeName, String> attributes = new HashMap<>();
+    attributes.put(QueueAttributeName.FIFO_QUEUE, "true");
+    attributes.put(QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(visibilitySeconds));
+    if (redriveToUrl != null) {
+      String arn =
+          sqs.getQueueAttributes(
+                  b -> b.queueUrl(redriveToUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
+              .attributes()
+              .get(QueueAttributeName.QUEUE_ARN);
+      attributes.put(
+          QueueAttributeName.REDRIVE_POLICY,
+          "{\"deadLetterTargetArn\":\""
+              + arn
+              + "\",\"maxReceiveCount\":\""
+              + maxReceiveCount
+              + "\"}");
+    }
+    this.url = sqs.createQueue(b -> b.queueName(queueName).attributes(attributes)).queueUrl();
     this.bus = new SqsMessageBus(sqs, url);
   }
 

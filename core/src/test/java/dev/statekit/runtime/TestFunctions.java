@@ -17,6 +17,7 @@ final class TestFunctions {
   static final TypeName BLOB = TypeName.of("test", "blob");
   static final TypeName REMINDER = TypeName.of("test", "reminder");
   static final TypeName EXPIRING = TypeName.of("test", "expiring");
+  static final TypeName TALLY = TypeName.of("test", "tally");
 
   static final TypeName COUNTED = TypeName.of("test", "counted");
   static final TypeName FIRED = TypeName.of("test", "fired");
@@ -33,14 +34,36 @@ final class TestFunctions {
   private TestFunctions() {}
 
   static StatefulFunctions registry() {
-    return StatefulFunctions.builder()
-        .withFunction(COUNTER, TestFunctions::counter, COUNT, SUM)
+    return registryWithout(null);
+  }
+
+  /** The registry as a deploy that removed {@code removed} has it. */
+  static StatefulFunctions registryWithout(TypeName removed) {
+    StatefulFunctions.Builder builder = StatefulFunctions.builder();
+    if (!COUNTER.equals(removed)) {
+      builder.withFunction(COUNTER, TestFunctions::counter, COUNT, SUM);
+    }
+    return builder
         .withFunction(TOTAL, TestFunctions::total, COUNT, SUM)
         .withFunction(FLAKY, TestFunctions::flaky, COUNT)
         .withFunction(BLOB, TestFunctions::blob, DATA)
         .withFunction(REMINDER, TestFunctions::reminder)
         .withFunction(EXPIRING, TestFunctions::expiring, WRITTEN, CALLED)
+        .withFunction(TALLY, TestFunctions::tally, COUNT)
         .build();
+  }
+
+  /**
+   * {@code <total id>:<n>}: counts, tells the total of that id {@code n}, and reports {@code <own
+   * id>:<n>} to egress.
+   */
+  static void tally(Context context, Message message) {
+    String[] parts = message.asUtf8String().split(":", 2);
+    long n = Long.parseLong(parts[1]);
+    context.storage().set(COUNT, context.storage().get(COUNT).orElse(0L) + 1);
+    context.send(
+        EgressMessageBuilder.forEgress(COUNTED).withValue(context.self().id() + ":" + n).build());
+    context.send(MessageBuilder.forAddress(TOTAL, parts[0]).withValue(n).build());
   }
 
   /** Counts messages and sums their long values; reports each to egress and to the total. */

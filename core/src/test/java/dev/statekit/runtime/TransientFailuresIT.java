@@ -57,7 +57,7 @@ class TransientFailuresIT {
     throttle.next(2);
     store.commit(
         new dev.statekit.runtime.store.Commit(
-            new AddressState(address, 1, Map.of(), Map.of(), new byte[] {1}, 0, false, 0),
+            new AddressState(address, 1, Map.of(), Map.of(), new byte[] {1}, 0, null, 0),
             0,
             List.of()));
     throttle.next(3);

@@ -37,6 +37,10 @@ public class TimerSweepHandler implements RequestStreamHandler {
                 + result.failed()
                 + ",\"more\":"
                 + result.more()
+                + ",\"outboxes\":"
+                + result.outboxes()
+                + ",\"outboxesLeft\":"
+                + result.outboxesLeft()
                 + "}")
             .getBytes(StandardCharsets.UTF_8));
   }

@@ -128,6 +128,11 @@ final class DemoCommand implements Callable<Integer> {
     app.takeOrders().forEach(o -> out.println("      order: " + o));
     state("shop/inventory/book");
     state("shop/cart/bob");
+    out.println(
+        "      (eve adds nothing: the cart refuses it on every attempt, then it is dead-lettered)");
+    enqueue("shop/cart/eve", "shop/add-item", "{\"sku\": \"book\", \"quantity\": 0}");
+    awaitIdle();
+    app.takeDeadLetters().forEach(d -> out.println("      dead letter: " + d));
   }
 
   private int fraudCheck() throws Exception {
@@ -191,6 +196,12 @@ final class DemoCommand implements Callable<Integer> {
     Address target = new AddressArgument().convert(address);
     out.println("    > send " + address + " " + (type == null ? "" : type + " ") + value);
     invoke(Envelopes.ofText(target, type, value, null));
+  }
+
+  private void enqueue(String address, String type, String value) {
+    Address target = new AddressArgument().convert(address);
+    out.println("    > queue " + address + " " + type + " " + value);
+    app.enqueue(target, Envelopes.ofText(target, type, value, null));
   }
 
   private void invoke(byte[] envelope) {

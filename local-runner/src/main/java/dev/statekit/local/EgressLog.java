@@ -8,12 +8,15 @@ import java.util.logging.Logger;
 
 /**
  * Shows the records of the logging egress sink ({@code dev.statekit.egress}, through the JDK's
- * logging) and the fraud check's window results ({@code dev.statekit.examples.fraud}) as activity
- * lines, one per record, instead of the JDK's two-line default format.
+ * logging), the fraud check's window results ({@code dev.statekit.examples.fraud}) and the
+ * runtime's word on each message that comes again ({@code dev.statekit.runtime}: which one, and
+ * why) as activity lines, one per record, instead of the JDK's two-line default format.
  */
 final class EgressLog {
   private static final Logger EGRESS = Logger.getLogger("dev.statekit.egress");
   private static final Logger FRAUD = Logger.getLogger("dev.statekit.examples.fraud");
+  private static final Logger RETRIES =
+      Logger.getLogger(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
 
   private EgressLog() {}
 
@@ -30,6 +33,7 @@ final class EgressLog {
   static void showOn(Activity activity) {
     show(EGRESS, "egress", activity);
     show(FRAUD, "fraud-check", activity);
+    show(RETRIES, "retry", activity);
   }
 
   private static void show(Logger logger, String label, Activity activity) {

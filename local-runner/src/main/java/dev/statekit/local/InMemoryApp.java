@@ -30,6 +30,7 @@ final class InMemoryApp implements LocalApp {
   private final List<ScheduleTicker> tickers = new ArrayList<>();
   private int greetingsTaken;
   private int ordersTaken;
+  private int deadLettersTaken;
 
   InMemoryApp(Template template, Duration hold, Duration pipelineIdle) {
     this.app = ExampleApp.inMemory(hold, pipelineIdle, Clock.systemUTC());
@@ -74,7 +75,8 @@ final class InMemoryApp implements LocalApp {
   public List<String> startEventSources(Activity activity, Duration tick, int retryAfterSeconds) {
     String label = function.name() + ".Ingress";
     InMemoryQueuePoller poller =
-        new InMemoryQueuePoller(label, app.ingress(), function::invoke, activity);
+        new InMemoryQueuePoller(
+            label, app.ingress(), function::invoke, activity, retryAfterSeconds);
     start(label, poller, poller::stop);
     Duration period = tick == null ? Duration.ofMinutes(1) : tick;
     ScheduleTicker ticker =
@@ -100,6 +102,17 @@ final class InMemoryApp implements LocalApp {
   }
 
   @Override
+  public void enqueue(dev.statekit.function.Address target, byte[] envelope) {
+    app.ingress()
+        .send(
+            List.of(
+                new dev.statekit.runtime.bus.BusMessage(
+                    dev.statekit.runtime.Ingress.groupId(target),
+                    java.util.UUID.randomUUID().toString(),
+                    new String(envelope, java.nio.charset.StandardCharsets.UTF_8))));
+  }
+
+  @Override
   public int pendingMessages() {
     return app.ingress().size();
   }
@@ -117,6 +130,15 @@ final class InMemoryApp implements LocalApp {
     List<String> all = app.orders().texts();
     List<String> fresh = all.subList(ordersTaken, all.size());
     ordersTaken = all.size();
+    return List.copyOf(fresh);
+  }
+
+  @Override
+  public synchronized List<String> takeDeadLetters() {
+    List<String> all = new ArrayList<>();
+    app.deadLetters().peekAll().forEach(m -> all.add(DeadLetterLine.of(m.body(), m.attributes())));
+    List<String> fresh = all.subList(deadLettersTaken, all.size());
+    deadLettersTaken = all.size();
     return List.copyOf(fresh);
   }
 

@@ -55,6 +55,9 @@ interface LocalApp extends AutoCloseable {
   /** The schedules, to fire at will. */
   List<ScheduleTicker> tickers();
 
+  /** Puts an ingress envelope on the ingress queue, in its target's message group. */
+  void enqueue(dev.statekit.function.Address target, byte[] envelope);
+
   /** Messages on the ingress queue, in flight or not. */
   int pendingMessages();
 
@@ -63,6 +66,9 @@ interface LocalApp extends AutoCloseable {
 
   /** Orders that reached the shop's egress since the last call. */
   List<String> takeOrders();
+
+  /** Dead letters that reached the dead-letter queue since the last call, each with its error. */
+  List<String> takeDeadLetters();
 
   /** Stored state, decoded. */
   StateView stateView();

@@ -7,6 +7,7 @@ import dev.statekit.local.template.EventSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
@@ -58,6 +59,17 @@ final class ServersApp implements LocalApp {
   @Override
   public List<ScheduleTicker> tickers() {
     return sources == null ? List.of() : sources.tickers();
+  }
+
+  @Override
+  public void enqueue(dev.statekit.function.Address target, byte[] envelope) {
+    String body = new String(envelope, java.nio.charset.StandardCharsets.UTF_8);
+    sqs.sendMessage(
+        b ->
+            b.queueUrl(appVariable("STATEKIT_QUEUE_URL"))
+                .messageBody(body)
+                .messageGroupId(dev.statekit.runtime.Ingress.groupId(target))
+                .messageDeduplicationId(java.util.UUID.randomUUID().toString()));
   }
 
   @Override
@@ -138,18 +150,42 @@ final class ServersApp implements LocalApp {
     return value;
   }
 
+  @Override
+  public List<String> takeDeadLetters() {
+    List<String> letters = new ArrayList<>();
+    for (Message m :
+        receiveAll(appVariable(dev.statekit.handlers.RuntimeEnvironment.DEAD_LETTER_QUEUE_URL))) {
+      Map<String, String> attributes = new java.util.LinkedHashMap<>();
+      m.messageAttributes().forEach((name, value) -> attributes.put(name, value.stringValue()));
+      letters.add(DeadLetterLine.of(m.body(), attributes));
+    }
+    return letters;
+  }
+
   private List<String> drain(String queueUrl) {
     List<String> bodies = new ArrayList<>();
+    receiveAll(queueUrl).forEach(m -> bodies.add(m.body()));
+    return bodies;
+  }
+
+  /** Receives and deletes every message the queue has. */
+  private List<Message> receiveAll(String queueUrl) {
+    List<Message> all = new ArrayList<>();
     List<Message> messages;
     do {
       messages =
-          sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(0))
+          sqs.receiveMessage(
+                  b ->
+                      b.queueUrl(queueUrl)
+                          .maxNumberOfMessages(10)
+                          .waitTimeSeconds(0)
+                          .messageAttributeNames("All"))
               .messages();
       for (Message m : messages) {
-        bodies.add(m.body());
+        all.add(m);
         sqs.deleteMessage(b -> b.queueUrl(queueUrl).receiptHandle(m.receiptHandle()));
       }
     } while (!messages.isEmpty());
-    return bodies;
+    return all;
   }
 }

@@ -1,17 +1,22 @@
 package dev.statekit.benchmarks.runtime;
 
 import dev.statekit.function.Context;
+import dev.statekit.function.EgressMessageBuilder;
 import dev.statekit.function.Message;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
 
 /**
- * The function every cost case runs: counts its messages and keeps a note of about 200 bytes, so an
- * address's state is a few hundred bytes (under 1 KB, one write unit).
+ * The functions the cost cases run: a counter that counts its messages and keeps a note of about
+ * 200 bytes, so an address's state is a few hundred bytes (under 1 KB, one write unit); and a
+ * teller, the same counter that also emits an egress record per message, so each commit has an
+ * outbox.
  */
 final class BenchCounter {
   static final TypeName TYPE = TypeName.of("bench", "counter");
+  static final TypeName TELLER = TypeName.of("bench", "teller");
+  static final TypeName EVENTS = TypeName.of("bench", "events");
   static final ValueSpec<Long> COUNT = ValueSpec.named("count").withLongType();
   static final ValueSpec<String> NOTE = ValueSpec.named("note").withUtf8StringType();
   static final String NOTE_TEXT = "n".repeat(200);
@@ -19,7 +24,16 @@ final class BenchCounter {
   private BenchCounter() {}
 
   static StatefulFunctions registry() {
-    return StatefulFunctions.builder().withFunction(TYPE, BenchCounter::apply, COUNT, NOTE).build();
+    return StatefulFunctions.builder()
+        .withFunction(TYPE, BenchCounter::apply, COUNT, NOTE)
+        .withFunction(TELLER, BenchCounter::tell, COUNT, NOTE)
+        .build();
+  }
+
+  private static void tell(Context context, Message message) {
+    apply(context, message);
+    context.send(
+        EgressMessageBuilder.forEgress(EVENTS).withValue(context.self().id() + " counted").build());
   }
 
   private static void apply(Context context, Message message) {

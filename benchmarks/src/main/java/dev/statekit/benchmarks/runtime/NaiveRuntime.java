@@ -38,7 +38,7 @@ final class NaiveRuntime {
       store.commit(
           new Commit(
               new AddressState(
-                  target, state.version() + 1, values, Map.of(), new byte[0], 0, false, 0),
+                  target, state.version() + 1, values, Map.of(), new byte[0], 0, null, 0),
               state.version(),
               List.of()));
     }

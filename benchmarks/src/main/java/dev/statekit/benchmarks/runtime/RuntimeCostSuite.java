@@ -3,8 +3,11 @@ package dev.statekit.benchmarks.runtime;
 import dev.statekit.aws.internal.CostMeter;
 import dev.statekit.benchmarks.Result;
 import dev.statekit.benchmarks.Suite;
+import dev.statekit.egress.CollectingEgressSink;
+import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
+import dev.statekit.function.TypeName;
 import dev.statekit.runtime.DirectInvocation;
 import dev.statekit.runtime.DirectResult;
 import dev.statekit.runtime.FunctionRuntime;
@@ -60,13 +63,21 @@ public final class RuntimeCostSuite implements Suite {
             .store(store)
             .queue(new SqsMessageBus(bench.sqs, ingress))
             .deadLetters(new SqsMessageBus(bench.sqs, bench.fifoQueue("cost-dlq")))
+            // The teller's records are collected in memory: what they cost is the runtime's own.
+            .egress(
+                EgressRoutes.builder()
+                    .route(BenchCounter.EVENTS, new CollectingEgressSink())
+                    .build())
             .build();
     NaiveRuntime naive = new NaiveRuntime(store);
     List<Result> results = new ArrayList<>();
-    results.addAll(direct(bench, runtime, naive, "distinct100", 100, 1, log));
-    results.addAll(direct(bench, runtime, naive, "one-address100", 1, 100, log));
-    results.addAll(direct(bench, runtime, naive, "ten-by-ten", 10, 10, log));
-    results.addAll(fifo(bench, runtime, naive, ingress, log));
+    results.addAll(direct(bench, runtime, naive, "distinct100", BenchCounter.TYPE, 100, 1, log));
+    results.addAll(direct(bench, runtime, naive, "one-address100", BenchCounter.TYPE, 1, 100, log));
+    results.addAll(direct(bench, runtime, naive, "ten-by-ten", BenchCounter.TYPE, 10, 10, log));
+    results.addAll(fifo(bench, runtime, naive, ingress, "fifo10", BenchCounter.TYPE, log));
+    results.addAll(
+        direct(bench, runtime, naive, "distinct100-egress", BenchCounter.TELLER, 100, 1, log));
+    results.addAll(fifo(bench, runtime, naive, ingress, "fifo10-egress", BenchCounter.TELLER, log));
     return results;
   }
 
@@ -76,6 +87,7 @@ public final class RuntimeCostSuite implements Suite {
       FunctionRuntime runtime,
       NaiveRuntime naive,
       String name,
+      TypeName type,
       int addresses,
       int each,
       PrintStream log) {
@@ -86,7 +98,7 @@ public final class RuntimeCostSuite implements Suite {
       List<DirectInvocation> batch = new ArrayList<>();
       List<Address> targets = new ArrayList<>();
       for (int a = 0; a < addresses; a++) {
-        Address target = Address.of(BenchCounter.TYPE, name + "-" + run + "-" + a);
+        Address target = Address.of(type, name + "-" + run + "-" + a);
         for (int m = 0; m < each; m++) {
           // Idempotency keys, as a client that retries would send them.
           batch.add(
@@ -123,6 +135,8 @@ public final class RuntimeCostSuite implements Suite {
       FunctionRuntime runtime,
       NaiveRuntime naive,
       String ingress,
+      String name,
+      TypeName type,
       PrintStream log) {
     String run = UUID.randomUUID().toString().substring(0, 8);
     Measure ours = new Measure();
@@ -131,7 +145,7 @@ public final class RuntimeCostSuite implements Suite {
       List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
       List<Address> targets = new ArrayList<>();
       for (int a = 0; a < 10; a++) {
-        Address target = Address.of(BenchCounter.TYPE, "fifo-" + run + "-" + a);
+        Address target = Address.of(type, name + "-" + run + "-" + a);
         targets.add(Address.of(BenchCounter.TYPE, "naive-" + target.id()));
         entries.add(
             SendMessageBatchRequestEntry.builder()
@@ -176,7 +190,7 @@ public final class RuntimeCostSuite implements Suite {
         theirs.sqsRequests += receiving.requestsTo("Sqs") + deleting.requestsTo("Sqs");
       }
     }
-    return report("fifo10", ours, theirs, log);
+    return report(name, ours, theirs, log);
   }
 
   private static List<Message> receive(CostBench bench, String url) {

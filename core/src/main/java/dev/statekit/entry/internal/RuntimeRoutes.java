@@ -33,8 +33,9 @@ public final class RuntimeRoutes {
   }
 
   /**
-   * The timer sweep until {@code deadline}: {@code {"sent": n, "failed": m, "more": true|false}},
-   * where {@code more} means due messages were left for the next scheduled event.
+   * The timer sweep until {@code deadline}: {@code {"sent": n, "failed": m, "more": true|false,
+   * "outboxes": k, "outboxesLeft": l}}, where {@code more} means due messages were left for the
+   * next scheduled event, and the outboxes are those of batches that did not finish delivering.
    */
   public static Map<String, Object> sweep(FunctionRuntime runtime, Deadline deadline) {
     return summary(runtime.sweepTimers(deadline));
@@ -45,6 +46,8 @@ public final class RuntimeRoutes {
     summary.put("sent", result.sent());
     summary.put("failed", result.failed());
     summary.put("more", result.more());
+    summary.put("outboxes", result.outboxes());
+    summary.put("outboxesLeft", result.outboxesLeft());
     return summary;
   }
 }

@@ -18,25 +18,49 @@ import java.util.UUID;
  * A FIFO queue in this JVM's memory that behaves like an SQS FIFO queue: messages of one group are
  * handed out in order and never while an earlier one of the group is in flight; a message not
  * deleted within the visibility timeout comes back with its receive count raised; a repeated
- * deduplication id is dropped for five minutes. The embedded queue of the local runner and of fast
- * tests. Thread-safe; time comes from the given clock.
+ * deduplication id is dropped for five minutes, also after the first was deleted; with a redrive
+ * policy, a message received {@code maxReceiveCount} times moves to the dead-letter queue as it was
+ * (with no word of why) instead of being received again. The embedded queue of the local runner and
+ * of fast tests. Thread-safe; time comes from the given clock.
  */
 public final class InMemoryMessageBus implements MessageBus {
   private static final Duration DEDUPLICATION_WINDOW = Duration.ofMinutes(5);
 
   private final Clock clock;
   private final Duration visibilityTimeout;
+  private final InMemoryMessageBus redriveTo;
+  private final int maxReceiveCount;
   private final Map<String, Deque<Entry>> groups = new LinkedHashMap<>();
   private final Map<String, Long> deduplication = new HashMap<>();
   private long sequence;
 
   /** A queue whose received messages come back after {@code visibilityTimeout}. */
   public InMemoryMessageBus(Clock clock, Duration visibilityTimeout) {
+    this(clock, visibilityTimeout, null, 0);
+  }
+
+  /**
+   * A queue whose received messages come back after {@code visibilityTimeout}, and move to {@code
+   * deadLetters} once received {@code maxReceiveCount} times, as SQS's redrive policy does.
+   *
+   * @throws IllegalArgumentException if {@code maxReceiveCount} is under 1
+   */
+  public InMemoryMessageBus(
+      Clock clock,
+      Duration visibilityTimeout,
+      InMemoryMessageBus deadLetters,
+      int maxReceiveCount) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.visibilityTimeout = Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
     if (visibilityTimeout.isNegative() || visibilityTimeout.isZero()) {
       throw new IllegalArgumentException("The visibility timeout must be positive");
     }
+    if (deadLetters != null && maxReceiveCount < 1) {
+      throw new IllegalArgumentException(
+          "maxReceiveCount is 1 or more (SQS allows 1 to 1000), got " + maxReceiveCount);
+    }
+    this.redriveTo = deadLetters;
+    this.maxReceiveCount = maxReceiveCount;
   }
 
   @Override
@@ -69,6 +93,7 @@ public final class InMemoryMessageBus implements MessageBus {
     long now = clock.millis();
     List<Deque<Entry>> ready = new ArrayList<>();
     for (Deque<Entry> group : groups.values()) {
+      redrive(group, now);
       Entry head = group.peekFirst();
       if (head != null && (head.receipt == null || head.visibleAt <= now)) {
         ready.add(group);
@@ -77,9 +102,15 @@ public final class InMemoryMessageBus implements MessageBus {
     ready.sort(Comparator.comparingLong(group -> group.peekFirst().sequence));
     List<Received> received = new ArrayList<>();
     for (Deque<Entry> group : ready) {
-      for (Entry entry : group) {
+      for (java.util.Iterator<Entry> entries = group.iterator(); entries.hasNext(); ) {
+        Entry entry = entries.next();
         if (received.size() == max) {
           return received;
+        }
+        if (redriveTo != null && entry.receiveCount >= maxReceiveCount) {
+          entries.remove();
+          redriveTo.accept(entry.message);
+          continue;
         }
         entry.receiveCount++;
         entry.receipt = UUID.randomUUID().toString();
@@ -88,6 +119,28 @@ public final class InMemoryMessageBus implements MessageBus {
       }
     }
     return received;
+  }
+
+  /** Moves the visible messages at the head of {@code group} that were received often enough. */
+  private void redrive(Deque<Entry> group, long now) {
+    if (redriveTo == null) {
+      return;
+    }
+    while (!group.isEmpty()) {
+      Entry head = group.peekFirst();
+      boolean visible = head.receipt == null || head.visibleAt <= now;
+      if (!visible || head.receiveCount < maxReceiveCount) {
+        return;
+      }
+      group.pollFirst();
+      redriveTo.accept(head.message);
+    }
+  }
+
+  private synchronized void accept(BusMessage message) {
+    groups
+        .computeIfAbsent(message.groupId(), g -> new ArrayDeque<>())
+        .add(new Entry(message, ++sequence));
   }
 
   /**
@@ -100,6 +153,24 @@ public final class InMemoryMessageBus implements MessageBus {
     for (Deque<Entry> group : groups.values()) {
       if (group.removeIf(entry -> receiptHandle.equals(entry.receipt))) {
         return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Makes a received message visible again after {@code timeout} instead of its visibility timeout,
+   * as SQS's ChangeMessageVisibility does.
+   *
+   * @return false if the receipt is stale or the message gone
+   */
+  public synchronized boolean changeVisibility(String receiptHandle, Duration timeout) {
+    for (Deque<Entry> group : groups.values()) {
+      for (Entry entry : group) {
+        if (receiptHandle.equals(entry.receipt)) {
+          entry.visibleAt = clock.millis() + timeout.toMillis();
+          return true;
+        }
       }
     }
     return false;

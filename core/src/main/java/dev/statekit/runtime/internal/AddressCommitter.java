@@ -1,62 +1,97 @@
 package dev.statekit.runtime.internal;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.statekit.function.Address;
 import dev.statekit.runtime.internal.data.Outbox;
 import dev.statekit.runtime.internal.data.RuntimeData;
 import dev.statekit.runtime.store.AddressState;
 import dev.statekit.runtime.store.Commit;
 import dev.statekit.runtime.store.CommitConflictException;
-import dev.statekit.runtime.store.StateTooLargeException;
+import dev.statekit.runtime.store.OutboxKey;
+import dev.statekit.runtime.store.SpilledMark;
 import dev.statekit.runtime.store.StoreException;
+import dev.statekit.runtime.store.StoreUnavailableException;
 import dev.statekit.runtime.store.TimerKey;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
  * One address's share of a batch: drop repeats, run the rest, make sure the previous commit's
  * outbox is out, commit once (conditionally on the version read), and on a conflict read again and
  * redo. Settles each of the address's deliveries and returns the new outbox to deliver. Runs in two
- * steps so that a batch's commits leave together, after all the running.
+ * steps so that a batch's commits leave together, after all the running and after the batch has
+ * registered the outboxes they carry.
  */
 final class AddressCommitter {
-  private static final SecureRandom INCARNATIONS = new SecureRandom();
-
   private final RuntimeSettings settings;
   private final OutboxDelivery delivery;
   private final Address address;
   private final List<Delivery> deliveries;
   private final List<InboundInvocation> invocations = new ArrayList<>();
-  private final Map<String, String> firstSequenceByGroup;
+  private final OutboxKey outboxKey;
   private AddressState loaded;
   private Set<TimerKey> existingTimers;
   private CommitPlan prepared;
+  private boolean registered;
+  private boolean committed;
+  private boolean maybeCommitted;
 
   AddressCommitter(
       RuntimeSettings settings,
       OutboxDelivery delivery,
       Address address,
       List<Delivery> deliveries,
-      Map<String, String> firstSequenceByGroup,
+      OutboxKey outboxKey,
       AddressState loaded,
       Set<TimerKey> existingTimers) {
     this.settings = settings;
     this.delivery = delivery;
     this.address = address;
     this.deliveries = deliveries;
-    this.firstSequenceByGroup = firstSequenceByGroup;
+    this.outboxKey = outboxKey;
     this.loaded = loaded;
     this.existingTimers = existingTimers;
     deliveries.forEach(d -> invocations.addAll(d.invocations));
   }
 
+  Address address() {
+    return address;
+  }
+
+  List<Delivery> deliveries() {
+    return deliveries;
+  }
+
+  /** Where this address registers its outbox in this batch. */
+  OutboxKey outboxKey() {
+    return outboxKey;
+  }
+
+  /** Whether the prepared commit carries an outbox, which must be registered before it. */
+  boolean needsRegistration() {
+    return prepared != null && prepared.next() != null && prepared.next().outbox() != null;
+  }
+
+  /** The batch registered this address's outbox under its key. */
+  void registered() {
+    registered = true;
+  }
+
+  boolean isRegistered() {
+    return registered;
+  }
+
+  /** Whether this batch's commit of the address is known written. */
+  boolean committed() {
+    return committed;
+  }
+
   /**
-   * Step one: drops repeats, runs the rest and prepares the commit (no request, unless the previous
-   * outbox must go out first). Commits of a batch then leave together, in step two.
+   * Step one: drops repeats, runs the rest and prepares the commit (no request, unless marks must
+   * be read or the previous outbox must go out first). Commits of a batch then leave together.
    */
   Void prepare() {
     try {
@@ -67,6 +102,11 @@ final class AddressCommitter {
     return null;
   }
 
+  /** The batch could not register the outbox: nothing may be committed. */
+  void notRegistered(StoreException e) {
+    failed(e);
+  }
+
   /** Step two: commits what step one prepared; after a conflict, reads again and redoes both. */
   PendingOutbox commit() {
     try {
@@ -75,12 +115,14 @@ final class AddressCommitter {
           return commitPrepared();
         } catch (CommitConflictException conflict) {
           if (attempt > settings.maxConflictRetries) {
-            settleAll(
+            FailedDeliveries.settle(
+                settings,
+                deliveries,
                 "Kept conflicting with concurrent commits of "
                     + address
                     + " ("
                     + conflict.getMessage()
-                    + "); it comes again");
+                    + ")");
             return null;
           }
           settings.conflictBackoff.pause(attempt);
@@ -97,40 +139,87 @@ final class AddressCommitter {
   private CommitPlan prepareOnce() {
     long now = settings.clock.millis();
     RuntimeData data = runtimeData(loaded);
+    Set<String> lookups = RepeatFilter.lookups(deliveries, AppliedMarks.of(data, Map.of()), now);
+    Map<String, SpilledMark> spilled =
+        lookups.isEmpty() ? Map.of() : settings.store.spilledMarks(address, lookups);
     Set<InboundInvocation> duplicates =
-        RepeatFilter.of(settings, deliveries, AppliedMarks.of(data), existingTimers);
+        RepeatFilter.of(settings, deliveries, AppliedMarks.of(data, spilled), existingTimers);
     long incarnation = data.getIncarnation() != 0 ? data.getIncarnation() : newIncarnation();
     InvocationRunner runs =
         new InvocationRunner(settings, loaded, invocations, duplicates, incarnation, now);
-    CommitPlan planned = new CommitPlanner(settings, loaded, data, deliveries, runs, now).plan();
+    CommitPlan planned =
+        new CommitPlanner(settings, loaded, data, spilled, deliveries, runs, now, outboxKey).plan();
     RunResult plan = planned.plan();
     Outbox previous = loaded.outboxVersion() > 0 && data.hasOutbox() ? data.getOutbox() : null;
-    boolean previousPending = previous != null && !delivered(previous);
-    if (!plan.needsCommit()) {
-      if (previousPending && !duplicates.isEmpty()) {
-        // Repeats are answered as done: their effects must be out first.
-        if (!deliverPrevious(previous)) {
-          return null;
-        }
-        recordReceipt();
-      }
+    if (!plan.needsCommit() && duplicates.isEmpty()) {
+      // Nothing to answer as done: whatever the previous outbox's state, it can wait.
       settle(plan);
       return null;
     }
-    if (previousPending && !deliverPrevious(previous)) {
+    // Repeats are answered as done, and a commit replaces the outbox: either way the previous
+    // outbox must be known out first.
+    if (previous != null && !previousOut(previous, duplicates)) {
       return null;
+    }
+    if (!plan.needsCommit()) {
+      settle(plan);
+      return null;
+    }
+    if (!planned.next().spills().isEmpty()) {
+      settings.store.spillMarks(address, planned.next().spills());
     }
     return planned;
   }
 
   private PendingOutbox commitPrepared() {
     NextState next = prepared.next();
-    try {
-      settings.store.commit(new Commit(next.state(), loaded.version(), next.timerChanges()));
-    } catch (StateTooLargeException e) {
-      settleAll(e.getMessage());
+    if (next.outbox() != null
+        && settings.clock.millis()
+            > outboxKey.dueAtMillis() - settings.outboxSweepAfter.toMillis() / 2) {
+      // Past half its time the sweep may soon take the registration over and, finding no commit
+      // that names it, drop it: an outbox committed after that would wait for traffic.
+      FailedDeliveries.settle(
+          settings,
+          deliveries,
+          "The batch of "
+              + address
+              + " ran longer than half of outboxSweepAfter ("
+              + settings.outboxSweepAfter
+              + ") before its commit; nothing was written. Keep outboxSweepAfter above twice the"
+              + " function's timeout",
+          false,
+          // A batch this slow may have lost its messages to another receive that applied them.
+          "unknown");
       return null;
     }
+    if (next.outbox() != null && !registered) {
+      // A redo after a conflict sends where the first run did not: register it first.
+      settings.store.registerOutboxes(outboxKey, List.of(address));
+      registered = true;
+    }
+    try {
+      settings.store.commit(new Commit(next.state(), loaded.version(), next.timerChanges()));
+    } catch (CommitConflictException | StoreUnavailableException e) {
+      // A conflict may be the adapter's retry of a write whose answer was lost meeting that write.
+      Boolean stands = stands(next);
+      if (stands == null) {
+        maybeCommitted = true;
+        throw new StoreUnavailableException(
+            "Could not tell whether the commit of " + address + " was written: " + e.getMessage(),
+            e);
+      }
+      if (!stands) {
+        throw e;
+      }
+    } catch (StoreException e) {
+      if (e.isRetryable()) {
+        throw e;
+      }
+      // One DynamoDB refuses however often it is sent; nothing was written.
+      FailedDeliveries.settle(settings, deliveries, e.getMessage(), true, "no");
+      return null;
+    }
+    committed = true;
     settings.hook.reached(FaultHook.Step.COMMITTED, address);
     settle(prepared.plan());
     return next.outbox() == null
@@ -138,64 +227,120 @@ final class AddressCommitter {
         : new PendingOutbox(address, next.state().version(), next.outbox());
   }
 
+  /**
+   * Whether a commit that failed without a clear answer stands, read back: the stored state names
+   * it among its latest commits, or names as many as stood on it since without it ({@code false});
+   * {@code null} if the store does not answer, or more commits stood on it than a state names.
+   */
+  private Boolean stands(NextState next) {
+    AddressState stored;
+    try {
+      stored = settings.store.reload(address);
+    } catch (StoreException unanswered) {
+      return null;
+    }
+    RuntimeData data = runtimeData(stored);
+    if (data.getCommitsList().contains(next.commitId())) {
+      return true;
+    }
+    long since = stored.version() - next.state().version();
+    return since < 0 || since < data.getCommitsCount() ? Boolean.FALSE : null;
+  }
+
   private void failed(StoreException e) {
     prepared = null;
-    settleAll("The state store failed for " + address + ": " + e.getMessage() + "; it comes again");
+    String error = "The state store failed for " + address + ": " + e.getMessage();
+    if (maybeCommitted) {
+      // Dead-lettering a message whose commit may hold its effects could repeat them: it comes
+      // again, even on its last attempt, and its next attempt reads what was written.
+      deliveries.forEach(
+          d ->
+              d.settle(
+                  DeliveryOutcome.FAILED,
+                  error + "; the store did not answer whether its commit was written"));
+      return;
+    }
+    FailedDeliveries.settle(settings, deliveries, error);
   }
 
   /**
-   * Whether the previous commit's outbox is known to be out: a receipt, this process delivered it,
-   * or the batch starts past it in the queue group whose message produced it (FIFO hands out a
-   * group's next message only after the earlier ones were deleted, which happens only after their
-   * outbox was delivered).
+   * Whether the previous commit's outbox is out: this process delivered it, it is no longer
+   * registered (whoever delivered it or dead-lettered its effects took it off), or it is delivered
+   * now.
    */
-  private boolean delivered(Outbox previous) {
-    if (loaded.outboxDelivered()
-        || settings.delivered.delivered(
-            address, previous.getIncarnation(), loaded.outboxVersion())) {
+  private boolean previousOut(Outbox previous, Set<InboundInvocation> duplicates) {
+    if (settings.delivered.delivered(address, previous.getIncarnation(), loaded.outboxVersion())) {
       return true;
     }
-    String first = firstSequenceByGroup.get(previous.getProofGroupId());
-    return !previous.getProofGroupId().isEmpty()
-        && first != null
-        && AppliedMarks.compareSequences(first, previous.getProofSequence()) > 0;
+    OutboxKey key = loaded.outboxKey();
+    OptionalInt tries =
+        key == null ? OptionalInt.of(0) : settings.store.outboxPending(key, address);
+    return tries.isEmpty() || deliverPrevious(previous, key, tries.getAsInt(), duplicates);
   }
 
-  private boolean deliverPrevious(Outbox previous) {
-    Map<Address, String> failed =
-        delivery.deliver(List.of(new PendingOutbox(address, loaded.outboxVersion(), previous)));
-    if (!failed.isEmpty()) {
-      settleAll(
-          "The messages of an earlier commit of "
-              + address
-              + " could not be delivered yet ("
-              + failed.get(address)
-              + "); it comes again");
+  /**
+   * Delivers the previous commit's outbox (again: it may have gone out before). If it cannot go out
+   * and this was its last try, what did not go out is dead-lettered with the error, and the address
+   * carries on; else the try counts on its registration, and the address's messages wait.
+   */
+  private boolean deliverPrevious(
+      Outbox previous, OutboxKey key, int tries, Set<InboundInvocation> duplicates) {
+    PendingOutbox pending = new PendingOutbox(address, loaded.outboxVersion(), previous);
+    Undelivered failed = delivery.deliver(List.of(pending), true).get(address);
+    if (failed != null && !OutboxOutcomes.deadLetterIfLast(settings, pending, failed, tries + 1)) {
+      if (key != null) {
+        OutboxOutcomes.tried(settings, key, List.of(address));
+      }
+      waitFor(failed, tries + 1, duplicates);
       return false;
     }
     settings.delivered.record(address, previous.getIncarnation(), loaded.outboxVersion());
+    if (key != null) {
+      OutboxOutcomes.settle(settings, key, List.of(address));
+    }
     return true;
   }
 
   /**
-   * A random incarnation for an address's first commit; never 0, which means none. Drawn from
-   * {@link SecureRandom}: a SnapStart snapshot taken after priming would otherwise hand every
-   * restored environment the same thread-local seed, and so the same incarnations.
+   * The address's messages wait for its previous outbox. A repeat on its last attempt is done (it
+   * was applied; the sweep delivers that outbox); any other message fails, as nothing of it was
+   * applied here. Its dead letter cannot say it was applied nowhere: nothing fences the state read
+   * against another copy of the batch, or a slower earlier receive, that delivers the outbox and
+   * applies it meanwhile.
    */
-  private static long newIncarnation() {
-    long incarnation;
-    do {
-      incarnation = INCARNATIONS.nextLong();
-    } while (incarnation == 0);
-    return incarnation;
+  private void waitFor(Undelivered failed, int tries, Set<InboundInvocation> duplicates) {
+    String error =
+        "The effects of an earlier commit of "
+            + address
+            + " could not be delivered yet ("
+            + failed.reason()
+            + "; tried "
+            + tries
+            + " of "
+            + settings.maxAttempts
+            + " times)";
+    List<Delivery> waiting = new ArrayList<>();
+    for (Delivery d : deliveries) {
+      if (d.lastAttempt(settings.maxAttempts) && duplicates.containsAll(d.invocations)) {
+        d.settle(DeliveryOutcome.DUPLICATE, error + "; applied before, it is done");
+      } else {
+        waiting.add(d);
+      }
+    }
+    FailedDeliveries.settle(settings, waiting, error, false, "unknown");
   }
 
-  private void recordReceipt() {
-    try {
-      settings.store.recordDelivery(address, loaded.outboxVersion());
-    } catch (StoreException e) {
-      // Only saves a later reader a repeated delivery; the delivery itself went out.
-    }
+  /**
+   * A random incarnation for an address's first commit; never 0, which means none. Drawn from the
+   * settings' source: a SnapStart snapshot taken after priming would hand every restored
+   * environment the same thread-local seed, and so the same incarnations.
+   */
+  private long newIncarnation() {
+    long incarnation;
+    do {
+      incarnation = settings.random.nextLong();
+    } while (incarnation == 0);
+    return incarnation;
   }
 
   private void reload() {
@@ -223,18 +368,7 @@ final class AddressCommitter {
     }
   }
 
-  private void settleAll(String error) {
-    deliveries.forEach(d -> d.settle(DeliveryOutcome.FAILED, error));
-  }
-
   private static RuntimeData runtimeData(AddressState state) {
-    try {
-      return RuntimeData.parseFrom(state.runtimeData());
-    } catch (InvalidProtocolBufferException e) {
-      throw new StoreException(
-          StoreException.Reason.INVALID_REQUEST,
-          "The runtime data of " + state.address() + " is unreadable: " + e.getMessage(),
-          e);
-    }
+    return Outboxes.data(state);
   }
 }

@@ -54,7 +54,7 @@ public final class AddressResolver {
         return Address.of(type, text.substring(prefix.length()));
       }
     }
-    throw new InvalidEnvelopeException(
+    throw InvalidEnvelopeException.targetUnknown(
         "No registered function matches the target '"
             + text
             + "': write it as namespace/type/id with one of the registered types "

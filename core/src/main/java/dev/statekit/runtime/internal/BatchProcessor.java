@@ -2,13 +2,14 @@ package dev.statekit.runtime.internal;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.UnknownFunctionException;
-import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.store.LoadResult;
+import dev.statekit.runtime.store.OutboxKey;
 import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.TimerKey;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,12 +19,19 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * Processes one batch of deliveries in three round trips: read every address's state (one batch
- * read), run and commit each address (in parallel, one conditional write each), deliver every
- * outbox (requests batched across addresses). Unreadable queue messages go to the dead-letter queue
- * meanwhile. Each delivery is settled; a {@link FaultHook} failure leaves as a crash would.
+ * Processes one batch of deliveries: read every address's state (one batch read), run each address
+ * and prepare its commit (in parallel), register the outboxes the commits carry (one write, only if
+ * any does; more for a batch whose addresses outgrow one registration item), commit each address
+ * (in parallel, one conditional write each), deliver every outbox (requests batched across
+ * addresses), and take the delivered ones off their registration (one write). A registration
+ * outlives a crash anywhere after it, so a sweep delivers what a crashed batch committed.
+ * Unreadable queue messages go to the dead-letter queue meanwhile. Each delivery is settled; a
+ * {@link FaultHook} failure leaves as a crash would.
  */
 public final class BatchProcessor {
+  /** How many bytes of addresses one registration takes at most: half an item, for their counts. */
+  private static final long REGISTRATION_BYTES = 150 * 1024;
+
   private final RuntimeSettings settings;
   private final OutboxDelivery delivery;
 
@@ -37,7 +45,6 @@ public final class BatchProcessor {
     Map<Address, List<Delivery>> byAddress = new LinkedHashMap<>();
     List<Delivery> unreadable = new ArrayList<>();
     Set<TimerKey> timers = new HashSet<>();
-    Map<String, String> firstSequenceByGroup = new HashMap<>();
     for (Delivery d : deliveries) {
       if (d.invalid == null && settings.functions.get(d.target.type()).isEmpty()) {
         d.invalid = new UnknownFunctionException(d.target.type(), settings.functions.types());
@@ -53,16 +60,13 @@ public final class BatchProcessor {
               timers.add(i.timer);
             }
           });
-      if (d.hasQueueSequence()) {
-        firstSequenceByGroup.merge(
-            d.groupId, d.sequence, (a, b) -> AppliedMarks.compareSequences(a, b) <= 0 ? a : b);
-      }
     }
     LoadResult loaded = load(byAddress, timers, unreadable);
     if (loaded == null) {
       return;
     }
     settings.hook.reached(FaultHook.Step.LOADED, null);
+    Map<Address, OutboxKey> outboxKeys = outboxKeys(byAddress.keySet());
     List<AddressCommitter> work = new ArrayList<>();
     byAddress.forEach(
         (address, addressDeliveries) ->
@@ -72,49 +76,154 @@ public final class BatchProcessor {
                     delivery,
                     address,
                     addressDeliveries,
-                    firstSequenceByGroup,
+                    outboxKeys.get(address),
                     loaded.states().get(address),
                     loaded.existingTimers())));
     List<Callable<Void>> runs = new ArrayList<>();
-    List<Callable<PendingOutbox>> commits = new ArrayList<>();
-    for (AddressCommitter address : work) {
-      runs.add(address::prepare);
-      commits.add(address::commit);
-    }
+    work.forEach(address -> runs.add(address::prepare));
     settings.parallel.all(runs);
+    register(work);
+    settings.hook.reached(FaultHook.Step.REGISTERED, null);
+    List<Callable<PendingOutbox>> commits = new ArrayList<>();
+    work.forEach(address -> commits.add(address::commit));
     List<PendingOutbox> outboxes = new ArrayList<>();
     for (PendingOutbox outbox : settings.parallel.all(commits)) {
       if (outbox != null) {
         outboxes.add(outbox);
       }
     }
-    Map<Address, String> failed = delivery.deliver(outboxes);
-    List<Callable<Void>> receipts = new ArrayList<>();
+    Map<Address, Undelivered> failed = delivery.deliver(outboxes, false);
+    Map<Address, AddressCommitter> committers = new LinkedHashMap<>();
+    work.forEach(c -> committers.put(c.address(), c));
+    Set<Address> pending = new HashSet<>();
     for (PendingOutbox outbox : outboxes) {
-      String reason = failed.get(outbox.address());
-      if (reason != null) {
-        for (Delivery d : byAddress.get(outbox.address())) {
-          if (d.outcome != DeliveryOutcome.FAILED) {
-            d.settle(
-                DeliveryOutcome.FAILED,
-                "Committed, but its messages could not be delivered yet ("
-                    + reason
-                    + "); they are delivered when it comes again");
-          }
-        }
+      Undelivered undelivered = failed.get(outbox.address());
+      if (undelivered != null
+          && !OutboxOutcomes.deadLetterIfLast(settings, outbox, undelivered, 1)) {
+        pending.add(outbox.address());
+        undeliveredYet(committers.get(outbox.address()), undelivered);
         continue;
       }
       settings.delivered.record(
           outbox.address(), outbox.outbox().getIncarnation(), outbox.version());
-      if (outbox.outbox().getProofGroupId().isEmpty()) {
-        // No later queue message will prove this outbox delivered: leave a receipt.
-        receipts.add(() -> receipt(outbox));
+    }
+    Map<OutboxKey, List<Address>> tried = new LinkedHashMap<>();
+    pending.forEach(
+        address ->
+            tried.computeIfAbsent(outboxKeys.get(address), k -> new ArrayList<>()).add(address));
+    tried.forEach((key, addresses) -> OutboxOutcomes.tried(settings, key, addresses));
+    settings.hook.reached(FaultHook.Step.DELIVERED, null);
+    byKey(work).forEach((key, registered) -> settle(key, registered, pending));
+    settings.hook.reached(FaultHook.Step.SETTLED, null);
+  }
+
+  /**
+   * Where the batch's addresses register their outboxes: a registration is one item, which holds at
+   * most 400 KB (its addresses, and a count of failed tries for each), so a batch of many or long
+   * addresses takes several.
+   */
+  private Map<Address, OutboxKey> outboxKeys(Collection<Address> addresses) {
+    Map<Address, OutboxKey> keys = new HashMap<>();
+    OutboxKey key = settings.newOutboxKey();
+    long bytes = 0;
+    for (Address address : addresses) {
+      long size = address.toString().getBytes(StandardCharsets.UTF_8).length + 16L;
+      if (bytes > 0 && bytes + size > REGISTRATION_BYTES) {
+        key = settings.newOutboxKey();
+        bytes = 0;
+      }
+      keys.put(address, key);
+      bytes += size;
+    }
+    return keys;
+  }
+
+  /** The committers by their registration, in the batch's order. */
+  private static Map<OutboxKey, List<AddressCommitter>> byKey(List<AddressCommitter> work) {
+    Map<OutboxKey, List<AddressCommitter>> byKey = new LinkedHashMap<>();
+    work.forEach(c -> byKey.computeIfAbsent(c.outboxKey(), k -> new ArrayList<>()).add(c));
+    return byKey;
+  }
+
+  /**
+   * Registers the outboxes the prepared commits carry, one write per registration (one, unless the
+   * batch has many or long addresses), only if any does; none may commit without.
+   */
+  private void register(List<AddressCommitter> work) {
+    byKey(work)
+        .forEach(
+            (key, committers) -> {
+              List<AddressCommitter> sending = new ArrayList<>();
+              List<Address> addresses = new ArrayList<>();
+              committers.forEach(
+                  c -> {
+                    if (c.needsRegistration()) {
+                      sending.add(c);
+                      addresses.add(c.address());
+                    }
+                  });
+              if (sending.isEmpty()) {
+                return;
+              }
+              try {
+                settings.store.registerOutboxes(key, addresses);
+                sending.forEach(AddressCommitter::registered);
+              } catch (StoreException e) {
+                sending.forEach(c -> c.notRegistered(e));
+              }
+            });
+  }
+
+  /**
+   * Takes off the registration what needs no sweep: every address whose commit was written and
+   * whose outbox went out. One registered but not known committed stays for the sweep, which reads
+   * whether its state names the registration (a commit whose answer was lost may).
+   */
+  private void settle(OutboxKey key, List<AddressCommitter> work, Set<Address> pending) {
+    List<Address> done = new ArrayList<>();
+    long registered = 0;
+    for (AddressCommitter c : work) {
+      if (!c.isRegistered()) {
+        continue;
+      }
+      registered++;
+      if (c.committed() && !pending.contains(c.address())) {
+        done.add(c.address());
       }
     }
-    if (!receipts.isEmpty()) {
-      settings.parallel.all(receipts);
+    if (registered == 0) {
+      return;
     }
-    settings.hook.reached(FaultHook.Step.DELIVERED, null);
+    try {
+      if (done.size() == registered) {
+        settings.store.removeOutboxes(key, -1);
+      } else if (!done.isEmpty()) {
+        settings.store.settleOutboxes(key, done);
+      }
+    } catch (StoreException e) {
+      // The sweep takes them off later, after delivering them again (receivers drop repeats).
+    }
+  }
+
+  /**
+   * A committed outbox did not go out; it stays registered, and the sweep delivers it. Queue
+   * messages come again before that (their group waits, so the address's effects keep their order)
+   * and deliver it first, but for one on its last attempt: applied, it is done, and coming again
+   * would only see the queue's redrive move it. A direct invocation stays applied.
+   */
+  private void undeliveredYet(AddressCommitter committer, Undelivered undelivered) {
+    String error =
+        "Applied, but its effects could not be delivered yet ("
+            + undelivered.reason()
+            + "); they are delivered before anything else of "
+            + committer.address();
+    for (Delivery d : committer.deliveries()) {
+      if (d.fromQueue
+          && d.outcome != DeliveryOutcome.FAILED
+          && !d.lastAttempt(settings.maxAttempts)) {
+        d.settle(DeliveryOutcome.FAILED, error);
+      }
+    }
   }
 
   /**
@@ -125,20 +234,15 @@ public final class BatchProcessor {
     List<Callable<LoadResult>> steps = new ArrayList<>();
     steps.add(
         () -> {
+          if (byAddress.isEmpty()) {
+            return null;
+          }
           try {
             return settings.store.load(byAddress.keySet(), timers);
           } catch (StoreException e) {
-            byAddress
-                .values()
-                .forEach(
-                    list ->
-                        list.forEach(
-                            d ->
-                                d.settle(
-                                    DeliveryOutcome.FAILED,
-                                    "The state store failed: "
-                                        + e.getMessage()
-                                        + "; it comes again")));
+            List<Delivery> all = new ArrayList<>();
+            byAddress.values().forEach(all::addAll);
+            FailedDeliveries.settle(settings, all, "The state store failed: " + e.getMessage());
             return null;
           }
         });
@@ -147,43 +251,50 @@ public final class BatchProcessor {
           deadLetterUnreadable(unreadable);
           return null;
         });
-    return byAddress.isEmpty() && unreadable.isEmpty() ? null : settings.parallel.all(steps).get(0);
+    return settings.parallel.all(steps).get(0);
   }
 
   private void deadLetterUnreadable(List<Delivery> unreadable) {
-    List<Delivery> queued = new ArrayList<>();
+    List<BusMessage> letters = new ArrayList<>();
+    List<Delivery> owners = new ArrayList<>();
     for (Delivery d : unreadable) {
       d.settle(DeliveryOutcome.DEAD_LETTERED, d.invalid.getMessage());
       if (d.fromQueue) {
-        queued.add(d);
+        for (BusMessage letter : deadLetters(d)) {
+          letters.add(letter);
+          owners.add(d);
+        }
       }
     }
-    for (int from = 0; from < queued.size(); from += MessageBus.MAX_BATCH) {
-      List<Delivery> chunk =
-          queued.subList(from, Math.min(queued.size(), from + MessageBus.MAX_BATCH));
-      List<BusMessage> letters = new ArrayList<>();
-      chunk.forEach(d -> letters.add(DeadLetters.message(DeadLetters.unreadable(d))));
-      try {
-        settings.deadLetters.send(letters);
-      } catch (BusException e) {
-        e.failedIndices()
-            .forEach(
-                i ->
-                    chunk
-                        .get(i)
-                        .settle(
-                            DeliveryOutcome.FAILED,
-                            "Unreadable, and the dead-letter queue refused it: " + e.getMessage()));
-      }
-    }
+    Set<Delivery> refused = DeadLetters.send(settings.deadLetters, letters, owners);
+    refused.forEach(
+        d ->
+            d.settle(
+                DeliveryOutcome.FAILED,
+                "Not applicable here, and the dead-letter queue refused its dead letter"));
+    new java.util.LinkedHashSet<>(owners)
+        .forEach(
+            d -> {
+              if (!refused.contains(d)) {
+                FailedDeliveries.dropFiredTimer(settings, d);
+              }
+            });
   }
 
-  private Void receipt(PendingOutbox outbox) {
-    try {
-      settings.store.recordDelivery(outbox.address(), outbox.version());
-    } catch (StoreException e) {
-      // Only saves a later reader a repeated delivery; the delivery itself went out.
+  /**
+   * The dead letters of a message that cannot be applied here: one that could not be read goes as
+   * it came; one whose function is not registered (removed by a deploy, perhaps after an earlier
+   * copy was applied) goes per invocation, with the key that makes sending it again safe.
+   */
+  private static List<BusMessage> deadLetters(Delivery d) {
+    List<BusMessage> letters = new ArrayList<>();
+    if (d.invalid instanceof UnknownFunctionException && !d.invocations.isEmpty()) {
+      for (InboundInvocation inbound : d.invocations) {
+        letters.add(DeadLetters.message(DeadLetters.of(d, inbound, d.invalid, "unknown")));
+      }
+    } else {
+      letters.add(DeadLetters.message(DeadLetters.unreadable(d)));
     }
-    return null;
+    return letters;
   }
 }

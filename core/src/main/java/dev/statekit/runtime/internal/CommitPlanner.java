@@ -2,6 +2,8 @@ package dev.statekit.runtime.internal;
 
 import dev.statekit.runtime.internal.data.RuntimeData;
 import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.OutboxKey;
+import dev.statekit.runtime.store.SpilledMark;
 import dev.statekit.runtime.store.StateTooLargeException;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -16,23 +18,29 @@ final class CommitPlanner {
   private final RuntimeSettings settings;
   private final AddressState loaded;
   private final RuntimeData data;
+  private final Map<String, SpilledMark> spilled;
   private final List<Delivery> deliveries;
   private final InvocationRunner runs;
   private final long now;
+  private final OutboxKey outboxKey;
 
   CommitPlanner(
       RuntimeSettings settings,
       AddressState loaded,
       RuntimeData data,
+      Map<String, SpilledMark> spilled,
       List<Delivery> deliveries,
       InvocationRunner runs,
-      long now) {
+      long now,
+      OutboxKey outboxKey) {
     this.settings = settings;
     this.loaded = loaded;
     this.data = data;
+    this.spilled = spilled;
     this.deliveries = deliveries;
     this.runs = runs;
     this.now = now;
+    this.outboxKey = outboxKey;
   }
 
   /** The run to commit, with its next state ({@code null} when it changes nothing). */
@@ -52,7 +60,7 @@ final class CommitPlanner {
       if (!plan.needsCommit()) {
         return new CommitPlan(plan, null);
       }
-      NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
+      NextState next = next(plan);
       long size = settings.store.sizeOf(next.state());
       if (size <= settings.store.maxStateBytes()) {
         return new CommitPlan(plan, next);
@@ -88,11 +96,15 @@ final class CommitPlanner {
     return runs.run(skip, tooLarge).appliedInbounds.get(tooLarge - 1);
   }
 
+  private NextState next(RunResult plan) {
+    return NextState.of(settings, loaded, data, spilled, plan, deliveries, now, outboxKey);
+  }
+
   private boolean fits(RunResult plan) {
     if (!plan.needsCommit()) {
       return true;
     }
-    NextState next = NextState.of(settings, loaded, data, plan, deliveries, now);
+    NextState next = next(plan);
     return settings.store.sizeOf(next.state()) <= settings.store.maxStateBytes();
   }
 }

@@ -1,51 +1,209 @@
 package dev.statekit.runtime.internal;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.function.Address;
+import dev.statekit.function.TypeName;
+import dev.statekit.runtime.bus.BusException;
 import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.runtime.internal.data.DeadLetter;
+import dev.statekit.runtime.internal.data.OutgoingBundle;
+import dev.statekit.runtime.internal.data.OutgoingEgress;
+import dev.statekit.runtime.internal.data.Payload;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Dead letters: the message as it came (an ingress envelope, so it can be sent to the ingress queue
- * again once fixed) with its error in message attributes.
+ * Dead letters. A message that was not applied goes as an ingress envelope, so it can be sent to
+ * the ingress queue again once fixed, with an idempotency key: its own if it had one, else one the
+ * runtime makes from the message's identity ({@code statekit:dl:...}), so that sending it again
+ * twice applies it once. The key says nothing of whether the original was applied: {@code
+ * statekit.applied} does ("no", or "unknown" when the store could not tell). An egress record that
+ * could not be delivered goes as JSON naming its egress and record id. The error is in message
+ * attributes.
  */
 final class DeadLetters {
   private static final int MAX_ERROR_LENGTH = 2000;
+  static final String MESSAGE = "message";
+  static final String EGRESS = "egress";
 
   private DeadLetters() {}
 
-  /** The dead letter of one invocation of a queue message. */
-  static DeadLetter of(Delivery delivery, InboundInvocation inbound, RuntimeException error) {
-    String body =
-        inbound.bundleSender == null && inbound.timer == null
-            ? delivery.body
-            : EnvelopeCodec.renderText(
-                inbound.target(), inbound.argument.typeName(), inbound.argument.value(), null);
-    int index = delivery.invocations.indexOf(inbound);
+  /**
+   * The dead letter of one invocation of a queue message.
+   *
+   * @param applied "no", or "unknown" when the store could not say whether it was applied
+   */
+  static DeadLetter of(
+      Delivery delivery, InboundInvocation inbound, RuntimeException error, String applied) {
+    String basis = dedupBasis(delivery, inbound);
     return DeadLetter.newBuilder()
         .setGroupId(QueueIds.groupId(inbound.target()))
-        .setDeduplicationId("d-" + QueueIds.sha256(delivery.messageId + "|" + index))
-        .setBody(body)
+        .setDeduplicationId("d-" + QueueIds.sha256(basis))
+        .setBody(
+            EnvelopeCodec.renderText(
+                inbound.target(),
+                inbound.argument.typeName(),
+                inbound.argument.value(),
+                delivery.idempotencyKey != null ? delivery.idempotencyKey : resendKey(basis)))
         .setErrorType(error.getClass().getName())
         .setErrorMessage(truncate(String.valueOf(error.getMessage())))
         .setAttempts(delivery.attempts)
         .setSourceMessageId(delivery.messageId)
         .setTarget(inbound.target().toString())
+        .setKind(MESSAGE)
+        .setApplied(applied)
         .build();
   }
 
-  /** The dead letter of a queue message that could not be read at all. */
+  /** The dead letter of a queue message that could not be read, or whose function is unknown. */
   static DeadLetter unreadable(Delivery delivery) {
+    InboundInvocation fired = firedTimer(delivery);
+    // A target no function matches may be one a deploy removed after applying this message, or
+    // after another attempt dead-lettered it: its letter is that one, with the same id and key.
+    boolean targetUnknown =
+        delivery.invalid instanceof dev.statekit.runtime.InvalidEnvelopeException invalid
+            && invalid.isTargetUnknown();
+    String basis =
+        fired != null
+            ? fired.timer.asString()
+            : targetUnknown ? queueBasis(delivery, 0) : delivery.messageId;
     return DeadLetter.newBuilder()
         .setGroupId(delivery.groupId == null ? "unreadable" : delivery.groupId)
-        .setDeduplicationId("d-" + QueueIds.sha256(delivery.messageId))
-        .setBody(delivery.body)
+        .setDeduplicationId("d-" + QueueIds.sha256(basis))
+        .setBody(targetUnknown ? withKey(delivery.body, resendKey(basis)) : delivery.body)
         .setErrorType(delivery.invalid.getClass().getName())
         .setErrorMessage(truncate(String.valueOf(delivery.invalid.getMessage())))
         .setAttempts(delivery.attempts)
         .setSourceMessageId(delivery.messageId)
+        .setTarget(delivery.target == null ? "" : delivery.target.toString())
+        .setKind(MESSAGE)
+        .setApplied(targetUnknown ? "unknown" : "no")
         .build();
+  }
+
+  /** An envelope's text with {@code key} as its {@code id}, unless it has one of its own. */
+  private static String withKey(String envelope, String key) {
+    com.fasterxml.jackson.databind.JsonNode node = EnvelopeCodec.tree(envelope);
+    if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode object)
+        || object.has("id")) {
+      return envelope;
+    }
+    object.put("id", key);
+    try {
+      return EnvelopeCodec.JSON.writeValueAsString(object);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return envelope;
+    }
+  }
+
+  /** The fired timer a delivery carries, or {@code null}. */
+  static InboundInvocation firedTimer(Delivery delivery) {
+    for (InboundInvocation inbound : delivery.invocations) {
+      if (inbound.timer != null) {
+        return inbound;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The dead letters of what of {@code pending} could not be delivered: a message of each bundle
+   * not sent (its send may have gone out unanswered: {@code statekit.applied} says "unknown"), a
+   * record of each egress record. Dead letters that could not be sent can only be sent again.
+   */
+  static List<DeadLetter> ofUndelivered(
+      PendingOutbox pending, Undelivered undelivered, int attempts) {
+    List<DeadLetter> letters = new ArrayList<>();
+    String error = truncate(String.valueOf(undelivered.reason()));
+    for (OutgoingBundle bundle : pending.outbox().getBundlesList()) {
+      if (!undelivered.bundles.contains(
+          Undelivered.bundleKey(bundle.getTargetType(), bundle.getTargetId(), bundle.getPart()))) {
+        continue;
+      }
+      Address target = Address.of(TypeName.parse(bundle.getTargetType()), bundle.getTargetId());
+      String id =
+          bundleId(
+              pending.address(),
+              pending.outbox().getIncarnation(),
+              pending.version(),
+              target,
+              bundle.getPart());
+      List<Payload> payloads = bundle.getPayloadsList();
+      for (int i = 0; i < payloads.size(); i++) {
+        String basis = id + "|" + i;
+        letters.add(
+            DeadLetter.newBuilder()
+                .setGroupId(QueueIds.groupId(target))
+                .setDeduplicationId("d-" + QueueIds.sha256(basis))
+                .setBody(
+                    EnvelopeCodec.renderText(
+                        target,
+                        payloads.get(i).getTypeName(),
+                        payloads.get(i).getValue().toByteArray(),
+                        resendKey(basis)))
+                .setErrorType(Undelivered.class.getSimpleName())
+                .setErrorMessage("Could not be delivered: " + error)
+                .setAttempts(attempts)
+                .setTarget(target.toString())
+                .setKind(MESSAGE)
+                // A send whose answer was lost may have gone out: its key tells on a re-send.
+                .setApplied("unknown")
+                .build());
+      }
+    }
+    List<OutgoingEgress> egress = pending.outbox().getEgressList();
+    for (int index : undelivered.egress) {
+      OutgoingEgress record = egress.get(index);
+      String recordId = OutboxDelivery.recordId(pending, index);
+      ObjectNode body = JsonNodeFactory.instance.objectNode();
+      body.put("egress", record.getEgress());
+      body.put("id", recordId);
+      body.put("source", pending.address().toString());
+      body.put("typename", record.getTypeName());
+      body.set(
+          "value", EnvelopeCodec.valueJson(record.getTypeName(), record.getValue().toByteArray()));
+      letters.add(
+          DeadLetter.newBuilder()
+              .setGroupId(QueueIds.fit("egress/" + record.getEgress()))
+              .setDeduplicationId("d-" + QueueIds.sha256(recordId))
+              .setBody(body.toString())
+              .setErrorType(Undelivered.class.getSimpleName())
+              .setErrorMessage("Could not be delivered: " + error)
+              .setAttempts(attempts)
+              .setKind(EGRESS)
+              // A sink whose answer was lost may have taken it: its record id tells.
+              .setApplied("unknown")
+              .setEgress(record.getEgress())
+              .setRecordId(recordId)
+              .build());
+    }
+    return letters;
+  }
+
+  /**
+   * Sends {@code letters} to the dead-letter queue, ten to a request, and answers the owners (one
+   * per letter, as {@code owners} lists them) of the letters it refused.
+   */
+  static <T> java.util.Set<T> send(MessageBus queue, List<BusMessage> letters, List<T> owners) {
+    java.util.Set<T> refused = new java.util.LinkedHashSet<>();
+    for (int from = 0; from < letters.size(); from += MessageBus.MAX_BATCH) {
+      int to = Math.min(letters.size(), from + MessageBus.MAX_BATCH);
+      try {
+        queue.send(letters.subList(from, to));
+      } catch (BusException e) {
+        for (int i : e.failedIndices()) {
+          refused.add(owners.get(from + i));
+        }
+      } catch (RuntimeException e) {
+        refused.addAll(owners.subList(from, to));
+      }
+    }
+    return refused;
   }
 
   static BusMessage message(DeadLetter letter) {
@@ -53,12 +211,70 @@ final class DeadLetters {
     attributes.put("statekit.error", letter.getErrorMessage());
     attributes.put("statekit.error-type", letter.getErrorType());
     attributes.put("statekit.attempts", Integer.toString(letter.getAttempts()));
-    attributes.put("statekit.message-id", letter.getSourceMessageId());
+    if (!letter.getSourceMessageId().isEmpty()) {
+      attributes.put("statekit.message-id", letter.getSourceMessageId());
+    }
     if (!letter.getTarget().isEmpty()) {
       attributes.put("statekit.target", letter.getTarget());
     }
+    if (!letter.getKind().isEmpty()) {
+      attributes.put("statekit.kind", letter.getKind());
+    }
+    if (!letter.getApplied().isEmpty()) {
+      attributes.put("statekit.applied", letter.getApplied());
+    }
+    if (!letter.getEgress().isEmpty()) {
+      attributes.put("statekit.egress", letter.getEgress());
+      attributes.put("statekit.record-id", letter.getRecordId());
+    }
     return new BusMessage(
         letter.getGroupId(), letter.getDeduplicationId(), letter.getBody(), attributes);
+  }
+
+  /**
+   * What identifies an invocation's dead letter across its message's deliveries, and across the
+   * paths that may dead-letter it (its sender giving up on delivering it, its receiver on applying
+   * it), so the dead-letter queue keeps one: a bundled message by its bundle, a fired one by its
+   * timer, any other by its queue position.
+   */
+  private static String dedupBasis(Delivery delivery, InboundInvocation inbound) {
+    if (inbound.bundleSender != null) {
+      return bundleId(
+              inbound.bundleSender,
+              inbound.bundleIncarnation,
+              inbound.bundleVersion,
+              inbound.target(),
+              inbound.bundlePart)
+          + "|"
+          + inbound.bundleIndex;
+    }
+    if (inbound.timer != null) {
+      return inbound.timer.asString();
+    }
+    return queueBasis(delivery, delivery.invocations.indexOf(inbound));
+  }
+
+  /** What identifies invocation {@code index} of a queue message on every delivery of it. */
+  private static String queueBasis(Delivery delivery, int index) {
+    return (delivery.hasQueueSequence()
+            ? delivery.groupId + ":" + delivery.sequence
+            : String.valueOf(delivery.messageId))
+        + "|"
+        + index;
+  }
+
+  /** {@code <sender>|<incarnation>|<version>|<target>|<part>}: a bundle's id, the same anywhere. */
+  static String bundleId(Address sender, long incarnation, long version, Address target, int part) {
+    return sender + "|" + incarnation + "|" + version + "|" + target + "|" + part;
+  }
+
+  /**
+   * The key a re-sent dead letter carries when its message had none: made from what identifies it
+   * across deliveries and paths (so every dead letter of one message carries the same key), and
+   * never checked against the marks of the message's origin, which later messages move past.
+   */
+  private static String resendKey(String dedupBasis) {
+    return "statekit:dl:" + QueueIds.sha256(dedupBasis);
   }
 
   private static String truncate(String text) {

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * One unit the caller hands in and gets an answer for: a queue message (which may carry several
  * invocations, a bundle) or a direct invocation. A delivery that could not be read carries the
- * error instead of invocations.
+ * error instead of invocations. An ingress envelope's idempotency key is honoured on either path.
  */
 final class Delivery {
   final int position;
@@ -16,7 +16,7 @@ final class Delivery {
   final String groupId;
   final String sequence;
   final int attempts;
-  final String idempotencyKey;
+  String idempotencyKey;
   final String body;
   final List<InboundInvocation> invocations = new ArrayList<>();
   Address target;
@@ -55,6 +55,14 @@ final class Delivery {
 
   boolean hasQueueSequence() {
     return groupId != null && sequence != null;
+  }
+
+  /**
+   * Whether this is a queue message's last attempt: whatever fails now, it must not come back
+   * again, or the queue's own redrive would move it to the dead-letter queue without its error.
+   */
+  boolean lastAttempt(int maxAttempts) {
+    return fromQueue && attempts >= maxAttempts;
   }
 
   void settle(DeliveryOutcome outcome, String error) {

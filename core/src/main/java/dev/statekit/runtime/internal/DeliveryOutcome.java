@@ -9,7 +9,9 @@ enum DeliveryOutcome {
   /** Refused for good and sent to the dead-letter queue (or answered, for a direct invoke). */
   DEAD_LETTERED,
   /** Failed for now: to be delivered again. */
-  FAILED;
+  FAILED,
+  /** A fired timer's message left unapplied on its last attempt: its timer sends it again. */
+  DEFERRED;
 
   /** The outcome of a whole delivery from its invocations' outcomes. */
   static DeliveryOutcome combine(DeliveryOutcome a, DeliveryOutcome b) {
@@ -24,6 +26,9 @@ enum DeliveryOutcome {
     }
     if (a == DEAD_LETTERED || b == DEAD_LETTERED) {
       return DEAD_LETTERED;
+    }
+    if (a == DEFERRED || b == DEFERRED) {
+      return DEFERRED;
     }
     return DUPLICATE;
   }

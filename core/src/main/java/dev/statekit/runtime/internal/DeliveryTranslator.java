@@ -13,16 +13,20 @@ import dev.statekit.runtime.QueueBatchResult;
 import dev.statekit.runtime.QueueMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The runtime's entry points over a {@link BatchProcessor}: direct invocations (typed or as JSON)
  * and queue batches, turned into deliveries and their outcomes back into answers. Not for users.
  */
 public final class DeliveryTranslator {
+  private static final System.Logger FAILURES =
+      System.getLogger(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
+
   private final RuntimeSettings settings;
   private final BatchProcessor processor;
 
@@ -87,27 +91,40 @@ public final class DeliveryTranslator {
     }
     processor.process(deliveries);
     List<String> failed = new ArrayList<>();
-    Set<String> failedGroups = new HashSet<>();
+    Map<String, String> errors = new LinkedHashMap<>();
+    Map<String, String> failedGroups = new HashMap<>();
     int applied = 0;
     int duplicates = 0;
     int deadLettered = 0;
+    int deferred = 0;
     for (Delivery d : deliveries) {
       // Lambda's FIFO rule: after a group's failed message, its later messages come back too.
-      boolean blocked = d.groupId != null && failedGroups.contains(d.groupId);
-      if (d.outcome == DeliveryOutcome.FAILED || blocked) {
+      String blocker = d.groupId == null ? null : failedGroups.get(d.groupId);
+      if (d.outcome == DeliveryOutcome.FAILED || blocker != null) {
         failed.add(d.messageId);
+        errors.put(
+            d.messageId,
+            blocker == null
+                ? String.valueOf(d.error)
+                : "Not applied yet: message " + blocker + " before it in its group failed");
         if (d.groupId != null) {
-          failedGroups.add(d.groupId);
+          failedGroups.putIfAbsent(d.groupId, d.messageId);
         }
       } else if (d.outcome == DeliveryOutcome.APPLIED) {
         applied++;
       } else if (d.outcome == DeliveryOutcome.DUPLICATE) {
         duplicates++;
+      } else if (d.outcome == DeliveryOutcome.DEFERRED) {
+        deferred++;
       } else {
         deadLettered++;
       }
     }
-    return new QueueBatchResult(failed, applied, duplicates, deadLettered);
+    // The queue's answer names only which messages come again; the log says why.
+    errors.forEach(
+        (id, error) ->
+            FAILURES.log(System.Logger.Level.WARNING, "Message " + id + " comes again: " + error));
+    return new QueueBatchResult(failed, errors, applied, duplicates, deadLettered, deferred);
   }
 
   private Delivery envelope(int position, JsonNode node) {

@@ -12,6 +12,7 @@ import dev.statekit.function.internal.TypedValue;
 import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.runtime.store.Timer;
 import dev.statekit.runtime.store.TimerKey;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +21,8 @@ import java.util.Map;
 /**
  * Checks each invocation's effects against what the runtime can do — delays within range, a token
  * not still pending, an egress with a route, messages that fit a queue message, few enough timer
- * changes for one commit — and keeps the address's tokens and timers as the batch changes them.
+ * changes and timer bytes for one commit — and keeps the address's tokens and timers as the batch
+ * changes them.
  */
 final class EffectCheck {
   private final RuntimeSettings settings;
@@ -30,6 +32,7 @@ final class EffectCheck {
   private final long now;
   private final Map<String, TimerKey> tokens;
   private final Map<TimerKey, Timer> scheduled = new LinkedHashMap<>();
+  private final Map<TimerKey, Integer> timerBytes = new LinkedHashMap<>();
   private final List<TimerKey> cancelled = new ArrayList<>();
   private int consumed;
   private int timers;
@@ -130,6 +133,23 @@ final class EffectCheck {
                   + " delayed messages, cancellations and fired timers; send fewer per message"),
           true);
     }
+    long bytes = 0;
+    for (TimerKey key : scheduled.keySet()) {
+      bytes += timerBytes.get(key);
+    }
+    if (bytes > RuntimeSettings.MAX_TIMER_BYTES) {
+      return new Verdict(
+          new IllegalStateException(
+              "One commit of "
+                  + self
+                  + " would write "
+                  + bytes
+                  + " bytes of delayed messages, more than the "
+                  + RuntimeSettings.MAX_TIMER_BYTES
+                  + " a DynamoDB transaction leaves them; delay fewer or smaller messages per"
+                  + " message (large data belongs elsewhere, e.g. S3)"),
+          true);
+    }
     return null;
   }
 
@@ -143,6 +163,14 @@ final class EffectCheck {
 
   List<TimerKey> cancelled() {
     return cancelled;
+  }
+
+  /**
+   * Whether an invocation earlier in this run cancelled {@code timer}: its message, arriving after
+   * the cancellation in the address's order, must not be applied.
+   */
+  boolean wasCancelled(TimerKey timer) {
+    return cancelled.contains(timer);
   }
 
   private RuntimeException cancel(String token) {
@@ -192,6 +220,8 @@ final class EffectCheck {
       return tooLarge(message.targetAddress(), body.length());
     }
     scheduled.put(key, new Timer(key, QueueIds.groupId(message.targetAddress()), body, 0));
+    // The item holds the body and its keys (a few hundred bytes at most).
+    timerBytes.put(key, body.getBytes(StandardCharsets.UTF_8).length + 512);
     if (token != null) {
       tokens.put(token, key);
     }

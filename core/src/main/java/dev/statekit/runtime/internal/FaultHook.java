@@ -17,10 +17,14 @@ public interface FaultHook {
   enum Step {
     /** The batch's states were read; nothing is written yet. */
     LOADED,
+    /** The outboxes the batch's commits carry were registered; nothing is committed yet. */
+    REGISTERED,
     /** One address's commit was written; its outbox is not delivered yet. */
     COMMITTED,
-    /** Every outbox of the batch was delivered; the batch is not answered (acknowledged) yet. */
-    DELIVERED
+    /** The batch's outboxes were delivered; they are still registered. */
+    DELIVERED,
+    /** The delivered outboxes were taken off their registration; nothing is answered yet. */
+    SETTLED
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.statekit.runtime.internal;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.internal.TypedValue;
+import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.runtime.store.TimerKey;
 
 /**
@@ -19,6 +20,8 @@ final class InboundInvocation {
   final long bundleVersion;
   final int bundlePart;
   final int bundleIndex;
+  final boolean bundleResent;
+  final long bundleCommittedAt;
   final TimerKey timer;
   final String timerToken;
 
@@ -31,6 +34,8 @@ final class InboundInvocation {
       long bundleVersion,
       int bundlePart,
       int bundleIndex,
+      boolean bundleResent,
+      long bundleCommittedAt,
       TimerKey timer,
       String timerToken) {
     this.delivery = delivery;
@@ -41,12 +46,14 @@ final class InboundInvocation {
     this.bundleVersion = bundleVersion;
     this.bundlePart = bundlePart;
     this.bundleIndex = bundleIndex;
+    this.bundleResent = bundleResent;
+    this.bundleCommittedAt = bundleCommittedAt;
     this.timer = timer;
     this.timerToken = timerToken;
   }
 
   static InboundInvocation ingress(Delivery delivery, TypedValue argument) {
-    return new InboundInvocation(delivery, null, argument, null, 0, 0, 0, 0, null, null);
+    return new InboundInvocation(delivery, null, argument, null, 0, 0, 0, 0, false, 0, null, null);
   }
 
   static InboundInvocation bundled(
@@ -56,19 +63,59 @@ final class InboundInvocation {
       long version,
       int part,
       int index,
+      boolean resent,
+      long committedAt,
       TypedValue argument) {
     return new InboundInvocation(
-        delivery, sender, argument, sender, incarnation, version, part, index, null, null);
+        delivery,
+        sender,
+        argument,
+        sender,
+        incarnation,
+        version,
+        part,
+        index,
+        resent,
+        committedAt,
+        null,
+        null);
   }
 
-  /** The sender's key in the marks: its address and incarnation. */
-  String senderKey() {
-    return bundleSender + "#" + Long.toHexString(bundleIncarnation);
+  /**
+   * How long after its commit a bundle may still arrive on its first send and be no repeat: within
+   * SQS's five-minute deduplication window, a copy sent again is dropped by the queue. A first send
+   * that comes later (its process paused, or the queue had a backlog) is checked like a resend.
+   */
+  static final long FIRST_SEND_WINDOW_MILLIS = 4 * 60_000;
+
+  /**
+   * Whether this bundled message may have been applied before, so its sender's mark decides: it was
+   * sent again, its queue message is delivered again (a bundle's messages before one that failed
+   * were applied and committed), or its first send came late.
+   */
+  boolean mayBeRepeat(long nowMillis) {
+    return bundleResent
+        || delivery.attempts > 1
+        || nowMillis - bundleCommittedAt > FIRST_SEND_WINDOW_MILLIS;
+  }
+
+  /** The sender's key in the marks: its address and incarnation, hashed. */
+  String senderHash() {
+    return senderHash(bundleSender, bundleIncarnation);
+  }
+
+  /**
+   * A sender's key in the marks: 128 bits of the SHA-256 of its address and incarnation (22
+   * characters, however long the address), so that the marks of many senders take little room.
+   */
+  static String senderHash(Address sender, long incarnation) {
+    return QueueIds.sha256(sender + "#" + Long.toHexString(incarnation)).substring(0, 22);
   }
 
   static InboundInvocation fired(
       Delivery delivery, Address owner, TimerKey timer, String token, TypedValue argument) {
-    return new InboundInvocation(delivery, owner, argument, null, 0, 0, 0, 0, timer, token);
+    return new InboundInvocation(
+        delivery, owner, argument, null, 0, 0, 0, 0, false, 0, timer, token);
   }
 
   Address target() {

@@ -17,7 +17,8 @@ import java.util.Set;
  * Runs an address's invocations once through the engine, in order, from its loaded state: repeats
  * are skipped, a failing invocation stops the address (its later messages come again) unless it is
  * on its last attempt (then it is dead-lettered and the address carries on), and invocations the
- * runtime refused in an earlier run are dead-lettered without running.
+ * runtime refused in an earlier run, or that come back after their last attempt, are dead-lettered
+ * without running.
  */
 final class InvocationRunner {
   private final RuntimeSettings settings;
@@ -78,11 +79,17 @@ final class InvocationRunner {
                   e));
       return plan;
     } catch (FunctionInvocationException e) {
+      // The function could not be made (its supplier failed): this counts as its failure, and
+      // the messages on their last attempt are dead-lettered with it.
       invocations.forEach(
           inbound ->
               plan.settle(
                   inbound,
-                  duplicates.contains(inbound) ? DeliveryOutcome.DUPLICATE : DeliveryOutcome.FAILED,
+                  duplicates.contains(inbound)
+                      ? DeliveryOutcome.DUPLICATE
+                      : lastAttempt(inbound)
+                          ? DeliveryOutcome.DEAD_LETTERED
+                          : DeliveryOutcome.FAILED,
                   e));
       return plan;
     }
@@ -94,6 +101,23 @@ final class InvocationRunner {
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else if (skip.containsKey(inbound)) {
         plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, skip.get(inbound));
+      } else if (pastLastAttempt(inbound)) {
+        // Its last attempt may have sent its dead letter (saying it was not applied) and lost the
+        // answer: applying it now would make that dead letter lie. It is dead-lettered again
+        // (under the same deduplication id).
+        plan.settle(
+            inbound,
+            DeliveryOutcome.DEAD_LETTERED,
+            new IllegalStateException(
+                "Received "
+                    + inbound.delivery.attempts
+                    + " times, past its last attempt ("
+                    + settings.maxAttempts
+                    + "), which failed and may have dead-lettered it; so it is not applied now"));
+      } else if (inbound.timer != null && check.wasCancelled(inbound.timer)) {
+        // Cancelled earlier in this run: the cancellation wins, and its delete of the timer is
+        // the commit's only change to it (DynamoDB refuses two on one item).
+        plan.settle(inbound, DeliveryOutcome.DUPLICATE, null);
       } else if (plan.appliedInbounds.size() >= limit) {
         stop =
             new IllegalStateException(
@@ -120,7 +144,7 @@ final class InvocationRunner {
     try {
       effects = batch.invoke(inbound.caller, inbound.argument);
     } catch (FunctionInvocationException e) {
-      if (inbound.delivery.fromQueue && inbound.delivery.attempts >= settings.maxAttempts) {
+      if (lastAttempt(inbound)) {
         plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, e);
         return null;
       }
@@ -142,6 +166,14 @@ final class InvocationRunner {
     }
     plan.applied(inbound, effects);
     return null;
+  }
+
+  private boolean lastAttempt(InboundInvocation inbound) {
+    return inbound.delivery.lastAttempt(settings.maxAttempts);
+  }
+
+  private boolean pastLastAttempt(InboundInvocation inbound) {
+    return inbound.delivery.fromQueue && inbound.delivery.attempts > settings.maxAttempts;
   }
 
   private void offerValues(BatchRun batch) {

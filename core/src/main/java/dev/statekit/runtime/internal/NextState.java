@@ -7,6 +7,8 @@ import dev.statekit.function.internal.StateMutation;
 import dev.statekit.runtime.internal.data.Outbox;
 import dev.statekit.runtime.internal.data.RuntimeData;
 import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.OutboxKey;
+import dev.statekit.runtime.store.SpilledMark;
 import dev.statekit.runtime.store.StoredValue;
 import dev.statekit.runtime.store.TimerChange;
 import dev.statekit.runtime.store.TimerKey;
@@ -25,16 +27,31 @@ import java.util.Set;
  * @param state the new state (version + 1)
  * @param timerChanges the timer changes that commit with it
  * @param outbox the outbox in {@code state}, or {@code null} if nothing is to be delivered
+ * @param spills the marks that leave the item: written before the commit
+ * @param commitId the random id the state names this commit by, among its latest
  */
-record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outbox) {
+record NextState(
+    AddressState state,
+    List<TimerChange> timerChanges,
+    Outbox outbox,
+    List<SpilledMark> spills,
+    long commitId) {
 
+  /**
+   * The state after {@code plan}.
+   *
+   * @param spilled the spilled marks read for this batch
+   * @param outboxKey where the batch registers its outboxes
+   */
   static NextState of(
       RuntimeSettings settings,
       AddressState loaded,
       RuntimeData loadedData,
+      Map<String, SpilledMark> spilled,
       RunResult plan,
       List<Delivery> deliveries,
-      long now) {
+      long now,
+      OutboxKey outboxKey) {
     Address self = loaded.address();
     long version = loaded.version() + 1;
     long nowSeconds = now / 1000;
@@ -43,7 +60,7 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
     List<TimerChange> changes = new ArrayList<>();
     plan.check.scheduled().forEach(timer -> changes.add(new TimerChange.Schedule(timer)));
     plan.check.cancelled().forEach(key -> changes.add(new TimerChange.Cancel(key)));
-    AppliedMarks marks = AppliedMarks.of(loadedData);
+    AppliedMarks marks = AppliedMarks.of(loadedData, spilled);
     for (Map.Entry<InboundInvocation, DeliveryOutcome> entry : plan.outcomes.entrySet()) {
       InboundInvocation inbound = entry.getKey();
       if (entry.getValue() != DeliveryOutcome.APPLIED
@@ -59,7 +76,7 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
       }
       if (inbound.bundleSender != null) {
         marks.recordBundle(
-            inbound.senderKey(),
+            inbound.senderHash(),
             inbound.bundleVersion,
             inbound.bundlePart,
             inbound.bundleIndex,
@@ -70,13 +87,18 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
     OutboxBuilder builder = new OutboxBuilder(settings, self);
     plan.appliedEffects.forEach(builder::add);
     Outbox.Builder outbox = builder.build();
+    Set<String> waiting = new HashSet<>();
     for (Delivery delivery : deliveries) {
       if (!done(plan, delivery)) {
+        if (delivery.groupId != null) {
+          waiting.add(delivery.groupId);
+        }
         continue;
       }
-      if (delivery.hasQueueSequence()) {
+      // A group's mark must not pass a message of it that failed and comes again: it would then
+      // be taken for a repeat. (A repeat after it is done, but does not move the mark.)
+      if (delivery.hasQueueSequence() && !waiting.contains(delivery.groupId)) {
         marks.recordQueue(delivery.groupId, delivery.sequence, nowSeconds);
-        outbox.setProofGroupId(delivery.groupId).setProofSequence(delivery.sequence);
       }
       if (delivery.idempotencyKey != null
           && plan.outcomes.get(delivery.invocations.get(0)) == DeliveryOutcome.APPLIED) {
@@ -84,21 +106,25 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
       }
       for (InboundInvocation inbound : delivery.invocations) {
         if (delivery.fromQueue && plan.outcomes.get(inbound) == DeliveryOutcome.DEAD_LETTERED) {
-          outbox.addDeadLetters(DeadLetters.of(delivery, inbound, plan.failures.get(inbound)));
+          outbox.addDeadLetters(
+              DeadLetters.of(delivery, inbound, plan.failures.get(inbound), "no"));
         }
       }
     }
     boolean anyEffects =
         outbox.getBundlesCount() + outbox.getEgressCount() + outbox.getDeadLettersCount() > 0;
     RuntimeData.Builder data = RuntimeData.newBuilder().setIncarnation(plan.incarnation);
-    marks.writeTo(
-        data,
-        nowSeconds,
-        settings.dedupRetention.toSeconds(),
-        settings.idempotencyRetention.toSeconds(),
-        settings.idempotencyCapacity);
+    long commitId = settings.random.nextLong();
+    data.addCommits(commitId);
+    for (long earlier : loadedData.getCommitsList()) {
+      if (data.getCommitsCount() == RuntimeSettings.RECENT_COMMITS) {
+        break;
+      }
+      data.addCommits(earlier);
+    }
+    List<SpilledMark> spills = marks.writeTo(data, nowSeconds, settings.markLimits());
     if (anyEffects) {
-      data.setOutbox(outbox.setIncarnation(plan.incarnation));
+      data.setOutbox(outbox.setIncarnation(plan.incarnation).setCommittedAtMillis(now));
     }
     Map<String, TimerKey> tokens = plan.check.tokens();
     AddressState state =
@@ -109,9 +135,9 @@ record NextState(AddressState state, List<TimerChange> timerChanges, Outbox outb
             tokens,
             data.build().toByteArray(),
             anyEffects ? version : 0,
-            false,
+            anyEffects ? outboxKey : null,
             expiry(settings, values, tokens, nowSeconds));
-    return new NextState(state, changes, anyEffects ? outbox.build() : null);
+    return new NextState(state, changes, anyEffects ? outbox.build() : null, spills, commitId);
   }
 
   private static boolean done(RunResult plan, Delivery delivery) {

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -34,14 +35,20 @@ final class OutboxDelivery {
     this.settings = settings;
   }
 
-  /** Delivers; returns why delivery failed, by address (empty when all went out). */
-  Map<Address, String> deliver(List<PendingOutbox> outboxes) {
-    Map<Address, String> failures = new ConcurrentHashMap<>();
+  /**
+   * Delivers.
+   *
+   * @param resend whether these outboxes may have gone out before (a later delivery of an earlier
+   *     commit's outbox): their bundles say so, for the receivers to check
+   * @return what did not go out, by address (empty when all went out)
+   */
+  Map<Address, Undelivered> deliver(List<PendingOutbox> outboxes, boolean resend) {
+    Map<Address, Undelivered> failures = new ConcurrentHashMap<>();
     if (outboxes.isEmpty()) {
       return failures;
     }
     List<Callable<Void>> steps = new ArrayList<>();
-    steps.add(() -> sendBundles(outboxes, failures));
+    steps.add(() -> sendBundles(outboxes, resend, failures));
     egressBySink(outboxes, failures)
         .forEach(
             (sink, records) ->
@@ -52,40 +59,74 @@ final class OutboxDelivery {
                     }));
     List<Sent> deadLetters = new ArrayList<>();
     for (PendingOutbox pending : outboxes) {
-      for (DeadLetter letter : pending.outbox().getDeadLettersList()) {
-        deadLetters.add(new Sent(pending.address(), DeadLetters.message(letter)));
+      List<DeadLetter> letters = pending.outbox().getDeadLettersList();
+      for (int i = 0; i < letters.size(); i++) {
+        deadLetters.add(new Sent(pending.address(), i, DeadLetters.message(letters.get(i))));
       }
     }
     chunks(deadLetters)
-        .forEach(chunk -> steps.add(() -> send(settings.deadLetters, chunk, failures)));
+        .forEach(
+            chunk ->
+                steps.add(
+                    () -> {
+                      send(
+                          settings.deadLetters,
+                          chunk,
+                          (sent, why) ->
+                              undelivered(failures, sent.sender).deadLetter(sent.index, why));
+                      return null;
+                    }));
     settings.parallel.all(steps);
     return failures;
   }
 
-  private Void sendBundles(List<PendingOutbox> outboxes, Map<Address, String> failures) {
+  private Void sendBundles(
+      List<PendingOutbox> outboxes, boolean resend, Map<Address, Undelivered> failures) {
     Map<Integer, List<Sent>> rounds = new LinkedHashMap<>();
+    Map<Sent, String> keys = new java.util.IdentityHashMap<>();
     for (PendingOutbox pending : outboxes) {
       for (OutgoingBundle bundle : pending.outbox().getBundlesList()) {
-        rounds
-            .computeIfAbsent(bundle.getPart(), p -> new ArrayList<>())
-            .add(new Sent(pending.address(), message(pending, bundle)));
+        Sent sent = new Sent(pending.address(), 0, message(pending, bundle, resend));
+        rounds.computeIfAbsent(bundle.getPart(), p -> new ArrayList<>()).add(sent);
+        keys.put(
+            sent,
+            Undelivered.bundleKey(bundle.getTargetType(), bundle.getTargetId(), bundle.getPart()));
       }
     }
+    Set<String> stopped = ConcurrentHashMap.newKeySet();
     for (int part = 0; rounds.containsKey(part); part++) {
       List<Sent> round = new ArrayList<>();
       for (Sent sent : rounds.get(part)) {
-        if (!failures.containsKey(sent.sender)) {
+        String chain = sent.sender + "|" + sent.message.groupId();
+        if (stopped.contains(chain)) {
+          undelivered(failures, sent.sender)
+              .bundle(keys.get(sent), "an earlier part to the same target was not sent");
+        } else {
           round.add(sent);
         }
       }
       List<Callable<Void>> requests = new ArrayList<>();
-      chunks(round).forEach(chunk -> requests.add(() -> send(settings.queue, chunk, failures)));
+      chunks(round)
+          .forEach(
+              chunk ->
+                  requests.add(
+                      () -> {
+                        send(
+                            settings.queue,
+                            chunk,
+                            (sent, why) -> {
+                              stopped.add(sent.sender + "|" + sent.message.groupId());
+                              undelivered(failures, sent.sender).bundle(keys.get(sent), why);
+                            });
+                        return null;
+                      }));
       settings.parallel.all(requests);
     }
     return null;
   }
 
-  private static BusMessage message(PendingOutbox pending, OutgoingBundle bundle) {
+  /** The queue message of a bundle: the same id on every delivery. */
+  static BusMessage message(PendingOutbox pending, OutgoingBundle bundle, boolean resend) {
     Address target = Address.of(TypeName.parse(bundle.getTargetType()), bundle.getTargetId());
     String body =
         QueueBodyCodec.bundle(
@@ -94,22 +135,25 @@ final class OutboxDelivery {
             pending.version(),
             bundle.getPart(),
             target,
-            bundle.getPayloadsList());
-    String id =
-        pending.address()
-            + "|"
-            + pending.outbox().getIncarnation()
-            + "|"
-            + pending.version()
-            + "|"
-            + target
-            + "|"
-            + bundle.getPart();
-    return new BusMessage(QueueIds.groupId(target), "b-" + QueueIds.sha256(id), body);
+            bundle.getPayloadsList(),
+            pending.outbox().getCommittedAtMillis(),
+            resend);
+    return new BusMessage(
+        QueueIds.groupId(target), "b-" + QueueIds.sha256(bundleId(pending, bundle)), body);
+  }
+
+  /** A bundle's id: unique, and the same every time. */
+  static String bundleId(PendingOutbox pending, OutgoingBundle bundle) {
+    return DeadLetters.bundleId(
+        pending.address(),
+        pending.outbox().getIncarnation(),
+        pending.version(),
+        Address.of(TypeName.parse(bundle.getTargetType()), bundle.getTargetId()),
+        bundle.getPart());
   }
 
   private Map<EgressSink, List<Routed>> egressBySink(
-      List<PendingOutbox> outboxes, Map<Address, String> failures) {
+      List<PendingOutbox> outboxes, Map<Address, Undelivered> failures) {
     Map<EgressSink, List<Routed>> bySink = new LinkedHashMap<>();
     for (PendingOutbox pending : outboxes) {
       List<OutgoingEgress> egress = pending.outbox().getEgressList();
@@ -125,10 +169,11 @@ final class OutboxDelivery {
                   record.getValue().toByteArray());
           bySink
               .computeIfAbsent(routed.sink(), s -> new ArrayList<>())
-              .add(new Routed(pending.address(), routed.record()));
+              .add(new Routed(pending.address(), i, routed.record()));
         } catch (IllegalArgumentException e) {
-          // The routes changed since the commit: keep the record until they take it again.
-          failures.put(pending.address(), e.getMessage());
+          // The routes changed since the commit: the record stays until they take it again, or
+          // until it is dead-lettered.
+          undelivered(failures, pending.address()).egress(i, e.getMessage());
         }
       }
     }
@@ -136,7 +181,7 @@ final class OutboxDelivery {
   }
 
   /** {@code <address>:<incarnation>:<version>:<index>}: the same on every delivery, unique. */
-  private static String recordId(PendingOutbox pending, int index) {
+  static String recordId(PendingOutbox pending, int index) {
     return pending.address()
         + ":"
         + Long.toHexString(pending.outbox().getIncarnation())
@@ -147,28 +192,33 @@ final class OutboxDelivery {
   }
 
   private static void deliverEgress(
-      EgressSink sink, List<Routed> routed, Map<Address, String> failures) {
+      EgressSink sink, List<Routed> routed, Map<Address, Undelivered> failures) {
     List<EgressRecord> records = new ArrayList<>();
     routed.forEach(r -> records.add(r.record));
     try {
       sink.deliver(records);
     } catch (RuntimeException e) {
-      routed.forEach(
-          r -> failures.put(r.sender, "egress to " + sink + " failed: " + e.getMessage()));
+      String why = "egress to " + sink + " failed: " + e.getMessage();
+      routed.forEach(r -> undelivered(failures, r.sender).egress(r.index, why));
     }
   }
 
-  private static Void send(MessageBus bus, List<Sent> chunk, Map<Address, String> failures) {
+  /** Sends a chunk; {@code failed} hears of each message that was not sent. */
+  private static void send(
+      MessageBus bus, List<Sent> chunk, java.util.function.BiConsumer<Sent, String> failed) {
     List<BusMessage> messages = new ArrayList<>();
     chunk.forEach(sent -> messages.add(sent.message));
     try {
       bus.send(messages);
     } catch (BusException e) {
-      e.failedIndices().forEach(i -> failures.put(chunk.get(i).sender, e.getMessage()));
+      e.failedIndices().forEach(i -> failed.accept(chunk.get(i), e.getMessage()));
     } catch (RuntimeException e) {
-      chunk.forEach(sent -> failures.put(sent.sender, "sending to " + bus + " failed: " + e));
+      chunk.forEach(sent -> failed.accept(sent, "sending to " + bus + " failed: " + e));
     }
-    return null;
+  }
+
+  private static Undelivered undelivered(Map<Address, Undelivered> failures, Address address) {
+    return failures.computeIfAbsent(address, a -> new Undelivered());
   }
 
   /** Requests of at most 10 messages and 256 KiB. */
@@ -196,7 +246,17 @@ final class OutboxDelivery {
     return chunks;
   }
 
-  private record Sent(Address sender, BusMessage message) {}
+  private static final class Sent {
+    final Address sender;
+    final int index;
+    final BusMessage message;
 
-  private record Routed(Address sender, EgressRecord record) {}
+    Sent(Address sender, int index, BusMessage message) {
+      this.sender = sender;
+      this.index = index;
+      this.message = message;
+    }
+  }
+
+  private record Routed(Address sender, int index, EgressRecord record) {}
 }

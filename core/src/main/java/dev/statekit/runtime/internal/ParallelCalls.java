@@ -9,6 +9,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
 
 /**
  * Runs independent calls (one per address, one per request) at the same time, so a batch costs one
@@ -18,9 +19,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ParallelCalls {
   private final ThreadPoolExecutor pool;
+  private final RandomGenerator order;
+
+  private ParallelCalls(RandomGenerator order) {
+    this.pool = null;
+    this.order = order;
+  }
+
+  /**
+   * Calls one at a time on the caller's thread, in an order {@code order} draws: as if they ran at
+   * once and finished in that order. For deterministic simulation, where one seed must decide every
+   * interleaving.
+   */
+  public static ParallelCalls inTurn(RandomGenerator order) {
+    return new ParallelCalls(order);
+  }
 
   /** At most {@code parallelism} calls at once beside the caller's own. */
   public ParallelCalls(int parallelism) {
+    this.order = null;
     AtomicInteger count = new AtomicInteger();
     this.pool =
         new ThreadPoolExecutor(
@@ -42,6 +59,9 @@ public final class ParallelCalls {
    * thrown.
    */
   public <T> List<T> all(List<Callable<T>> calls) {
+    if (pool == null) {
+      return inTurn(calls);
+    }
     if (calls.size() <= 1) {
       List<T> result = new ArrayList<>(1);
       calls.forEach(call -> result.add(unchecked(call)));
@@ -73,6 +93,33 @@ public final class ParallelCalls {
     }
     if (errorFailure != null) {
       throw errorFailure;
+    }
+    if (runtimeFailure != null) {
+      throw runtimeFailure;
+    }
+    return results;
+  }
+
+  private <T> List<T> inTurn(List<Callable<T>> calls) {
+    List<Integer> turns = new ArrayList<>();
+    for (int i = 0; i < calls.size(); i++) {
+      turns.add(i);
+    }
+    for (int i = turns.size() - 1; i > 0; i--) {
+      int j = order.nextInt(i + 1);
+      turns.set(j, turns.set(i, turns.get(j)));
+    }
+    List<T> results = new ArrayList<>(java.util.Collections.nCopies(calls.size(), (T) null));
+    RuntimeException runtimeFailure = null;
+    for (int i : turns) {
+      try {
+        results.set(i, unchecked(calls.get(i)));
+      } catch (RuntimeException e) {
+        // Like the pool: every call runs, then the first failure is thrown.
+        if (runtimeFailure == null) {
+          runtimeFailure = e;
+        }
+      }
     }
     if (runtimeFailure != null) {
       throw runtimeFailure;

@@ -19,8 +19,9 @@ import java.util.List;
  * runtime's own, told apart by a {@code "statekit"} field. A bundle carries one sender's messages
  * to one target from one commit, in order: {@code {"statekit": "bundle", "from": {"type", "id"},
  * "incarnation": hex, "version": n, "part": p, "target": {...}, "messages": [{"typename", "value":
- * base64}]}}. A fired timer: {@code {"statekit": "timer", "timer": "shard:due:id", "owner": {...},
- * "token": "...", "target": {...}, "typename", "value"}}.
+ * base64}], "committed": ms}}, with {@code "resend": true} when it may have been delivered before.
+ * A fired timer: {@code {"statekit": "timer", "timer": "shard:due:id", "owner": {...}, "token":
+ * "...", "target": {...}, "typename", "value"}}.
  */
 final class QueueBodyCodec {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -33,9 +34,16 @@ final class QueueBodyCodec {
       long version,
       int part,
       Address target,
-      List<Payload> payloads) {
+      List<Payload> payloads,
+      long committedAt,
+      boolean resend) {
     ObjectNode body = NODES.objectNode();
     body.put("statekit", "bundle");
+    if (resend) {
+      // The receiver looks up its mark of the sender only for a bundle that may be a repeat.
+      body.put("resend", true);
+    }
+    body.put("committed", committedAt);
     body.set("from", address(from));
     body.put("incarnation", Long.toHexString(incarnation));
     body.put("version", version);
@@ -85,6 +93,7 @@ final class QueueBodyCodec {
       if (kind == null) {
         EnvelopeCodec.Envelope envelope = EnvelopeCodec.parse(node, targets);
         delivery.target = envelope.target();
+        delivery.idempotencyKey = envelope.id();
         delivery.invocations.add(
             InboundInvocation.ingress(
                 delivery, new TypedValue(envelope.typeName(), envelope.value())));
@@ -109,6 +118,8 @@ final class QueueBodyCodec {
     long incarnation = Long.parseUnsignedLong(EnvelopeCodec.text(node, "incarnation"), 16);
     long version = node.get("version").asLong();
     int part = node.get("part").asInt();
+    boolean resent = node.path("resend").asBoolean(false);
+    long committed = node.path("committed").asLong(0);
     delivery.target = address(node.get("target"));
     int index = 0;
     for (JsonNode message : node.get("messages")) {
@@ -117,7 +128,8 @@ final class QueueBodyCodec {
               EnvelopeCodec.text(message, "typename"),
               Base64.getDecoder().decode(message.get("value").asText()));
       delivery.invocations.add(
-          InboundInvocation.bundled(delivery, from, incarnation, version, part, index++, value));
+          InboundInvocation.bundled(
+              delivery, from, incarnation, version, part, index++, resent, committed, value));
     }
   }
 

@@ -8,12 +8,38 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which of an address's invocations were applied before: by the marks read with its state, by a
- * timer that is gone, or earlier in the same batch (a message re-sent after the queue's
+ * Which of an address's invocations were applied before: by the marks read with its state (its
+ * queue group's sequence, the idempotency key, and for a bundle that may be a repeat its sender's
+ * mark), by a timer that is gone, or earlier in the same batch (a message re-sent after the queue's
  * deduplication window can arrive beside its first copy).
+ *
+ * <p>A bundle's first delivery, soon after its commit, is never a repeat: its sender sends it again
+ * only with {@code resend} set, and a copy sent again within SQS's deduplication window is dropped
+ * by the queue. So the sender marks are read only for a bundle sent again, delivered again (part of
+ * it may have been applied before a later message of it failed) or first sent late.
  */
 final class RepeatFilter {
   private RepeatFilter() {}
+
+  /** The ids of spilled marks to read before {@link #of} can decide about {@code deliveries}. */
+  static Set<String> lookups(List<Delivery> deliveries, AppliedMarks marks, long nowMillis) {
+    long nowSeconds = nowMillis / 1000;
+    Set<String> lookups = new HashSet<>();
+    for (Delivery d : deliveries) {
+      if (d.hasQueueSequence()) {
+        marks.groupLookup(d.groupId, nowSeconds, lookups);
+      }
+      if (d.idempotencyKey != null) {
+        marks.idLookup(d.idempotencyKey, nowSeconds, lookups);
+      }
+      for (InboundInvocation inbound : d.invocations) {
+        if (inbound.bundleSender != null && inbound.mayBeRepeat(nowMillis)) {
+          marks.senderLookup(inbound.senderHash(), nowSeconds, lookups);
+        }
+      }
+    }
+    return lookups;
+  }
 
   static Set<InboundInvocation> of(
       RuntimeSettings settings,
@@ -22,7 +48,8 @@ final class RepeatFilter {
       Set<TimerKey> timers) {
     Set<InboundInvocation> repeats = Collections.newSetFromMap(new IdentityHashMap<>());
     Set<TimerKey> timersInBatch = new HashSet<>();
-    long now = settings.clock.millis() / 1000;
+    long nowMillis = settings.clock.millis();
+    long now = nowMillis / 1000;
     for (Delivery d : deliveries) {
       boolean repeated =
           (d.hasQueueSequence() && marks.queueSeen(d.groupId, d.sequence))
@@ -31,8 +58,9 @@ final class RepeatFilter {
         boolean bundled = inbound.bundleSender != null;
         if (repeated
             || (bundled
+                && inbound.mayBeRepeat(nowMillis)
                 && marks.bundleSeen(
-                    inbound.senderKey(),
+                    inbound.senderHash(),
                     inbound.bundleVersion,
                     inbound.bundlePart,
                     inbound.bundleIndex))
@@ -42,7 +70,7 @@ final class RepeatFilter {
           repeats.add(inbound);
         } else if (bundled) {
           marks.recordBundle(
-              inbound.senderKey(),
+              inbound.senderHash(),
               inbound.bundleVersion,
               inbound.bundlePart,
               inbound.bundleIndex,

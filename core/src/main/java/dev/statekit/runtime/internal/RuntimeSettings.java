@@ -6,8 +6,10 @@ import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.internal.FunctionEngine;
 import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.store.FunctionStore;
+import dev.statekit.runtime.store.OutboxKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.random.RandomGenerator;
 
 /**
  * Everything the runtime's parts share, checked and fixed by {@code FunctionRuntime.Builder}. Not
@@ -20,8 +22,20 @@ public final class RuntimeSettings {
    */
   static final int TIMER_SHARDS = 8;
 
+  /** Outbox registrations are spread over this many partitions; a sweep reads each. */
+  static final int OUTBOX_SHARDS = 8;
+
   /** DynamoDB transactions hold 100 items; one is the state. */
   static final int MAX_TIMER_CHANGES = 99;
+
+  /**
+   * The room for new timers' items in one commit: DynamoDB transactions hold 4 MB, the state item
+   * takes up to its limit, and every other action a little.
+   */
+  static final long MAX_TIMER_BYTES = 4L * 1024 * 1024 - 400 * 1024 - MAX_TIMER_CHANGES * 1024L;
+
+  /** How many of an address's latest commits its state names (see {@code AddressCommitter}). */
+  static final int RECENT_COMMITS = 4;
 
   /** Room left in a queue message for attributes and JSON framing. */
   static final int MESSAGE_MARGIN = 8 * 1024;
@@ -36,18 +50,27 @@ public final class RuntimeSettings {
   final Clock clock;
   final int maxAttempts;
   final int maxConflictRetries;
-  final RetryPolicy conflictBackoff;
+  final Pauses conflictBackoff;
   final Duration dedupRetention;
   final Duration idempotencyRetention;
   final int idempotencyCapacity;
+  final int markCapacity;
+  final Duration outboxSweepAfter;
   final Duration maxDelay;
   final Duration timerResendAfter;
   final int sweepLimit;
   final FaultHook hook;
   final ParallelCalls parallel;
+  final RandomGenerator random;
   final DeliveredCache delivered;
 
-  /** The settings; see {@code FunctionRuntime.Builder} for what each means. */
+  /**
+   * The settings; see {@code FunctionRuntime.Builder} for what each means.
+   *
+   * @param parallel how the runtime makes independent calls at once
+   * @param random where incarnations and registration ids come from
+   * @param pauses how the runtime waits before it redoes a conflicting commit
+   */
   public RuntimeSettings(
       StatefulFunctions functions,
       FunctionStore store,
@@ -60,11 +83,15 @@ public final class RuntimeSettings {
       Duration dedupRetention,
       Duration idempotencyRetention,
       int idempotencyCapacity,
+      int markCapacity,
+      Duration outboxSweepAfter,
       Duration maxDelay,
       Duration timerResendAfter,
       int sweepLimit,
       FaultHook hook,
-      int parallelism,
+      ParallelCalls parallel,
+      RandomGenerator random,
+      Pauses pauses,
       int deliveredCacheSize) {
     this.functions = functions;
     this.engine = new FunctionEngine(functions);
@@ -76,20 +103,52 @@ public final class RuntimeSettings {
     this.clock = clock;
     this.maxAttempts = maxAttempts;
     this.maxConflictRetries = maxConflictRetries;
-    this.conflictBackoff =
-        RetryPolicy.builder()
-            .baseDelay(Duration.ofMillis(5))
-            .maxDelay(Duration.ofMillis(200))
-            .build();
+    this.conflictBackoff = pauses;
     this.dedupRetention = dedupRetention;
     this.idempotencyRetention = idempotencyRetention;
     this.idempotencyCapacity = idempotencyCapacity;
+    this.markCapacity = markCapacity;
+    this.outboxSweepAfter = outboxSweepAfter;
     this.maxDelay = maxDelay;
     this.timerResendAfter = timerResendAfter;
     this.sweepLimit = sweepLimit;
     this.hook = hook;
-    this.parallel = new ParallelCalls(parallelism);
+    this.parallel = parallel;
+    this.random = random;
     this.delivered = new DeliveredCache(deliveredCacheSize);
+  }
+
+  /** How the runtime waits before attempt {@code attempt + 1} of something that conflicted. */
+  @FunctionalInterface
+  public interface Pauses {
+    /** Backoff with jitter, from 5 ms doubling up to 200 ms. */
+    Pauses BACKOFF =
+        RetryPolicy.builder()
+                .baseDelay(Duration.ofMillis(5))
+                .maxDelay(Duration.ofMillis(200))
+                .build()
+            ::pause;
+
+    /** Waits before attempt {@code attempt + 1}. */
+    void pause(int attempt);
+  }
+
+  /** How many marks of each kind an address's item keeps, and for how long. */
+  AppliedMarks.Limits markLimits() {
+    return new AppliedMarks.Limits(
+        dedupRetention.toSeconds(),
+        markCapacity,
+        idempotencyRetention.toSeconds(),
+        idempotencyCapacity);
+  }
+
+  /** A fresh registration key for one batch's outboxes, due for the sweep after a while. */
+  OutboxKey newOutboxKey() {
+    long id = random.nextLong();
+    return new OutboxKey(
+        Math.floorMod(id, OUTBOX_SHARDS),
+        clock.millis() + outboxSweepAfter.toMillis(),
+        Long.toHexString(id) + Long.toHexString(random.nextLong()));
   }
 
   /** The largest body of a message to a function, with room for the queue's framing. */

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * applies the message, which removes it in the same commit; so a sweep that dies after sending, or
  * a message sent twice, is still applied once, and a cancellation that comes before the message is
  * applied still wins. A timer sent but not applied is sent again after {@code timerResendAfter}.
+ * Each call also delivers the outboxes whose batch did not finish ({@link OutboxSweeper}).
  */
 public final class TimerSweeper {
   /**
@@ -30,10 +31,12 @@ public final class TimerSweeper {
   public static final int MAX_SWEEPS = 20;
 
   private final RuntimeSettings settings;
+  private final OutboxSweeper outboxes;
 
   /** A sweeper with these settings. */
   public TimerSweeper(RuntimeSettings settings) {
     this.settings = settings;
+    this.outboxes = new OutboxSweeper(settings);
   }
 
   /**
@@ -48,9 +51,10 @@ public final class TimerSweeper {
     Duration longest = Duration.ZERO;
     SweepResult last;
     int sweeps = 0;
+    int[] swept = outboxes.sweep();
     do {
       long start = System.nanoTime();
-      last = sweep();
+      last = sweepTimers();
       longest = max(longest, Duration.ofNanos(System.nanoTime() - start));
       sent += last.sent();
       failed += last.failed();
@@ -58,15 +62,21 @@ public final class TimerSweeper {
         && last.sent() > 0
         && ++sweeps < MAX_SWEEPS
         && deadline.hasMoreThan(max(SWEEP_MARGIN, longest.multipliedBy(2))));
-    return new SweepResult(sent, failed, last.more());
+    return new SweepResult(sent, failed, last.more(), swept[0], swept[1]);
   }
 
   private static Duration max(Duration a, Duration b) {
     return a.compareTo(b) >= 0 ? a : b;
   }
 
-  /** One sweep. */
+  /** One sweep of delayed messages and outboxes. */
   public SweepResult sweep() {
+    int[] swept = outboxes.sweep();
+    SweepResult timers = sweepTimers();
+    return new SweepResult(timers.sent(), timers.failed(), timers.more(), swept[0], swept[1]);
+  }
+
+  private SweepResult sweepTimers() {
     long now = settings.clock.millis();
     long sentBefore = now - settings.timerResendAfter.toMillis();
     List<Callable<List<Timer>>> reads = new ArrayList<>();

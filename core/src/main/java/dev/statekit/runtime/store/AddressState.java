@@ -23,7 +23,7 @@ public final class AddressState {
   private final Map<String, TimerKey> pendingTokens;
   private final byte[] runtimeData;
   private final long outboxVersion;
-  private final boolean outboxDelivered;
+  private final OutboxKey outboxKey;
   private final long expiresAtSeconds;
 
   /**
@@ -35,7 +35,8 @@ public final class AddressState {
    * @param runtimeData the runtime's bookkeeping, opaque to stores
    * @param outboxVersion the version whose commit produced the outbox in {@code runtimeData}, 0 if
    *     none
-   * @param outboxDelivered whether a delivery receipt for that outbox was recorded
+   * @param outboxKey where that outbox was registered before its commit ({@link
+   *     FunctionStore#registerOutboxes}), {@code null} if there is none
    * @param expiresAtSeconds when the store may delete the whole state (epoch seconds), 0 for never
    */
   public AddressState(
@@ -45,7 +46,7 @@ public final class AddressState {
       Map<String, TimerKey> pendingTokens,
       byte[] runtimeData,
       long outboxVersion,
-      boolean outboxDelivered,
+      OutboxKey outboxKey,
       long expiresAtSeconds) {
     this.address = Objects.requireNonNull(address, "address");
     if (version < 0 || outboxVersion < 0 || expiresAtSeconds < 0) {
@@ -56,13 +57,13 @@ public final class AddressState {
     this.pendingTokens = Collections.unmodifiableMap(new LinkedHashMap<>(pendingTokens));
     this.runtimeData = Objects.requireNonNull(runtimeData, "runtimeData");
     this.outboxVersion = outboxVersion;
-    this.outboxDelivered = outboxDelivered;
+    this.outboxKey = outboxKey;
     this.expiresAtSeconds = expiresAtSeconds;
   }
 
   /** The state of an address that was never written: version 0, nothing stored. */
   public static AddressState absent(Address address) {
-    return new AddressState(address, 0, Map.of(), Map.of(), NONE, 0, false, 0);
+    return new AddressState(address, 0, Map.of(), Map.of(), NONE, 0, null, 0);
   }
 
   /** The address. */
@@ -95,27 +96,17 @@ public final class AddressState {
     return outboxVersion;
   }
 
-  /** Whether a delivery receipt was recorded for the outbox of {@link #outboxVersion()}. */
-  public boolean outboxDelivered() {
-    return outboxDelivered;
+  /**
+   * Where the outbox of {@link #outboxVersion()} was registered; while it is registered there, the
+   * outbox is not known delivered. {@code null} if there is no outbox.
+   */
+  public OutboxKey outboxKey() {
+    return outboxKey;
   }
 
   /** When the store may delete the whole state, in epoch seconds; 0 for never. */
   public long expiresAtSeconds() {
     return expiresAtSeconds;
-  }
-
-  /** The same state with a delivery receipt for its outbox. */
-  public AddressState withOutboxDelivered() {
-    return new AddressState(
-        address,
-        version,
-        values,
-        pendingTokens,
-        runtimeData,
-        outboxVersion,
-        true,
-        expiresAtSeconds);
   }
 
   @Override
@@ -130,7 +121,7 @@ public final class AddressState {
         && pendingTokens.equals(that.pendingTokens)
         && Arrays.equals(runtimeData, that.runtimeData)
         && outboxVersion == that.outboxVersion
-        && outboxDelivered == that.outboxDelivered
+        && Objects.equals(outboxKey, that.outboxKey)
         && expiresAtSeconds == that.expiresAtSeconds;
   }
 
@@ -150,6 +141,6 @@ public final class AddressState {
         + pendingTokens.keySet()
         + " outbox="
         + outboxVersion
-        + (outboxDelivered ? " (delivered)" : "");
+        + (outboxKey == null ? "" : " at " + outboxKey.asString());
   }
 }

@@ -2,35 +2,41 @@ package dev.statekit.runtime.store;
 
 import static dev.statekit.aws.ApplicationTable.PARTITION_KEY;
 import static dev.statekit.aws.ApplicationTable.SORT_KEY;
+import static dev.statekit.aws.ApplicationTable.TTL_ATTRIBUTE;
 
 import dev.statekit.aws.RetryPolicy;
 import dev.statekit.function.Address;
+import dev.statekit.runtime.internal.ParallelCalls;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * The function store on one DynamoDB table shaped like {@link dev.statekit.aws.ApplicationTable}:
- * one item per address (see the README's "DynamoDB layout"), one item per timer. A batch's states
- * are read with BatchGetItem (eventually consistent, half the read cost); each address is committed
- * with one conditional PutItem, or, when timers change with it, one TransactWriteItems. Throttling
- * and server errors are retried with {@link RetryPolicy}.
+ * one item per address (see the README's "DynamoDB layout"), one item per timer, one per
+ * registration of outboxes, one per mark that left its address's item. A batch's states are read
+ * with BatchGetItem (eventually consistent, half the read cost); each address is committed with one
+ * conditional PutItem, or, when timers change with it, one TransactWriteItems. Throttling and
+ * server errors are retried with {@link RetryPolicy}.
  */
 public final class DynamoDbFunctionStore implements FunctionStore {
   private static final int BATCH_GET_LIMIT = 100;
@@ -44,6 +50,7 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   private final DynamoDbClient dynamoDb;
   private final String table;
   private final RetryPolicy retry;
+  private final ParallelCalls parallel = new ParallelCalls(32);
 
   /** A store on {@code table}, retrying with {@link RetryPolicy#defaults()}. */
   public DynamoDbFunctionStore(DynamoDbClient dynamoDb, String table) {
@@ -62,6 +69,16 @@ public final class DynamoDbFunctionStore implements FunctionStore {
 
   @Override
   public LoadResult load(Collection<Address> addresses, Collection<TimerKey> timers) {
+    return read(addresses, timers, false);
+  }
+
+  @Override
+  public Map<Address, AddressState> loadLatest(Collection<Address> addresses) {
+    return read(addresses, List.of(), true).states();
+  }
+
+  private LoadResult read(
+      Collection<Address> addresses, Collection<TimerKey> timers, boolean consistent) {
     Map<String, Address> byKey = new HashMap<>();
     List<Map<String, AttributeValue>> keys = new ArrayList<>();
     for (Address address : new HashSet<>(addresses)) {
@@ -76,18 +93,15 @@ public final class DynamoDbFunctionStore implements FunctionStore {
     }
     Map<Address, AddressState> states = new HashMap<>();
     Set<TimerKey> existing = new HashSet<>();
-    for (int from = 0; from < keys.size(); from += BATCH_GET_LIMIT) {
-      for (Map<String, AttributeValue> item :
-          batchGet(keys.subList(from, Math.min(keys.size(), from + BATCH_GET_LIMIT)))) {
-        String pk = item.get(PARTITION_KEY).s();
-        Address address = byKey.get(pk);
-        if (address != null && DynamoDbStateItems.SORT.equals(item.get(SORT_KEY).s())) {
-          states.put(address, DynamoDbStateItems.fromItem(address, item));
-        } else {
-          TimerKey timer = timerByKey.get(pk + "|" + item.get(SORT_KEY).s());
-          if (timer != null) {
-            existing.add(timer);
-          }
+    for (Map<String, AttributeValue> item : batchGet(keys, consistent)) {
+      String pk = item.get(PARTITION_KEY).s();
+      Address address = byKey.get(pk);
+      if (address != null && DynamoDbStateItems.SORT.equals(item.get(SORT_KEY).s())) {
+        states.put(address, DynamoDbStateItems.fromItem(address, item));
+      } else {
+        TimerKey timer = timerByKey.get(pk + "|" + item.get(SORT_KEY).s());
+        if (timer != null) {
+          existing.add(timer);
         }
       }
     }
@@ -134,6 +148,7 @@ public final class DynamoDbFunctionStore implements FunctionStore {
     if (size > MAX_STATE_BYTES) {
       throw new StateTooLargeException(state.address().toString(), size, MAX_STATE_BYTES);
     }
+    CommitShape.check(commit);
     boolean creates = commit.expectedVersion() == 0;
     String condition = creates ? "attribute_not_exists(" + PARTITION_KEY + ")" : "v = :expected";
     Map<String, AttributeValue> values =
@@ -178,53 +193,289 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   }
 
   @Override
-  public void recordDelivery(Address address, long outboxVersion) {
+  public void registerOutboxes(OutboxKey key, Collection<Address> addresses) {
+    List<String> texts = new ArrayList<>();
+    addresses.forEach(address -> texts.add(DynamoDbOutboxItems.text(address)));
+    call(
+        "register the outboxes of " + addresses.size() + " addresses",
+        () ->
+            dynamoDb.updateItem(
+                b ->
+                    b.tableName(table)
+                        .key(DynamoDbOutboxItems.key(key))
+                        .updateExpression("ADD a :addresses, r :one")
+                        .expressionAttributeValues(
+                            Map.of(
+                                ":addresses", AttributeValue.fromSs(texts),
+                                ":one", DynamoDbStateItems.number(1)))));
+  }
+
+  @Override
+  public OptionalInt outboxPending(OutboxKey key, Address address) {
+    String text = DynamoDbOutboxItems.text(address);
+    Map<String, AttributeValue> item =
+        call(
+            "read the outbox registration " + key.asString(),
+            () ->
+                dynamoDb
+                    .getItem(
+                        b ->
+                            b.tableName(table)
+                                .key(DynamoDbOutboxItems.key(key))
+                                .consistentRead(true)
+                                .projectionExpression("a, #n")
+                                .expressionAttributeNames(
+                                    Map.of("#n", DynamoDbOutboxItems.attemptsOf(text))))
+                    .item());
+    AttributeValue addresses = item == null ? null : item.get(DynamoDbOutboxItems.ADDRESSES);
+    if (addresses == null || !addresses.hasSs() || !addresses.ss().contains(text)) {
+      return OptionalInt.empty();
+    }
+    AttributeValue attempts = item.get(DynamoDbOutboxItems.attemptsOf(text));
+    return OptionalInt.of(attempts == null ? 0 : Integer.parseInt(attempts.n()));
+  }
+
+  @Override
+  public void settleOutboxes(OutboxKey key, Collection<Address> addresses) {
+    if (addresses.isEmpty()) {
+      return;
+    }
+    List<String> texts = new ArrayList<>();
+    Map<String, String> names = new HashMap<>();
+    StringBuilder counts = new StringBuilder();
+    for (Address address : addresses) {
+      String text = DynamoDbOutboxItems.text(address);
+      texts.add(text);
+      String name = "#n" + names.size();
+      names.put(name, DynamoDbOutboxItems.attemptsOf(text));
+      counts.append(counts.length() == 0 ? " REMOVE " : ", ").append(name);
+    }
     try {
       call(
-          "record the delivery of " + address + "'s outbox",
+          "settle the outboxes of " + addresses.size() + " addresses",
           () ->
               dynamoDb.updateItem(
                   b ->
                       b.tableName(table)
-                          .key(DynamoDbStateItems.key(address))
-                          .updateExpression("SET obd = :version")
-                          .conditionExpression("obv = :version")
+                          .key(DynamoDbOutboxItems.key(key))
+                          .updateExpression("DELETE a :addresses" + counts)
+                          .conditionExpression("attribute_exists(pk)")
+                          .expressionAttributeNames(names)
                           .expressionAttributeValues(
-                              Map.of(":version", DynamoDbStateItems.number(outboxVersion)))));
-    } catch (ConditionalCheckFailedException superseded) {
-      // A later commit replaced that outbox: nothing to record.
+                              Map.of(":addresses", AttributeValue.fromSs(texts)))));
+    } catch (ConditionalCheckFailedException gone) {
+      // Removed meanwhile: every outbox it held was delivered.
     }
+  }
+
+  @Override
+  public boolean removeOutboxes(OutboxKey key, long registrations) {
+    try {
+      call(
+          "remove the outbox registration " + key.asString(),
+          () ->
+              dynamoDb.deleteItem(
+                  b -> {
+                    b.tableName(table).key(DynamoDbOutboxItems.key(key));
+                    if (registrations >= 0) {
+                      b.conditionExpression("attribute_not_exists(pk) OR r = :r")
+                          .expressionAttributeValues(
+                              Map.of(":r", DynamoDbStateItems.number(registrations)));
+                    }
+                  }));
+      return true;
+    } catch (ConditionalCheckFailedException added) {
+      return false;
+    }
+  }
+
+  @Override
+  public List<OutboxEntry> dueOutboxes(int shard, long dueBy, long triedBefore, int limit) {
+    List<OutboxEntry> due = new ArrayList<>();
+    for (Map<String, AttributeValue> item :
+        queryDue(DynamoDbOutboxItems.partitionKey(shard), dueBy, "tried", triedBefore, limit)) {
+      due.add(DynamoDbOutboxItems.fromItem(item));
+    }
+    return due;
+  }
+
+  @Override
+  public void outboxesTried(OutboxKey key, Collection<Address> addresses, long triedAtMillis) {
+    Map<String, String> names = new HashMap<>();
+    StringBuilder counts = new StringBuilder();
+    for (Address address : addresses) {
+      String name = "#n" + names.size();
+      names.put(name, DynamoDbOutboxItems.attemptsOf(DynamoDbOutboxItems.text(address)));
+      counts.append(counts.length() == 0 ? " ADD " : ", ").append(name).append(" :one");
+    }
+    try {
+      call(
+          "record a try of the outbox registration " + key.asString(),
+          () ->
+              dynamoDb.updateItem(
+                  b -> {
+                    b.tableName(table)
+                        .key(DynamoDbOutboxItems.key(key))
+                        .updateExpression("SET tried = :tried" + counts)
+                        .conditionExpression("attribute_exists(pk)");
+                    if (!names.isEmpty()) {
+                      b.expressionAttributeNames(names);
+                    }
+                    b.expressionAttributeValues(
+                        names.isEmpty()
+                            ? Map.of(":tried", DynamoDbStateItems.number(triedAtMillis))
+                            : Map.of(
+                                ":tried", DynamoDbStateItems.number(triedAtMillis),
+                                ":one", DynamoDbStateItems.number(1)));
+                  }));
+    } catch (ConditionalCheckFailedException gone) {
+      // Delivered meanwhile.
+    }
+  }
+
+  @Override
+  public void spillMarks(Address address, Collection<SpilledMark> marks) {
+    List<Callable<Void>> writes = new ArrayList<>();
+    List<WriteRequest> puts = new ArrayList<>();
+    for (SpilledMark mark : marks) {
+      if (mark.ordered()) {
+        writes.add(
+            () -> {
+              spill(address, mark);
+              return null;
+            });
+      } else {
+        // Present or absent: a plain put, 25 to a request.
+        Map<String, AttributeValue> item = new HashMap<>(DynamoDbMarkItems.key(address, mark.id()));
+        item.put(DynamoDbMarkItems.POSITION, AttributeValue.fromS(mark.position()));
+        item.put(TTL_ATTRIBUTE, DynamoDbStateItems.number(mark.expiresAtSeconds()));
+        puts.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
+      }
+    }
+    for (int from = 0; from < puts.size(); from += 25) {
+      List<WriteRequest> chunk = puts.subList(from, Math.min(puts.size(), from + 25));
+      writes.add(
+          () -> {
+            batchWrite(chunk);
+            return null;
+          });
+    }
+    parallel.all(writes);
+  }
+
+  private void spill(Address address, SpilledMark mark) {
+    try {
+      call(
+          "keep a mark of " + address,
+          () ->
+              dynamoDb.updateItem(
+                  b ->
+                      b.tableName(table)
+                          .key(DynamoDbMarkItems.key(address, mark.id()))
+                          .updateExpression("SET p = :p, expires_at = :x")
+                          .conditionExpression("attribute_not_exists(p) OR p < :p")
+                          .expressionAttributeValues(
+                              Map.of(
+                                  ":p", AttributeValue.fromS(mark.position()),
+                                  ":x", DynamoDbStateItems.number(mark.expiresAtSeconds())))));
+    } catch (ConditionalCheckFailedException further) {
+      // A mark as far or further is kept already.
+    }
+  }
+
+  private void batchWrite(List<WriteRequest> requests) {
+    Map<String, List<WriteRequest>> left =
+        retry.untilDone(
+            Map.of(table, requests),
+            pending ->
+                call(
+                        "keep " + requests.size() + " marks",
+                        () -> dynamoDb.batchWriteItem(b -> b.requestItems(pending)))
+                    .unprocessedItems(),
+            Map::isEmpty);
+    if (!left.isEmpty()) {
+      // Unprocessed items are DynamoDB's way of throttling a batch.
+      throw new StoreUnavailableException(
+          "DynamoDB left marks of table " + table + " unwritten after every retry", null);
+    }
+  }
+
+  @Override
+  public Map<String, SpilledMark> spilledMarks(Address address, Collection<String> ids) {
+    List<Map<String, AttributeValue>> keys = new ArrayList<>();
+    new HashSet<>(ids).forEach(id -> keys.add(DynamoDbMarkItems.key(address, id)));
+    Map<String, SpilledMark> found = new HashMap<>();
+    for (Map<String, AttributeValue> item : batchGet(keys, true)) {
+      SpilledMark mark = DynamoDbMarkItems.fromItem(item);
+      found.put(mark.id(), mark);
+    }
+    return found;
+  }
+
+  @Override
+  public void dropTimer(TimerKey key, Address owner, String token) {
+    String what = "drop timer " + key.asString();
+    if (token != null) {
+      List<TransactWriteItem> writes =
+          DynamoDbTimerWrites.of(
+              table,
+              List.of(
+                  new TimerChange.Consume(key), new TimerChange.ReleaseToken(owner, token, key)));
+      try {
+        call(what, () -> dynamoDb.transactWriteItems(b -> b.transactItems(writes)));
+        return;
+      } catch (TransactionCanceledException e) {
+        List<CancellationReason> reasons = e.cancellationReasons();
+        if (!reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
+          return;
+        }
+        // The owner's token names another timer (or the owner is gone): drop the timer alone.
+      }
+    }
+    call(what, () -> dynamoDb.deleteItem(b -> b.tableName(table).key(DynamoDbTimerItems.key(key))));
   }
 
   @Override
   public List<Timer> dueTimers(int shard, long dueBy, long sentBefore, int limit) {
     List<Timer> due = new ArrayList<>();
+    for (Map<String, AttributeValue> item :
+        queryDue(DynamoDbTimerItems.partitionKey(shard), dueBy, "sent", sentBefore, limit)) {
+      due.add(DynamoDbTimerItems.fromItem(item));
+    }
+    return due;
+  }
+
+  /**
+   * The items of partition {@code pk} due by {@code dueBy} whose {@code attempted} attribute is
+   * absent or before {@code before}, earliest first, at most {@code limit}.
+   */
+  private List<Map<String, AttributeValue>> queryDue(
+      String pk, long dueBy, String attempted, long before, int limit) {
+    List<Map<String, AttributeValue>> due = new ArrayList<>();
     Map<String, AttributeValue> start = null;
     do {
       Map<String, AttributeValue> from = start;
       QueryResponse page =
           call(
-              "read due timers of shard " + shard,
+              "read what is due in " + pk,
               () ->
                   dynamoDb.query(
                       b ->
                           b.tableName(table)
                               .keyConditionExpression("pk = :pk AND sk < :after")
-                              .filterExpression("attribute_not_exists(sent) OR sent < :before")
+                              .filterExpression("attribute_not_exists(#at) OR #at < :before")
+                              .expressionAttributeNames(Map.of("#at", attempted))
                               .expressionAttributeValues(
                                   Map.of(
-                                      ":pk",
-                                          AttributeValue.fromS(
-                                              DynamoDbTimerItems.partitionKey(shard)),
+                                      ":pk", AttributeValue.fromS(pk),
                                       ":after",
-                                          AttributeValue.fromS(
-                                              DynamoDbTimerItems.sortKeyAfter(dueBy)),
-                                      ":before", DynamoDbStateItems.number(sentBefore)))
+                                          AttributeValue.fromS(SortedKeys.sortKeyAfter(dueBy)),
+                                      ":before", DynamoDbStateItems.number(before)))
                               .limit(limit)
                               .exclusiveStartKey(from)));
       for (Map<String, AttributeValue> item : page.items()) {
         if (due.size() < limit) {
-          due.add(DynamoDbTimerItems.fromItem(item));
+          due.add(item);
         }
       }
       start = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
@@ -266,28 +517,37 @@ public final class DynamoDbFunctionStore implements FunctionStore {
     return "DynamoDbFunctionStore[" + table + "]";
   }
 
-  private List<Map<String, AttributeValue>> batchGet(List<Map<String, AttributeValue>> keys) {
+  private List<Map<String, AttributeValue>> batchGet(
+      List<Map<String, AttributeValue>> keys, boolean consistent) {
     List<Map<String, AttributeValue>> items = new ArrayList<>();
-    Map<String, KeysAndAttributes> pending =
-        Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(false).build());
-    for (int attempt = 1; !pending.isEmpty(); attempt++) {
-      Map<String, KeysAndAttributes> request = pending;
-      BatchGetItemResponse response =
-          call(
-              "read " + keys.size() + " items",
-              () -> dynamoDb.batchGetItem(b -> b.requestItems(request)));
-      items.addAll(response.responses().getOrDefault(table, List.of()));
-      pending = new LinkedHashMap<>(response.unprocessedKeys());
-      pending.values().removeIf(k -> !k.hasKeys() || k.keys().isEmpty());
-      if (!pending.isEmpty()) {
-        // Unprocessed keys are DynamoDB's way of throttling a batch: back off like a retry.
-        if (attempt >= retry.maxAttempts()) {
-          throw new StoreUnavailableException(
-              "DynamoDB left keys of table " + table + " unread after " + attempt + " attempts",
-              null);
-        }
-        retry.pause(attempt);
-      }
+    for (int from = 0; from < keys.size(); from += BATCH_GET_LIMIT) {
+      items.addAll(
+          batchGetChunk(
+              keys.subList(from, Math.min(keys.size(), from + BATCH_GET_LIMIT)), consistent));
+    }
+    return items;
+  }
+
+  private List<Map<String, AttributeValue>> batchGetChunk(
+      List<Map<String, AttributeValue>> keys, boolean consistent) {
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    Map<String, KeysAndAttributes> left =
+        retry.untilDone(
+            Map.of(
+                table, KeysAndAttributes.builder().keys(keys).consistentRead(consistent).build()),
+            pending -> {
+              BatchGetItemResponse response =
+                  call(
+                      "read " + keys.size() + " items",
+                      () -> dynamoDb.batchGetItem(b -> b.requestItems(pending)));
+              items.addAll(response.responses().getOrDefault(table, List.of()));
+              return response.unprocessedKeys();
+            },
+            pending -> pending.values().stream().allMatch(k -> !k.hasKeys() || k.keys().isEmpty()));
+    if (!left.values().stream().allMatch(k -> !k.hasKeys() || k.keys().isEmpty())) {
+      // Unprocessed keys are DynamoDB's way of throttling a batch.
+      throw new StoreUnavailableException(
+          "DynamoDB left keys of table " + table + " unread after every retry", null);
     }
     return items;
   }

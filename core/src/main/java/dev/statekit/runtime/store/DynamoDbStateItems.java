@@ -15,8 +15,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * An address's state as one DynamoDB item: {@code pk = fn#<namespace>/<type>/<id>}, {@code sk =
  * state}; {@code v} the version; {@code vals} the values ({@code {name: {t: type name, b: bytes, x:
  * expiry ms}}}); {@code tok} the pending tokens ({@code {token: timer key}}); {@code rt} the
- * runtime's bookkeeping; {@code obv} / {@code obd} the outbox's version and its delivery receipt;
- * {@code expires_at} the TTL. Empty attributes are left out.
+ * runtime's bookkeeping; {@code obv} / {@code obi} the outbox's version and where it was
+ * registered; {@code expires_at} the TTL. Empty attributes are left out.
  */
 final class DynamoDbStateItems {
   static final String PREFIX = "fn#";
@@ -26,7 +26,7 @@ final class DynamoDbStateItems {
   static final String TOKENS = "tok";
   static final String RUNTIME_DATA = "rt";
   static final String OUTBOX_VERSION = "obv";
-  static final String OUTBOX_DELIVERED = "obd";
+  static final String OUTBOX_KEY = "obi";
 
   private DynamoDbStateItems() {}
 
@@ -59,8 +59,8 @@ final class DynamoDbStateItems {
     }
     if (state.outboxVersion() > 0) {
       item.put(OUTBOX_VERSION, number(state.outboxVersion()));
-      if (state.outboxDelivered()) {
-        item.put(OUTBOX_DELIVERED, number(state.outboxVersion()));
+      if (state.outboxKey() != null) {
+        item.put(OUTBOX_KEY, AttributeValue.fromS(state.outboxKey().asString()));
       }
     }
     if (state.expiresAtSeconds() > 0) {
@@ -85,6 +85,7 @@ final class DynamoDbStateItems {
     }
     AttributeValue runtimeData = item.get(RUNTIME_DATA);
     long outboxVersion = longOf(item.get(OUTBOX_VERSION));
+    AttributeValue outboxKey = item.get(OUTBOX_KEY);
     return new AddressState(
         address,
         longOf(item.get(VERSION)),
@@ -92,7 +93,7 @@ final class DynamoDbStateItems {
         tokens,
         runtimeData == null ? new byte[0] : runtimeData.b().asByteArrayUnsafe(),
         outboxVersion,
-        outboxVersion > 0 && longOf(item.get(OUTBOX_DELIVERED)) == outboxVersion,
+        outboxVersion > 0 && outboxKey != null ? OutboxKey.parse(outboxKey.s()) : null,
         longOf(item.get(TTL_ATTRIBUTE)));
   }
 

@@ -30,11 +30,6 @@ final class DynamoDbTimerItems {
     return PREFIX + shard;
   }
 
-  /** The first sort key after every timer due at or before {@code dueAtMillis}. */
-  static String sortKeyAfter(long dueAtMillis) {
-    return String.format("%013d$", dueAtMillis);
-  }
-
   static Map<String, AttributeValue> toItem(Timer timer) {
     Map<String, AttributeValue> item = new HashMap<>(key(timer.key()));
     item.put(GROUP, AttributeValue.fromS(timer.groupId()));
@@ -58,6 +53,6 @@ final class DynamoDbTimerItems {
   }
 
   static String sortKey(TimerKey key) {
-    return String.format("%013d#%s", key.dueAtMillis(), key.id());
+    return SortedKeys.sortKey(key.dueAtMillis(), key.id());
   }
 }

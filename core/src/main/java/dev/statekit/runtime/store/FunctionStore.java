@@ -3,11 +3,14 @@ package dev.statekit.runtime.store;
 import dev.statekit.function.Address;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
 
 /**
- * Where the runtime keeps function state and durable timers: the port, with an in-memory adapter
- * ({@link InMemoryFunctionStore}) and a DynamoDB one ({@link DynamoDbFunctionStore}) that pass the
- * same contract tests. Implementations are thread-safe.
+ * Where the runtime keeps function state, durable timers, the registrations of outboxes not yet
+ * known delivered and the marks that no longer fit in an address's item: the port, with an
+ * in-memory adapter ({@link InMemoryFunctionStore}) and a DynamoDB one ({@link
+ * DynamoDbFunctionStore}) that pass the same contract tests. Implementations are thread-safe.
  *
  * <p>Errors are this package's exceptions: {@link CommitConflictException} when a conditional write
  * lost a race, {@link StateTooLargeException} when a state would not fit, {@link
@@ -22,6 +25,9 @@ public interface FunctionStore {
    */
   LoadResult load(Collection<Address> addresses, Collection<TimerKey> timers);
 
+  /** Reads the latest committed states of {@code addresses}, never stale. */
+  Map<Address, AddressState> loadLatest(Collection<Address> addresses);
+
   /** Reads the latest committed state of {@code address} (after a conflict). */
   AddressState reload(Address address);
 
@@ -34,14 +40,70 @@ public interface FunctionStore {
    *
    * @throws CommitConflictException if the version or a timer changed meanwhile
    * @throws StateTooLargeException if the state would not fit; nothing was written
+   * @throws StoreException with {@link StoreException.Reason#INVALID_REQUEST} if the commit is not
+   *     one the backend can write at all (more items than a transaction holds, one item twice)
    */
   void commit(Commit commit);
 
   /**
-   * Records that the outbox of {@code outboxVersion} was delivered, unless a later commit replaced
-   * it (then nothing happens). Costs one small write; saves a later reader from delivering again.
+   * Registers under {@code key} the addresses whose next commits carry outboxes, before those
+   * commits: should their delivery not finish, {@link #dueOutboxes} finds them once the key is due.
+   * Adds to what the key holds already.
    */
-  void recordDelivery(Address address, long outboxVersion);
+  void registerOutboxes(OutboxKey key, Collection<Address> addresses);
+
+  /**
+   * Whether {@code address} is still registered under {@code key}, as of the latest write (its
+   * outbox is not known delivered), and if so how many tries to deliver it failed.
+   *
+   * @return empty if it is not registered there
+   */
+  OptionalInt outboxPending(OutboxKey key, Address address);
+
+  /**
+   * Records that the outboxes of {@code addresses} registered under {@code key} were delivered (or
+   * dead-lettered). Nothing happens for a key no longer registered.
+   */
+  void settleOutboxes(OutboxKey key, Collection<Address> addresses);
+
+  /**
+   * Removes the registration under {@code key}: every outbox it held was delivered. With {@code
+   * registrations} of 0 or more, only if no address was added since {@link OutboxEntry} said that
+   * many registrations; returns whether it was removed (or was gone).
+   */
+  boolean removeOutboxes(OutboxKey key, long registrations);
+
+  /**
+   * The registrations of {@code shard} due by {@code dueBy} (epoch ms) and not tried since {@code
+   * triedBefore}, earliest first, at most {@code limit}.
+   */
+  List<OutboxEntry> dueOutboxes(int shard, long dueBy, long triedBefore, int limit);
+
+  /**
+   * Records that a try to deliver the outboxes of {@code addresses} registered under {@code key}
+   * failed at {@code triedAtMillis}: one attempt more for each, and no sweep takes the registration
+   * up again until {@code triedAtMillis} is long enough ago. Nothing happens for a key no longer
+   * registered.
+   */
+  void outboxesTried(OutboxKey key, Collection<Address> addresses, long triedAtMillis);
+
+  /**
+   * Keeps marks that leave {@code address}'s item, each until its expiry. A mark whose stored
+   * position is already as far or further stays as it is.
+   */
+  void spillMarks(Address address, Collection<SpilledMark> marks);
+
+  /** The spilled marks of {@code address} among {@code ids}, by id, as of the latest write. */
+  Map<String, SpilledMark> spilledMarks(Address address, Collection<String> ids);
+
+  /**
+   * Removes a timer whose message was dead-lettered without any address's commit (its target's
+   * function is not registered), and frees its owner's {@code token} if the token still names it.
+   * Nothing happens if the timer is gone.
+   *
+   * @param token the owner's cancellation token, or {@code null}
+   */
+  void dropTimer(TimerKey key, Address owner, String token);
 
   /**
    * The timers of {@code shard} due by {@code dueBy} (epoch ms) and not sent since {@code

@@ -6,40 +6,49 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The function store in this JVM's memory: the embedded default and the store of fast tests. It
- * keeps DynamoDB's rules — conditional commits, all-or-nothing timer changes, the same size limit
- * counted the same way — so an application tested here behaves the same on {@link
- * DynamoDbFunctionStore}. Nothing survives the JVM.
+ * keeps DynamoDB's rules — conditional commits, all-or-nothing timer changes, the transaction
+ * limits, the same size limit counted the same way — so an application tested here behaves the same
+ * on {@link DynamoDbFunctionStore}. Nothing survives the JVM.
  */
 public final class InMemoryFunctionStore implements FunctionStore {
   private static final long MAX_STATE_BYTES = DynamoDbItemSize.DYNAMODB_ITEM_LIMIT - 1024;
 
   private final Map<Address, AddressState> states = new HashMap<>();
   private final Map<Integer, NavigableMap<String, Timer>> shards = new HashMap<>();
+  private final Map<Integer, NavigableMap<String, OutboxEntry>> outboxes = new HashMap<>();
+  private final Map<Address, Map<String, SpilledMark>> marks = new HashMap<>();
 
   /** An empty store. */
   public InMemoryFunctionStore() {}
 
   @Override
   public synchronized LoadResult load(Collection<Address> addresses, Collection<TimerKey> timers) {
-    Map<Address, AddressState> found = new HashMap<>();
-    for (Address address : addresses) {
-      found.put(address, states.getOrDefault(address, AddressState.absent(address)));
-    }
     Set<TimerKey> existing = new HashSet<>();
     for (TimerKey timer : timers) {
-      if (timers(timer.shard()).containsKey(DynamoDbTimerItems.sortKey(timer))) {
+      if (timerExists(timer)) {
         existing.add(timer);
       }
     }
-    return new LoadResult(found, existing);
+    return new LoadResult(loadLatest(addresses), existing);
+  }
+
+  @Override
+  public synchronized Map<Address, AddressState> loadLatest(Collection<Address> addresses) {
+    Map<Address, AddressState> found = new HashMap<>();
+    for (Address address : addresses) {
+      found.put(address, reload(address));
+    }
+    return found;
   }
 
   @Override
@@ -59,6 +68,7 @@ public final class InMemoryFunctionStore implements FunctionStore {
     if (size > MAX_STATE_BYTES) {
       throw new StateTooLargeException(state.address().toString(), size, MAX_STATE_BYTES);
     }
+    CommitShape.check(commit);
     long stored = reload(state.address()).version();
     if (stored != commit.expectedVersion()) {
       throw new CommitConflictException(
@@ -70,51 +80,144 @@ public final class InMemoryFunctionStore implements FunctionStore {
               + stored
               + " is stored");
     }
-    Map<Address, Map<String, TimerKey>> released = checkTimerChanges(commit);
+    Map<Address, Set<String>> released = checkTimerChanges(commit);
     states.put(state.address(), state);
     for (TimerChange change : commit.timerChanges()) {
-      if (change instanceof TimerChange.Schedule) {
-        Timer timer = ((TimerChange.Schedule) change).timer();
+      if (change instanceof TimerChange.Schedule schedule) {
+        Timer timer = schedule.timer();
         timers(timer.key().shard()).put(DynamoDbTimerItems.sortKey(timer.key()), timer);
-      } else if (change instanceof TimerChange.Cancel) {
-        TimerKey key = ((TimerChange.Cancel) change).key();
-        timers(key.shard()).remove(DynamoDbTimerItems.sortKey(key));
-      } else if (change instanceof TimerChange.Consume) {
-        TimerKey key = ((TimerChange.Consume) change).key();
+      } else if (!(change instanceof TimerChange.ReleaseToken)) {
+        TimerKey key = CommitShape.timerOf(change);
         timers(key.shard()).remove(DynamoDbTimerItems.sortKey(key));
       }
     }
-    released.forEach(
-        (owner, tokens) -> {
-          AddressState before = states.get(owner);
-          Map<String, TimerKey> remaining = new LinkedHashMap<>(before.pendingTokens());
-          remaining.keySet().removeAll(tokens.keySet());
-          states.put(
-              owner,
-              new AddressState(
-                  owner,
-                  before.version() + 1,
-                  before.values(),
-                  remaining,
-                  before.runtimeData(),
-                  before.outboxVersion(),
-                  before.outboxDelivered(),
-                  before.expiresAtSeconds()));
-        });
+    released.forEach(this::releaseTokens);
   }
 
   @Override
-  public synchronized void recordDelivery(Address address, long outboxVersion) {
-    AddressState state = states.get(address);
-    if (state != null && state.outboxVersion() == outboxVersion) {
-      states.put(address, state.withOutboxDelivered());
+  public synchronized void registerOutboxes(OutboxKey key, Collection<Address> addresses) {
+    String sortKey = DynamoDbOutboxItems.sortKey(key);
+    OutboxEntry before = outboxes(key.shard()).get(sortKey);
+    Set<Address> registered = new LinkedHashSet<>(addresses);
+    if (before == null) {
+      outboxes(key.shard()).put(sortKey, new OutboxEntry(key, registered, 1, Map.of(), 0));
+      return;
+    }
+    registered.addAll(before.addresses());
+    outboxes(key.shard())
+        .put(
+            sortKey,
+            new OutboxEntry(
+                key,
+                registered,
+                before.registrations() + 1,
+                before.attempts(),
+                before.triedAtMillis()));
+  }
+
+  @Override
+  public synchronized OptionalInt outboxPending(OutboxKey key, Address address) {
+    OutboxEntry entry = outboxes(key.shard()).get(DynamoDbOutboxItems.sortKey(key));
+    return entry != null && entry.addresses().contains(address)
+        ? OptionalInt.of(entry.attempts(address))
+        : OptionalInt.empty();
+  }
+
+  @Override
+  public synchronized void settleOutboxes(OutboxKey key, Collection<Address> addresses) {
+    outboxes(key.shard())
+        .computeIfPresent(
+            DynamoDbOutboxItems.sortKey(key),
+            (k, entry) -> {
+              Set<Address> left = new LinkedHashSet<>(entry.addresses());
+              left.removeAll(addresses);
+              Map<Address, Integer> attempts = new HashMap<>(entry.attempts());
+              attempts.keySet().removeAll(addresses);
+              return new OutboxEntry(
+                  key, left, entry.registrations(), attempts, entry.triedAtMillis());
+            });
+  }
+
+  @Override
+  public synchronized boolean removeOutboxes(OutboxKey key, long registrations) {
+    String sortKey = DynamoDbOutboxItems.sortKey(key);
+    OutboxEntry entry = outboxes(key.shard()).get(sortKey);
+    if (entry != null && registrations >= 0 && entry.registrations() != registrations) {
+      return false;
+    }
+    outboxes(key.shard()).remove(sortKey);
+    return true;
+  }
+
+  @Override
+  public synchronized List<OutboxEntry> dueOutboxes(
+      int shard, long dueBy, long triedBefore, int limit) {
+    List<OutboxEntry> due = new ArrayList<>();
+    for (OutboxEntry entry : outboxes(shard).headMap(SortedKeys.sortKeyAfter(dueBy)).values()) {
+      if (due.size() == limit) {
+        break;
+      }
+      if (entry.triedAtMillis() < triedBefore) {
+        due.add(entry);
+      }
+    }
+    return due;
+  }
+
+  @Override
+  public synchronized void outboxesTried(
+      OutboxKey key, Collection<Address> addresses, long triedAtMillis) {
+    outboxes(key.shard())
+        .computeIfPresent(
+            DynamoDbOutboxItems.sortKey(key),
+            (k, entry) -> {
+              Map<Address, Integer> attempts = new HashMap<>(entry.attempts());
+              addresses.forEach(address -> attempts.merge(address, 1, Integer::sum));
+              return new OutboxEntry(
+                  key, entry.addresses(), entry.registrations(), attempts, triedAtMillis);
+            });
+  }
+
+  @Override
+  public synchronized void spillMarks(Address address, Collection<SpilledMark> spilled) {
+    Map<String, SpilledMark> kept = marks.computeIfAbsent(address, a -> new HashMap<>());
+    for (SpilledMark mark : spilled) {
+      SpilledMark before = kept.get(mark.id());
+      if (before == null || !mark.ordered() || before.position().compareTo(mark.position()) < 0) {
+        kept.put(mark.id(), mark);
+      }
+    }
+  }
+
+  @Override
+  public synchronized Map<String, SpilledMark> spilledMarks(
+      Address address, Collection<String> ids) {
+    Map<String, SpilledMark> kept = marks.getOrDefault(address, Map.of());
+    Map<String, SpilledMark> found = new HashMap<>();
+    for (String id : ids) {
+      SpilledMark mark = kept.get(id);
+      if (mark != null) {
+        found.put(id, mark);
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public synchronized void dropTimer(TimerKey key, Address owner, String token) {
+    if (timers(key.shard()).remove(DynamoDbTimerItems.sortKey(key)) == null || token == null) {
+      return;
+    }
+    AddressState state = states.get(owner);
+    if (state != null && key.equals(state.pendingTokens().get(token))) {
+      releaseTokens(owner, Set.of(token));
     }
   }
 
   @Override
   public synchronized List<Timer> dueTimers(int shard, long dueBy, long sentBefore, int limit) {
     List<Timer> due = new ArrayList<>();
-    for (Timer timer : timers(shard).headMap(DynamoDbTimerItems.sortKeyAfter(dueBy)).values()) {
+    for (Timer timer : timers(shard).headMap(SortedKeys.sortKeyAfter(dueBy)).values()) {
       if (due.size() == limit) {
         break;
       }
@@ -158,40 +261,33 @@ public final class InMemoryFunctionStore implements FunctionStore {
     return all;
   }
 
+  /** Every registration of outboxes not known delivered, for tests and status output. */
+  public synchronized List<OutboxEntry> allOutboxes() {
+    List<OutboxEntry> all = new ArrayList<>();
+    outboxes.values().forEach(shard -> all.addAll(shard.values()));
+    return all;
+  }
+
   @Override
   public String toString() {
     return "InMemoryFunctionStore";
   }
 
   /** Checks every condition before anything changes, as a transaction does. */
-  private Map<Address, Map<String, TimerKey>> checkTimerChanges(Commit commit) {
-    Map<Address, Map<String, TimerKey>> released = new LinkedHashMap<>();
-    java.util.Set<TimerKey> touched = new java.util.HashSet<>();
+  private Map<Address, Set<String>> checkTimerChanges(Commit commit) {
+    Map<Address, Set<String>> released = new LinkedHashMap<>();
     for (TimerChange change : commit.timerChanges()) {
-      TimerKey timer = timerOf(change);
-      if (timer != null && !touched.add(timer)) {
-        // DynamoDB refuses a transaction that names one item twice; so does this store.
-        throw new StoreException(
-            StoreException.Reason.INVALID_REQUEST,
-            "A commit of "
-                + commit.state().address()
-                + " changes timer "
-                + timer.asString()
-                + " twice");
-      }
-      if (change instanceof TimerChange.Schedule) {
-        TimerKey key = ((TimerChange.Schedule) change).timer().key();
+      if (change instanceof TimerChange.Schedule schedule) {
+        TimerKey key = schedule.timer().key();
         if (timerExists(key)) {
           throw new CommitConflictException("Timer " + key.asString() + " exists already");
         }
-      } else if (change instanceof TimerChange.Consume) {
-        TimerKey key = ((TimerChange.Consume) change).key();
-        if (!timerExists(key)) {
+      } else if (change instanceof TimerChange.Consume consume) {
+        if (!timerExists(consume.key())) {
           throw new CommitConflictException(
-              "Timer " + key.asString() + " was consumed or cancelled meanwhile");
+              "Timer " + consume.key().asString() + " was consumed or cancelled meanwhile");
         }
-      } else if (change instanceof TimerChange.ReleaseToken) {
-        TimerChange.ReleaseToken release = (TimerChange.ReleaseToken) change;
+      } else if (change instanceof TimerChange.ReleaseToken release) {
         AddressState owner = states.get(release.owner());
         if (owner == null || !release.timer().equals(owner.pendingTokens().get(release.token()))) {
           throw new CommitConflictException(
@@ -202,28 +298,35 @@ public final class InMemoryFunctionStore implements FunctionStore {
                   + " no longer names timer "
                   + release.timer().asString());
         }
-        released
-            .computeIfAbsent(release.owner(), o -> new LinkedHashMap<>())
-            .put(release.token(), release.timer());
+        released.computeIfAbsent(release.owner(), o -> new HashSet<>()).add(release.token());
       }
     }
     return released;
   }
 
-  private static TimerKey timerOf(TimerChange change) {
-    if (change instanceof TimerChange.Schedule) {
-      return ((TimerChange.Schedule) change).timer().key();
-    }
-    if (change instanceof TimerChange.Cancel) {
-      return ((TimerChange.Cancel) change).key();
-    }
-    if (change instanceof TimerChange.Consume) {
-      return ((TimerChange.Consume) change).key();
-    }
-    return null;
+  /** Frees an owner's tokens and bumps its version, as the DynamoDB store's update does. */
+  private void releaseTokens(Address owner, Set<String> tokens) {
+    AddressState before = states.get(owner);
+    Map<String, TimerKey> remaining = new LinkedHashMap<>(before.pendingTokens());
+    remaining.keySet().removeAll(tokens);
+    states.put(
+        owner,
+        new AddressState(
+            owner,
+            before.version() + 1,
+            before.values(),
+            remaining,
+            before.runtimeData(),
+            before.outboxVersion(),
+            before.outboxKey(),
+            before.expiresAtSeconds()));
   }
 
   private NavigableMap<String, Timer> timers(int shard) {
     return shards.computeIfAbsent(shard, s -> new TreeMap<>());
+  }
+
+  private NavigableMap<String, OutboxEntry> outboxes(int shard) {
+    return outboxes.computeIfAbsent(shard, s -> new TreeMap<>());
   }
 }

@@ -48,7 +48,7 @@ abstract class FunctionStoreContract {
             Map.of("tok", timer),
             new byte[] {1, 2, 3, 4},
             1,
-            false,
+            new OutboxKey(3, 1_000, "o-" + run),
             1_900_000_000);
 
     store().commit(new Commit(state, 0, List.of()));
@@ -87,7 +87,7 @@ abstract class FunctionStoreContract {
             Map.of(),
             new byte[0],
             0,
-            false,
+            null,
             0);
 
     StateTooLargeException refused =
@@ -111,7 +111,7 @@ abstract class FunctionStoreContract {
             Map.of(),
             new byte[0],
             0,
-            false,
+            null,
             0);
 
     store().commit(new Commit(state, 0, List.of()));
@@ -228,7 +228,7 @@ abstract class FunctionStoreContract {
             Map.of("a", first, "b", second, "c", new TimerKey(4, 9, "keep-" + run)),
             new byte[0],
             0,
-            false,
+            null,
             0);
     store().commit(new Commit(ownerState, 0, List.of(schedule(first, "1"), schedule(second, "2"))));
 
@@ -259,19 +259,133 @@ abstract class FunctionStoreContract {
   }
 
   @Test
-  void aDeliveryReceiptCountsOnlyForTheOutboxItNames() {
-    Address address = address("receipt");
-    AddressState withOutbox =
-        new AddressState(address, 1, Map.of(), Map.of(), new byte[] {7}, 1, false, 0);
-    store().commit(new Commit(withOutbox, 0, List.of()));
+  void outboxRegistrationsAreFoundWhenDueUntilSettled() {
+    Address a = address("reg-a");
+    Address b = address("reg-b");
+    Address c = address("reg-c");
+    OutboxKey key = new OutboxKey(5, 10_000, "batch-" + run);
 
-    store().recordDelivery(address, 5);
-    assertFalse(store().reload(address).outboxDelivered(), "a receipt for another outbox");
-    store().recordDelivery(address, 1);
+    store().registerOutboxes(key, List.of(a, b));
+    store().registerOutboxes(key, List.of(c));
 
-    assertTrue(store().reload(address).outboxDelivered());
-    assertEquals(1, store().reload(address).version(), "a receipt is no new version");
-    store().recordDelivery(address("nobody-" + run), 1);
+    assertEquals(java.util.OptionalInt.of(0), store().outboxPending(key, a));
+    assertTrue(store().outboxPending(key, address("reg-other")).isEmpty());
+    assertTrue(registrations(5, 9_999, 1).isEmpty(), "not due yet");
+    OutboxEntry due = registrations(5, 10_000, 1).get(0);
+    assertEquals(java.util.Set.of(a, b, c), due.addresses());
+    assertEquals(2, due.registrations());
+    assertEquals(0, due.attempts(a));
+
+    store().outboxesTried(key, List.of(a, b), 11_000);
+    store().settleOutboxes(key, List.of(a));
+    assertTrue(store().outboxPending(key, a).isEmpty());
+    assertEquals(java.util.OptionalInt.of(1), store().outboxPending(key, b));
+    store().outboxesTried(key, List.of(b), 12_000);
+    assertTrue(registrations(5, 20_000, 12_000).isEmpty(), "tried since");
+    OutboxEntry tried = registrations(5, 20_000, 12_001).get(0);
+    assertEquals(2, tried.attempts(b), "each failed try counts for the address tried");
+    assertEquals(0, tried.attempts(c), "the tries of others do not count for it");
+    assertEquals(java.util.Map.of(b, 2), tried.attempts(), "a settled address's count goes");
+    assertEquals(java.util.OptionalInt.of(0), store().outboxPending(key, c));
+
+    assertFalse(store().removeOutboxes(key, 1), "a registration was added since");
+    assertTrue(store().removeOutboxes(key, 2));
+    assertTrue(store().outboxPending(key, b).isEmpty());
+    assertTrue(registrations(5, 20_000, 99_000).isEmpty());
+    store().settleOutboxes(key, List.of(b));
+    assertTrue(registrations(5, 20_000, 99_000).isEmpty(), "settling a removed one adds nothing");
+    assertTrue(store().removeOutboxes(key, -1), "removing one that is gone");
+  }
+
+  @Test
+  void anAddressWithColonsAndSlashesIsRegisteredAsItIs() {
+    Address odd = Address.of(TypeName.of("a/b", "c"), "x/y:z " + run);
+    OutboxKey key = new OutboxKey(1, 5, "odd-" + run);
+
+    store().registerOutboxes(key, List.of(odd));
+
+    assertEquals(
+        java.util.Set.of(odd),
+        store().dueOutboxes(1, 5, 1, 100).stream()
+            .filter(e -> e.key().equals(key))
+            .findFirst()
+            .orElseThrow()
+            .addresses());
+  }
+
+  @Test
+  void spilledMarksKeepTheFurthestPosition() {
+    Address address = address("marks");
+
+    store()
+        .spillMarks(
+            address,
+            List.of(
+                new SpilledMark("g:one", "0005", 2_000_000_000L, true),
+                new SpilledMark("k:a", "0", 9, false)));
+    store().spillMarks(address, List.of(new SpilledMark("g:one", "0003", 2_000_000_000L, true)));
+    store().spillMarks(address, List.of(new SpilledMark("s:x", "0001", 2_000_000_000L, true)));
+
+    Map<String, SpilledMark> read =
+        store().spilledMarks(address, List.of("g:one", "k:a", "s:x", "s:none"));
+    assertEquals("0005", read.get("g:one").position(), "an older position does not go back");
+    assertEquals(3, read.size());
+    assertTrue(store().spilledMarks(address("other-marks"), List.of("g:one")).isEmpty());
+    store().spillMarks(address, List.of(new SpilledMark("g:one", "0007", 2_000_000_001L, true)));
+    assertEquals("0007", store().spilledMarks(address, List.of("g:one")).get("g:one").position());
+  }
+
+  @Test
+  void aDroppedTimerFreesItsOwnersToken() {
+    Address owner = address("dropper");
+    TimerKey timer = new TimerKey(6, 1_000, "drop-" + run);
+    TimerKey other = new TimerKey(6, 1_000, "other-" + run);
+    store()
+        .commit(
+            new Commit(
+                new AddressState(
+                    owner, 1, Map.of(), Map.of("t", timer, "u", other), new byte[0], 0, null, 0),
+                0,
+                List.of(schedule(timer, "x"), schedule(other, "y"))));
+
+    store().dropTimer(timer, owner, "t");
+    store().dropTimer(timer, owner, "t");
+    store().dropTimer(other, owner, "not-its-token");
+
+    assertFalse(store().timerExists(timer));
+    assertFalse(store().timerExists(other));
+    assertEquals(java.util.Set.of("u"), store().reload(owner).pendingTokens().keySet());
+    assertEquals(2, store().reload(owner).version(), "freeing a token is a new version");
+  }
+
+  @Test
+  void aCommitThatChangesOneTimerTwiceIsRefusedAsInvalid() {
+    Address address = address("twice");
+    TimerKey timer = new TimerKey(2, 1_000, "twice-" + run);
+    store().commit(new Commit(state(address, 1, "a"), 0, List.of(schedule(timer, "x"))));
+
+    StoreException refused =
+        assertThrows(
+            StoreException.class,
+            () ->
+                store()
+                    .commit(
+                        new Commit(
+                            state(address, 2, "b"),
+                            1,
+                            List.of(
+                                new TimerChange.Cancel(timer), new TimerChange.Consume(timer)))));
+
+    assertEquals(StoreException.Reason.INVALID_REQUEST, refused.reason());
+    assertTrue(refused.getMessage().contains("twice"), refused.getMessage());
+    assertTrue(store().timerExists(timer), "nothing was written");
+    assertEquals(1, store().reload(address).version());
+  }
+
+  private List<OutboxEntry> registrations(int shard, long dueBy, long triedBefore) {
+    return store().dueOutboxes(shard, dueBy, triedBefore, 100).stream()
+        .filter(e -> e.key().id().endsWith(run))
+        .toList();
   }
 
   @Test
@@ -286,7 +400,7 @@ abstract class FunctionStoreContract {
             Map.of(),
             new byte[500],
             0,
-            false,
+            null,
             0);
 
     assertTrue(store().sizeOf(small) > 0);
@@ -317,7 +431,7 @@ abstract class FunctionStoreContract {
         Map.of(),
         new byte[0],
         0,
-        false,
+        null,
         0);
   }
 

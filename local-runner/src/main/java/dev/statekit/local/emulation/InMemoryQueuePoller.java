@@ -23,15 +23,24 @@ public final class InMemoryQueuePoller extends PollLoop {
   private final Invoker function;
   private final Activity activity;
   private final String name;
+  private final int retryAfterSeconds;
 
-  /** Polls {@code queue} for {@code function}. */
+  /**
+   * Polls {@code queue} for {@code function}; failed messages come back after {@code
+   * retryAfterSeconds}, or after the queue's visibility timeout if it is negative.
+   */
   public InMemoryQueuePoller(
-      String name, InMemoryMessageBus queue, Invoker function, Activity activity) {
+      String name,
+      InMemoryMessageBus queue,
+      Invoker function,
+      Activity activity,
+      int retryAfterSeconds) {
     super(name, activity, 20);
     this.name = name;
     this.queue = queue;
     this.function = function;
     this.activity = activity;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   @Override
@@ -55,6 +64,8 @@ public final class InMemoryQueuePoller extends PollLoop {
           (id, receipt) -> {
             if (!failed.contains(id)) {
               queue.delete(receipt);
+            } else if (retryAfterSeconds >= 0) {
+              queue.changeVisibility(receipt, java.time.Duration.ofSeconds(retryAfterSeconds));
             }
           });
       activity.log(

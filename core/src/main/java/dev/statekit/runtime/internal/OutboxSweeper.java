@@ -1,0 +1,98 @@
+package dev.statekit.runtime.internal;
+
+import dev.statekit.function.Address;
+import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.OutboxEntry;
+import dev.statekit.runtime.store.StoreException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Delivers the outboxes whose batch did not finish delivering them (it died, or a sink or the queue
+ * refused), found through their registrations once these are due: so nothing a commit sent waits
+ * for the address's next message. Each address's latest state is read; an outbox is delivered if
+ * its state still names the registration (a later commit delivered it first otherwise). What keeps
+ * failing is dead-lettered once tried {@code maxAttempts} times.
+ */
+final class OutboxSweeper {
+  private final RuntimeSettings settings;
+  private final OutboxDelivery delivery;
+
+  OutboxSweeper(RuntimeSettings settings) {
+    this.settings = settings;
+    this.delivery = new OutboxDelivery(settings);
+  }
+
+  /** One sweep; returns how many outboxes it settled and how many it left. */
+  int[] sweep() {
+    long now = settings.clock.millis();
+    long triedBefore = now - settings.outboxSweepAfter.toMillis();
+    List<Callable<List<OutboxEntry>>> reads = new ArrayList<>();
+    for (int shard = 0; shard < RuntimeSettings.OUTBOX_SHARDS; shard++) {
+      int s = shard;
+      reads.add(() -> settings.store.dueOutboxes(s, now, triedBefore, settings.sweepLimit));
+    }
+    List<Callable<Void>> work = new ArrayList<>();
+    AtomicInteger settled = new AtomicInteger();
+    AtomicInteger left = new AtomicInteger();
+    for (List<OutboxEntry> due : settings.parallel.all(reads)) {
+      for (OutboxEntry entry : due) {
+        work.add(
+            () -> {
+              sweep(entry, now, settled, left);
+              return null;
+            });
+      }
+    }
+    settings.parallel.all(work);
+    return new int[] {settled.get(), left.get()};
+  }
+
+  private void sweep(OutboxEntry entry, long now, AtomicInteger settled, AtomicInteger left) {
+    try {
+      List<PendingOutbox> pending = new ArrayList<>();
+      List<Address> done = new ArrayList<>();
+      if (!entry.addresses().isEmpty()) {
+        for (Map.Entry<Address, AddressState> state :
+            settings.store.loadLatest(entry.addresses()).entrySet()) {
+          PendingOutbox outbox = Outboxes.of(state.getValue());
+          if (outbox != null && entry.key().equals(state.getValue().outboxKey())) {
+            pending.add(outbox);
+          } else {
+            done.add(state.getKey());
+          }
+        }
+      }
+      Map<Address, Undelivered> failed = delivery.deliver(pending, true);
+      List<Address> stillPending = new ArrayList<>();
+      for (PendingOutbox outbox : pending) {
+        Undelivered undelivered = failed.get(outbox.address());
+        if (undelivered == null
+            || OutboxOutcomes.deadLetterIfLast(
+                settings, outbox, undelivered, entry.attempts(outbox.address()) + 1)) {
+          done.add(outbox.address());
+          settled.incrementAndGet();
+        } else {
+          stillPending.add(outbox.address());
+        }
+      }
+      if (stillPending.isEmpty()
+          && settings.store.removeOutboxes(entry.key(), entry.registrations())) {
+        return;
+      }
+      if (!done.isEmpty()) {
+        settings.store.settleOutboxes(entry.key(), done);
+      }
+      if (!stillPending.isEmpty()) {
+        left.addAndGet(stillPending.size());
+        settings.store.outboxesTried(entry.key(), stillPending, now);
+      }
+    } catch (StoreException e) {
+      // The registration stays; the next sweep tries again.
+      left.incrementAndGet();
+    }
+  }
+}
