@@ -11,8 +11,17 @@ import java.util.Objects;
  * @param first the batch's first offset (retries of the batch replace its attempt)
  * @param last its last offset
  * @param at when it was attempted, epoch ms
+ * @param watermark the event time its records reach ({@link Long#MIN_VALUE} if unknown): an attempt
+ *     may deliver the windows ending up to it before it dies, so a batch after it, should Lambda
+ *     give up on it, must count records of those windows late, as it would have had the attempt
+ *     checkpointed
  */
-public record Attempt(String first, String last, long at) {
+public record Attempt(String first, String last, long at, long watermark) {
+  /** An attempt whose records' event time is not known. */
+  public Attempt(String first, String last, long at) {
+    this(first, last, at, Long.MIN_VALUE);
+  }
+
   /** Longest Kinesis sequence numbers have 128 digits. */
   private static final int DIGITS = 128;
 

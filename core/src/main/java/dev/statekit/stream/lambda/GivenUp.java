@@ -61,13 +61,21 @@ public record GivenUp(
         || dev.statekit.stream.SourcePosition.compareOffsets(offset, attempted) < 0;
   }
 
-  /** True if the two ranges of one split share a record. */
+  /**
+   * True if the two ranges of one split share a record: both ends are exclusive, so ranges that lie
+   * end to end (one's {@code after} just before the other's {@code before}) share none.
+   */
   public boolean overlaps(GivenUp other) {
-    return split.equals(other.split)
-        && (other.after == null
-            || dev.statekit.stream.SourcePosition.compareOffsets(before, other.after) > 0)
-        && (after == null
-            || dev.statekit.stream.SourcePosition.compareOffsets(other.before, after) > 0);
+    return split.equals(other.split) && before(after, other.before) && before(other.after, before);
+  }
+
+  /** Whether a record lies after {@code after} (null: the split's start) and before {@code end}. */
+  private static boolean before(String after, String end) {
+    java.math.BigInteger start =
+        after == null
+            ? java.math.BigInteger.ZERO
+            : new java.math.BigInteger(after).add(java.math.BigInteger.ONE);
+    return start.compareTo(new java.math.BigInteger(end)) < 0;
   }
 
   /** True if {@code offset} (a sequence number of this split) lies in the given-up range. */

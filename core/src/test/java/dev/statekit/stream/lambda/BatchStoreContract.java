@@ -170,10 +170,10 @@ abstract class BatchStoreContract {
     String split = "stream/shardId-000000000002";
     store.putAttempt(pipeline, split, new Attempt("100", "150", 7), 0);
     store.putAttempt(pipeline, split, new Attempt("99", "99", 6), 0);
-    store.putAttempt(pipeline, split, new Attempt("151", "190", 8), 1_900_000_000L);
+    store.putAttempt(pipeline, split, new Attempt("151", "190", 8, 1_234), 1_900_000_000L);
     store.putAttempt(pipeline, split, new Attempt("100", "170", 9), 0); // a retry replaces it
     assertEquals(
-        List.of(new Attempt("151", "190", 8), new Attempt("100", "170", 9)),
+        List.of(new Attempt("151", "190", 8, 1_234), new Attempt("100", "170", 9)),
         store.latestAttempts(pipeline, split, 2),
         "by number, not by text: 99 is the oldest");
     assertEquals(

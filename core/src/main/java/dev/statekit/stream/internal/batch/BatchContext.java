@@ -25,6 +25,9 @@ import java.util.function.BiPredicate;
  * @param replaying the given-up range this batch replays, or null
  * @param receipted whether a message (split, id) of an unordered split is known to have a receipt
  * @param now the wall clock, epoch ms
+ * @param lateAfter for a replay, the attempts recorded in its range: a record after one of them is
+ *     late against the windows that attempt may have fired (up to its watermark), as it would have
+ *     been had the attempt checkpointed
  */
 record BatchContext(
     String pipeline,
@@ -42,8 +45,22 @@ record BatchContext(
     List<GivenUp> givenUp,
     GivenUp replaying,
     BiPredicate<String, String> receipted,
-    long now) {
+    long now,
+    List<dev.statekit.stream.lambda.Attempt> lateAfter) {
   boolean fires() {
     return shape.windowed() && fireUpTo > firedThrough;
+  }
+
+  /**
+   * What the record at {@code offset} is late against: {@link #lateness}, or an attempt before it.
+   */
+  long latenessOf(String offset) {
+    long late = lateness;
+    for (var attempt : lateAfter) {
+      if (dev.statekit.stream.SourcePosition.compareOffsets(attempt.last(), offset) < 0) {
+        late = Math.max(late, attempt.watermark());
+      }
+    }
+    return late;
   }
 }

@@ -61,9 +61,16 @@ public final class BatchEngine {
     return new BatchFlow(this, batch, null).run();
   }
 
-  /** Every range given up and not replayed yet. */
+  /** Every range given up and not replayed yet, each split's in the order of its records. */
   public List<GivenUp> givenUp() {
-    return new Progress(store().readSplits(name), 0, 0).givenUp();
+    List<GivenUp> all = new ArrayList<>(new Progress(store().readSplits(name), 0, 0).givenUp());
+    all.sort(
+        java.util.Comparator.comparing(GivenUp::split)
+            .thenComparing(
+                GivenUp::after,
+                java.util.Comparator.nullsFirst(
+                    dev.statekit.stream.SourcePosition::compareOffsets)));
+    return all;
   }
 
   /**
@@ -102,6 +109,20 @@ public final class BatchEngine {
                 + " givenUp() as one range: replay that range, with all its records");
       }
       range = recorded;
+    }
+    GivenUp before = ShardFence.openBefore(state, range);
+    if (before != null) {
+      throw new IllegalArgumentException(
+          "Replay "
+              + before
+              + " first: it lies between the checkpoint of "
+              + range.split()
+              + " ("
+              + (state.position() == null ? "its start" : state.position())
+              + ") and "
+              + range
+              + ", and the checkpoint moves past the ranges in the order of their records; the"
+              + " range stays open until then");
     }
     return new BatchFlow(this, batch, range).run();
   }
@@ -160,12 +181,8 @@ public final class BatchEngine {
                   + " within two batch timeouts and five minutes; replay that range then");
     }
     for (Attempt attempt : store().latestAttempts(name, range.split(), BatchFlow.RECENT_ATTEMPTS)) {
-      boolean beyond =
-          state.position() == null
-              || dev.statekit.stream.SourcePosition.compareOffsets(
-                      attempt.first(), state.position())
-                  > 0;
-      if (beyond && state.givenUp().stream().noneMatch(g -> g.covers(attempt.first()))) {
+      boolean beyond = ShardFence.beyond(attempt, state.position());
+      if (beyond && state.givenUp().stream().noneMatch(g -> g.covers(attempt.last()))) {
         throw new IllegalArgumentException(
             "A batch of "
                 + range.split()
@@ -218,18 +235,24 @@ public final class BatchEngine {
 
   /**
    * Records splits the pipeline has not seen yet, so that no window fires before their first batch
-   * (or their idle timeout).
+   * (or their idle timeout); their records are late against the windows that may have fired before
+   * ({@link #joinWatermark}).
    *
    * @return the splits added
    */
   public List<String> registerSplits(Collection<String> splits) {
+    List<SplitState> read = store().readSplits(name);
     Set<String> known = new HashSet<>();
-    store().readSplits(name).forEach(split -> known.add(split.split()));
+    read.forEach(split -> known.add(split.split()));
     long now = settings.clock().millis();
     List<String> added = new ArrayList<>();
+    Long joins = null;
     for (String split : new TreeSet<>(splits)) {
       if (known.contains(split)) {
         continue;
+      }
+      if (joins == null) {
+        joins = joinWatermark(read);
       }
       SplitState fresh = SplitState.fresh(split);
       SplitState registered =
@@ -239,7 +262,7 @@ public final class BatchEngine {
               null,
               null,
               List.of(),
-              fresh.watermark(),
+              joins,
               fresh.fireWatermark(),
               fresh.candidate(),
               0,
@@ -251,6 +274,35 @@ public final class BatchEngine {
       }
     }
     return added;
+  }
+
+  /**
+   * The event time a split joins at, registered or first seen in a batch: windows ending at or
+   * before it may have been delivered, so its records are late against them. A window fires at most
+   * at the least of the splits' watermarks, each split counted at what its batch in flight reaches
+   * too (an attempt beyond its checkpoint): such a batch fires the windows up to its own records'
+   * watermark before it checkpoints, and may deliver them and die, to be retried after the new
+   * split holds the pipeline back, or given up. Ranges given up do not count: the windows they hold
+   * may have fired before the pipeline noticed them. One query of attempts per split, only when a
+   * split joins (a reshard).
+   */
+  long joinWatermark(List<SplitState> splits) {
+    long least = Long.MAX_VALUE;
+    for (SplitState split : splits) {
+      if (split.isTick()) {
+        continue;
+      }
+      long may = Math.max(split.fireWatermark(), Progress.lateness(split));
+      for (Attempt attempt :
+          store().latestAttempts(name, split.split(), BatchFlow.RECENT_ATTEMPTS)) {
+        if (ShardFence.beyond(attempt, split.position())) {
+          may = Math.max(may, attempt.watermark());
+        }
+      }
+      least = Math.min(least, may);
+    }
+    long fired = new Progress(splits, 0, 0).firedThrough();
+    return least == Long.MAX_VALUE ? fired : Math.max(fired, least);
   }
 
   BatchStore store() {

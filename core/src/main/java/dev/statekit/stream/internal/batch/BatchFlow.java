@@ -62,6 +62,12 @@ final class BatchFlow {
   private final String split;
   private final long now;
 
+  /** The split's latest attempts, as the batch read them with its split. */
+  private final List<Attempt> recent = new ArrayList<>();
+
+  /** Where a split the pipeline did not know joins, once read. */
+  private Long joins;
+
   /** A batch; {@code replaying} names the given-up range it replays, or is null. */
   BatchFlow(BatchEngine engine, SourceBatch batch, GivenUp replaying) {
     this.engine = engine;
@@ -79,11 +85,15 @@ final class BatchFlow {
     Set<String> keys = new HashSet<>();
     outcomes.forEach(o -> o.keyed.forEach(input -> keys.add(input.encoded())));
     String first = batch.records().isEmpty() ? null : batch.records().get(0).position().offset();
+    long reach = Long.MIN_VALUE;
+    for (SourceOutcome outcome : outcomes) {
+      reach = Math.max(reach, outcome.maxTimestamp);
+    }
 
     List<SplitState> splits = new ArrayList<>();
     Map<String, KeyItem> items = new LinkedHashMap<>();
     Map<String, byte[]> receipts = new HashMap<>();
-    List<Attempt> attempts = new ArrayList<>();
+    List<Attempt> attempts = recent;
     List<Runnable> reads = new ArrayList<>();
     reads.add(() -> splits.addAll(engine.store().readSplits(engine.name)));
     if (keyed && !keys.isEmpty()) {
@@ -91,12 +101,22 @@ final class BatchFlow {
     }
     if (batch.ordered() && replaying == null && first != null) {
       String last = batch.records().get(batch.records().size() - 1).position().offset();
-      Attempt attempt = new Attempt(first, last, now);
+      Attempt attempt = new Attempt(first, last, now, engine.shape.watermarkAt(reach));
       long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
       reads.add(() -> engine.store().putAttempt(engine.name, split, attempt, expires));
       reads.add(
           () ->
               attempts.addAll(engine.store().latestAttempts(engine.name, split, RECENT_ATTEMPTS)));
+    }
+    List<Attempt> inRange = new ArrayList<>();
+    if (replaying != null && replaying.attempted() != null && first != null) {
+      // The range's attempts may have fired windows up to their watermarks before they died.
+      String from = replaying.attempted();
+      String to =
+          new java.math.BigInteger(replaying.before())
+              .subtract(java.math.BigInteger.ONE)
+              .toString();
+      reads.add(() -> inRange.addAll(engine.store().attempts(engine.name, split, from, to)));
     }
     if (replaying != null && replaying.attempted() == null && first != null) {
       // A range no invocation had attempted: from now on one has, and the on-failure record that
@@ -121,8 +141,12 @@ final class BatchFlow {
         batch.ordered() && replaying == null && first != null
             ? ShardFence.check(engine.name, state, attempts, first, now)
             : null;
+    long reached = Long.MIN_VALUE;
     if (gap != null) {
-      gap = ShardFence.withEarliestAttempt(engine.store(), engine.name, gap);
+      ShardFence.Noticed noticed =
+          ShardFence.withAttempts(engine.store(), engine.name, state, gap, attempts);
+      gap = noticed.gap();
+      reached = noticed.reached();
       LOG.warning(
           "Pipeline "
               + engine.name
@@ -153,7 +177,7 @@ final class BatchFlow {
     BatchContext context = null;
     KeyedPass.Result pass = null;
     while (true) {
-      context = context(progress, state, applied, givenUp, gap, receipts);
+      context = context(progress, state, applied, givenUp, gap, reached, receipts, inRange);
       pass =
           keyed
               ? new KeyedPass(context).run(applied.inputs(), items, Map.of())
@@ -242,16 +266,23 @@ final class BatchFlow {
       BatchRecords applied,
       List<GivenUp> givenUp,
       GivenUp gap,
-      Map<String, byte[]> receipts) {
+      long reached,
+      Map<String, byte[]> receipts,
+      List<Attempt> lateAfter) {
     long firedThrough = progress.firedThrough();
     // Windows that fired are closed to every split; a split the pipeline did not know yet joins
     // behind the watermark the others may be firing at. A replay is late against the watermark its
     // split had when its records were given up.
+    // After a range given up, also against the windows its attempts may have fired.
     long lateness =
         Math.max(
-            replaying != null ? replaying.watermark() : Progress.lateness(state), firedThrough);
+            replaying != null ? replaying.watermark() : Progress.lateness(state),
+            Math.max(firedThrough, reached));
     if (state.version() == 0) {
-      lateness = Math.max(lateness, progress.pipelineWatermark(null, Long.MIN_VALUE));
+      if (joins == null) {
+        joins = engine.joinWatermark(progress.all());
+      }
+      lateness = Math.max(lateness, joins);
     }
     long watermark = Math.max(lateness, engine.shape.watermarkAt(applied.maxTimestamp()));
     long self = gap == null ? watermark : Math.min(watermark, gap.watermark());
@@ -277,7 +308,8 @@ final class BatchFlow {
         givenUp,
         replaying,
         (s, id) -> (s.equals(split) && receipts.containsKey(id)) || engine.isConfirmed(s, id),
-        now);
+        now,
+        lateAfter);
   }
 
   private List<TimerItem> timers(Map<String, KeyWork> works) {
@@ -458,7 +490,11 @@ final class BatchFlow {
           null);
     }
     List<GivenUp> givenUp = new ArrayList<>(stored.givenUp());
-    next.givenUp().stream().filter(g -> !givenUp.contains(g)).forEach(givenUp::add);
+    for (GivenUp gap : next.givenUp()) {
+      if (!givenUp.contains(gap)) {
+        givenUp.addAll(ShardFence.outside(engine.store(), engine.name, stored, gap, recent));
+      }
+    }
     String position = next.position();
     if (stored.position() != null
         && (position == null

@@ -86,6 +86,9 @@ final class KeyedPass {
                   context.split() + "/" + input.offset() + "/" + input.sub(),
                   routed -> target.output(input.offset(), routed)));
       int late = window == null ? 0 : window.lateRecords();
+      if (window != null && !context.lateAfter().isEmpty()) {
+        window.lateness(context.latenessOf(input.offset()));
+      }
       try {
         head.emitKeyed(input.key(), input.record());
       } catch (Exception | LinkageError | AssertionError e) {

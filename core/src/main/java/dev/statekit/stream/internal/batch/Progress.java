@@ -97,6 +97,29 @@ final class Progress {
   }
 
   /**
+   * {@code split} with its records late against {@code watermark} at least (what attempts given up
+   * on may have fired at); its fire watermark stays.
+   */
+  static SplitState lateAgainst(SplitState split, long watermark) {
+    if (watermark <= split.watermark()) {
+      return split;
+    }
+    return new SplitState(
+        split.split(),
+        split.version(),
+        split.position(),
+        split.lastStart(),
+        split.resumes(),
+        watermark,
+        split.fireWatermark(),
+        split.candidate(),
+        split.candidateAt(),
+        split.activeAt(),
+        split.firedThrough(),
+        split.givenUp());
+  }
+
+  /**
    * The split after an ordered batch that delivered its outputs: its position, the first offset of
    * the batch ({@code lastStart}), where Lambda may resume, its watermark (the fire watermark moves
    * at once: an idle candidate is below it, the batch having been late against it), the windows it

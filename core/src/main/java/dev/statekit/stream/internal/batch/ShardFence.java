@@ -48,9 +48,17 @@ final class ShardFence {
     String from = noticedThrough(state);
     boolean skipped = false;
     for (Attempt attempt : attempts) {
-      if (attempt.first().equals(first)
-          || (position != null && SourcePosition.compareOffsets(attempt.first(), position) <= 0)) {
+      if (attempt.first().equals(first) || !beyond(attempt, position)) {
         continue; // this batch's earlier attempts, or one its checkpoint covers
+      }
+      if (position != null && SourcePosition.compareOffsets(attempt.first(), position) <= 0) {
+        // The checkpoint's batch tried again whole, past its checkpoint (the answer that sent
+        // Lambda on from a failed record was lost): this batch restarts inside it, or, past it,
+        // Lambda gave up on its rest.
+        skipped |=
+            SourcePosition.compareOffsets(attempt.last(), first) < 0
+                && (from == null || SourcePosition.compareOffsets(attempt.last(), from) > 0);
+        continue;
       }
       if (SourcePosition.compareOffsets(attempt.last(), first) < 0) {
         // Attempted, never checkpointed, and Lambda is past it: given up, unless a range noticed
@@ -68,6 +76,15 @@ final class ShardFence {
       return null;
     }
     return new GivenUp(state.split(), from, first, Progress.lateness(state), now, null);
+  }
+
+  /**
+   * Whether some of {@code attempt}'s records lie after {@code offset} (null: the split's start).
+   * An attempt starting behind it may reach past it: the batch that wrote the checkpoint after
+   * answering a failed record, tried again whole when that answer was lost.
+   */
+  static boolean beyond(Attempt attempt, String offset) {
+    return offset == null || SourcePosition.compareOffsets(attempt.last(), offset) > 0;
   }
 
   /**
@@ -89,10 +106,8 @@ final class ShardFence {
   static boolean retrying(SplitState state, List<Attempt> attempts, long now, long quiet) {
     String position = state.position();
     for (Attempt attempt : attempts) {
-      boolean beyond =
-          position == null || SourcePosition.compareOffsets(attempt.first(), position) > 0;
-      boolean recorded = state.givenUp().stream().anyMatch(g -> g.covers(attempt.first()));
-      if (beyond && !recorded && attempt.at() + quiet > now) {
+      boolean recorded = state.givenUp().stream().anyMatch(g -> g.covers(attempt.last()));
+      if (beyond(attempt, position) && !recorded && attempt.at() + quiet > now) {
         return true;
       }
     }
@@ -108,8 +123,7 @@ final class ShardFence {
     String from = noticedThrough(state);
     String last = null;
     for (Attempt attempt : attempts) {
-      boolean beyond = from == null || SourcePosition.compareOffsets(attempt.first(), from) > 0;
-      if (!beyond) {
+      if (!beyond(attempt, from)) {
         continue;
       }
       if (attempt.at() + quiet > now) {
@@ -126,18 +140,121 @@ final class ShardFence {
   }
 
   /**
-   * {@code gap} with its earliest recorded attempt, read from all the attempts in it (a batch reads
-   * only the latest, and a run of batches given up in a row may hold more).
+   * A range noticed as given up, with its earliest recorded attempt, and the event time its
+   * attempts' records reach: an attempt may have delivered the windows ending up to it before it
+   * died, so what comes after the range is late against it, as after a batch that checkpointed.
    */
-  static GivenUp withEarliestAttempt(BatchStore store, String pipeline, GivenUp gap) {
+  record Noticed(GivenUp gap, long reached) {}
+
+  /**
+   * {@code gap} as {@link Noticed}, read from all the attempts in it (a batch reads only the
+   * latest, and a run of batches given up in a row may hold more), the batch that wrote {@code
+   * state}'s checkpoint included: tried again whole, it may reach into the range. So may any of the
+   * {@code recent} attempts that starts before it: a batch of the shard's other lane
+   * (ParallelizationFactor above 1) that applied and delivered its records, then was refused at its
+   * checkpoint.
+   */
+  static Noticed withAttempts(
+      BatchStore store, String pipeline, SplitState state, GivenUp gap, List<Attempt> recent) {
     String from = gap.after() == null ? "0" : next(gap.after());
     String to = previous(gap.before());
+    String start = from;
+    if (state.lastStart() != null
+        && java.util.Objects.equals(gap.after(), state.position())
+        && SourcePosition.compareOffsets(state.lastStart(), from) < 0) {
+      start = state.lastStart();
+    }
     List<Attempt> in =
-        SourcePosition.compareOffsets(from, to) <= 0
-            ? store.attempts(pipeline, gap.split(), from, to)
-            : List.of();
-    String earliest = in.isEmpty() ? null : in.get(0).first();
-    return new GivenUp(gap.split(), gap.after(), gap.before(), gap.watermark(), gap.at(), earliest);
+        new java.util.ArrayList<>(
+            SourcePosition.compareOffsets(start, to) <= 0
+                ? store.attempts(pipeline, gap.split(), start, to)
+                : List.of());
+    for (Attempt attempt : recent) {
+      if (SourcePosition.compareOffsets(attempt.first(), start) < 0) {
+        in.add(attempt); // starts before the range; counted below if it reaches into it
+      }
+    }
+    String earliest = null;
+    long reached = Long.MIN_VALUE;
+    for (Attempt attempt : in) {
+      if (!beyond(attempt, gap.after())) {
+        continue;
+      }
+      String reaches =
+          SourcePosition.compareOffsets(attempt.first(), from) < 0 ? from : attempt.first();
+      if (earliest == null || SourcePosition.compareOffsets(reaches, earliest) < 0) {
+        earliest = reaches;
+      }
+      reached = Math.max(reached, attempt.watermark());
+    }
+    return new Noticed(
+        new GivenUp(gap.split(), gap.after(), gap.before(), gap.watermark(), gap.at(), earliest),
+        reached);
+  }
+
+  /**
+   * What of {@code gap}, noticed by a batch that read {@code stored}'s split before another batch
+   * noticed a range of its own, no range of {@code stored} holds: the parts outside them, each with
+   * its earliest attempt read again (none if they hold all of it). Two batches of one shard running
+   * at once (ParallelizationFactor above 1) may notice overlapping ranges; ranges must not overlap,
+   * so that a replay never applies a record another replay applied.
+   */
+  static List<GivenUp> outside(
+      BatchStore store, String pipeline, SplitState stored, GivenUp gap, List<Attempt> recent) {
+    List<GivenUp> parts = new java.util.ArrayList<>(List.of(gap));
+    for (GivenUp known : stored.givenUp()) {
+      List<GivenUp> left = new java.util.ArrayList<>();
+      for (GivenUp part : parts) {
+        if (!part.overlaps(known)) {
+          left.add(part);
+          continue;
+        }
+        if (known.after() != null
+            && (part.after() == null
+                || SourcePosition.compareOffsets(part.after(), known.after()) < 0)) {
+          left.add(part(part, part.after(), next(known.after())));
+        }
+        if (SourcePosition.compareOffsets(part.before(), known.before()) > 0) {
+          left.add(part(part, previous(known.before()), part.before()));
+        }
+      }
+      parts = left;
+    }
+    if (parts.equals(List.of(gap))) {
+      return parts;
+    }
+    return parts.stream().map(p -> withAttempts(store, pipeline, stored, p, recent).gap()).toList();
+  }
+
+  /**
+   * An open range of {@code state} between its checkpoint and {@code range}, or null. The
+   * checkpoint moves past a replayed range only when it reaches the range's start; a range replayed
+   * while one before it is still open would be closed with its records still beyond the checkpoint,
+   * where their attempts look like a batch given up that nobody noticed, and would be noticed and
+   * replayed again.
+   */
+  static GivenUp openBefore(SplitState state, GivenUp range) {
+    String position = state.position();
+    boolean ahead =
+        range.after() != null
+            && (position == null || SourcePosition.compareOffsets(range.after(), position) > 0);
+    if (!ahead) {
+      return null;
+    }
+    for (GivenUp open : state.givenUp()) {
+      boolean behind =
+          position != null && SourcePosition.compareOffsets(previous(open.before()), position) <= 0;
+      if (!open.equals(range)
+          && !behind
+          && SourcePosition.compareOffsets(open.before(), range.before()) < 0) {
+        return open;
+      }
+    }
+    return null;
+  }
+
+  private static GivenUp part(GivenUp gap, String after, String before) {
+    return new GivenUp(gap.split(), after, before, gap.watermark(), gap.at(), null);
   }
 
   /**

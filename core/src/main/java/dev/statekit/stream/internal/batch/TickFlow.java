@@ -127,10 +127,12 @@ final class TickFlow {
       if (gap == null || split.version() == 0) {
         continue;
       }
-      gap = ShardFence.withEarliestAttempt(engine.store(), engine.name, gap);
+      ShardFence.Noticed noticed =
+          ShardFence.withAttempts(engine.store(), engine.name, split, gap, read);
+      gap = noticed.gap();
       List<GivenUp> givenUp = new ArrayList<>(split.givenUp());
       givenUp.add(gap);
-      SplitState next = split.nextWithGivenUp(givenUp);
+      SplitState next = Progress.lateAgainst(split.nextWithGivenUp(givenUp), noticed.reached());
       if (engine.store().writeSplit(engine.name, next)) {
         LOG.warning(
             "Pipeline "
@@ -167,7 +169,8 @@ final class TickFlow {
               progress.givenUp(),
               null,
               (split, id) -> false,
-              now);
+              now,
+              List.of());
       var works =
           new KeyedPass(context)
               .run(List.of(), engine.readKeys(index.windows.keySet(), true), index.windows)

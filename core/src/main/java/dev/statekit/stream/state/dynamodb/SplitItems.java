@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * candidate and when it was set, {@code act} last batch, {@code ft} fired through, {@code gu} the
  * records given up (a list of maps: {@code after}, {@code before}, {@code wm}, {@code at}). Absent
  * numbers are {@link Long#MIN_VALUE} (0 for times). An attempt is an item of its own: {@code f},
- * {@code l}, {@code at}.
+ * {@code l}, {@code at}, {@code wm} (the watermark its records reach).
  */
 final class SplitItems {
   private SplitItems() {}
@@ -75,6 +75,7 @@ final class SplitItems {
     item.put("f", AttributeValue.fromS(attempt.first()));
     item.put("l", AttributeValue.fromS(attempt.last()));
     item.put("at", Items.number(attempt.at()));
+    putIfSet(item, "wm", attempt.watermark());
     if (expiresAt > 0) {
       item.put(ApplicationTable.TTL_ATTRIBUTE, Items.number(expiresAt));
     }
@@ -82,7 +83,11 @@ final class SplitItems {
   }
 
   static Attempt readAttempt(Map<String, AttributeValue> item) {
-    return new Attempt(item.get("f").s(), item.get("l").s(), Items.number(item.get("at")));
+    return new Attempt(
+        item.get("f").s(),
+        item.get("l").s(),
+        Items.number(item.get("at")),
+        Items.number(item.get("wm"), Long.MIN_VALUE));
   }
 
   private static AttributeValue gap(GivenUp gap) {

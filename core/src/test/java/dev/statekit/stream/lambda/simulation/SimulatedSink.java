@@ -43,6 +43,7 @@ final class SimulatedSink implements EgressSink {
       String before = records.putIfAbsent(record.id(), value);
       if (before != null && !before.equals(value)) {
         conflicts.add(record.id() + ": " + before + " then " + value);
+        trace.add("the sink got " + record.id() + " again with another value: " + value);
       }
     }
     if (failing) {

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Copies of a batch on the in-memory store. */
-class CopiedBatchesTest extends CopiedBatchesContract {
+/** Copies and retries of a batch on the in-memory store. */
+class RetriedBatchesTest extends RetriedBatchesContract {
   private final BatchStore store = new InMemoryBatchStore();
   private final Map<String, String> table = new TreeMap<>();
 

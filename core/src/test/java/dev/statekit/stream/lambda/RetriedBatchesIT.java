@@ -10,9 +10,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** Copies of a batch against Dynoxide: the restart points as the split's item keeps them. */
+/**
+ * Copies and retries of a batch against Dynoxide: restart points and attempts as the items keep
+ * them.
+ */
 @ExtendWith(RealServers.class)
-class CopiedBatchesIT extends CopiedBatchesContract {
+class RetriedBatchesIT extends RetriedBatchesContract {
   private DynamoDbClient dynamoDb;
   private String table;
 
