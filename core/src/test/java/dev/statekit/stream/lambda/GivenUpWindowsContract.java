@@ -3,7 +3,6 @@ package dev.statekit.stream.lambda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.statekit.egress.EgressSink;
 import dev.statekit.function.TypeName;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
@@ -16,7 +15,6 @@ import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * of that batch, held back by the new shard, fired nothing and recorded nothing. And (seed 86925) a
  * replay counted a record in a window that an attempt of an earlier batch of its range had fired.
  */
-abstract class GivenUpWindowsContract {
+abstract class GivenUpWindowsContract extends PipelineContract {
   private static final String SHARD = "clicks/shardId-000000000000";
 
   private final ManualClock clock = new ManualClock(1_700_000_000_000L);
@@ -40,15 +38,6 @@ abstract class GivenUpWindowsContract {
   private final AtomicBoolean dying = new AtomicBoolean();
   private final java.util.concurrent.atomic.AtomicReference<BatchFaultHook.Step> dieAt =
       new java.util.concurrent.atomic.AtomicReference<>();
-
-  /** The store under test. */
-  abstract BatchStore store();
-
-  /** The results table, written by id. */
-  abstract EgressSink results();
-
-  /** What the results table holds: each record's text by id, of every test of the class. */
-  abstract Map<String, String> stored();
 
   /** "key@time" counted per key in windows of 100 ms, late records on an output of their own. */
   private BatchPipeline pipeline() {

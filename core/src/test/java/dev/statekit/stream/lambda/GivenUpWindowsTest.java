@@ -1,29 +1,11 @@
 package dev.statekit.stream.lambda;
 
-import dev.statekit.egress.EgressRecord;
-import dev.statekit.egress.EgressSink;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
 /** Batches given up on, on the in-memory store. */
 class GivenUpWindowsTest extends GivenUpWindowsContract {
-  private final BatchStore store = new InMemoryBatchStore();
-  private final Map<String, String> table = new TreeMap<>();
+  private final PipelineParts parts = PipelineParts.inMemory();
 
   @Override
-  BatchStore store() {
-    return store;
-  }
-
-  @Override
-  EgressSink results() {
-    return (List<EgressRecord> records) ->
-        records.forEach(r -> table.put(r.id(), r.text().orElseThrow()));
-  }
-
-  @Override
-  Map<String, String> stored() {
-    return table;
+  PipelineParts parts() {
+    return parts;
   }
 }

@@ -2,7 +2,6 @@ package dev.statekit.stream.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.statekit.egress.EgressSink;
 import dev.statekit.function.TypeName;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
@@ -15,28 +14,18 @@ import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * Two shards, one of which never gets a batch: windows wait for it until it has been idle for the
  * idle timeout, then the tick moves its event time on and the windows fire, on the test's clock.
  */
-abstract class IdleSplitsContract {
+abstract class IdleSplitsContract extends PipelineContract {
   private static final String ACTIVE = "clicks/shardId-000000000000";
   private static final String IDLE = "clicks/shardId-000000000001";
 
   private final ManualClock clock = new ManualClock(1_700_000_000_000L);
   private long sequence = 1000;
-
-  /** The store under test. */
-  abstract BatchStore store();
-
-  /** The results table, written by id. */
-  abstract EgressSink results();
-
-  /** What the results table holds: each record's text by id. */
-  abstract Map<String, String> stored();
 
   private BatchPipeline pipeline() {
     Pipeline counts =

@@ -1,11 +1,7 @@
 package dev.statekit.stream.lambda;
 
-import dev.statekit.egress.DynamoDbTableSink;
-import dev.statekit.egress.EgressSink;
-import dev.statekit.stream.state.dynamodb.DynamoDbBatchStore;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestTable;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -13,27 +9,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /** Idle shards against Dynoxide, the results in the table through {@link DynamoDbTableSink}. */
 @ExtendWith(RealServers.class)
 class IdleSplitsIT extends IdleSplitsContract {
-  private DynamoDbClient dynamoDb;
-  private String table;
+  private PipelineParts parts;
 
   @BeforeEach
-  void connect(DynamoDbClient client, TestTable testTable) {
-    this.dynamoDb = client;
-    this.table = testTable.name();
+  void connect(DynamoDbClient client, TestTable table) {
+    parts = PipelineParts.onTable(client, table.name(), "test/idle");
   }
 
   @Override
-  BatchStore store() {
-    return new DynamoDbBatchStore(dynamoDb, table);
-  }
-
-  @Override
-  EgressSink results() {
-    return DynamoDbTableSink.onApplicationTable(dynamoDb, table);
-  }
-
-  @Override
-  Map<String, String> stored() {
-    return StoredResults.texts(dynamoDb, table, "test/idle");
+  PipelineParts parts() {
+    return parts;
   }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.egress.EgressSink;
 import dev.statekit.function.TypeName;
 import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Pipeline;
@@ -17,7 +16,6 @@ import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,22 +36,13 @@ import org.junit.jupiter.api.Test;
  * with its records beyond the checkpoint, where the tick took its replay's attempt for a batch
  * given up and had it replayed again (seed 13666).
  */
-abstract class RetriedBatchesContract {
+abstract class RetriedBatchesContract extends PipelineContract {
   private static final String SHARD = "clicks/shardId-000000000000";
   private static final StateSpec<ValueState<Long>> SEEN = StateSpec.value("seen", Serdes.longs());
 
   private final ManualClock clock = new ManualClock(1_700_000_000_000L);
   private final String name = "copies-" + Long.toHexString(System.nanoTime());
   private final AtomicBoolean failing = new AtomicBoolean();
-
-  /** The store under test. */
-  abstract BatchStore store();
-
-  /** The results table, written by id. */
-  abstract EgressSink results();
-
-  /** What the results table holds: each record's text by id, of every test of the class. */
-  abstract Map<String, String> stored();
 
   /** "key,n" counted per key; a record "bad" fails while {@link #failing} is set. */
   private BatchPipeline pipeline(BatchFaultHook hook) {

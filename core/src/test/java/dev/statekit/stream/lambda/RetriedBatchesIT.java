@@ -1,11 +1,7 @@
 package dev.statekit.stream.lambda;
 
-import dev.statekit.egress.DynamoDbTableSink;
-import dev.statekit.egress.EgressSink;
-import dev.statekit.stream.state.dynamodb.DynamoDbBatchStore;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestTable;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -16,27 +12,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 @ExtendWith(RealServers.class)
 class RetriedBatchesIT extends RetriedBatchesContract {
-  private DynamoDbClient dynamoDb;
-  private String table;
+  private PipelineParts parts;
 
   @BeforeEach
-  void connect(DynamoDbClient client, TestTable testTable) {
-    this.dynamoDb = client;
-    this.table = testTable.name();
+  void connect(DynamoDbClient client, TestTable table) {
+    parts = PipelineParts.onTable(client, table.name(), "test/copies");
   }
 
   @Override
-  BatchStore store() {
-    return new DynamoDbBatchStore(dynamoDb, table);
-  }
-
-  @Override
-  EgressSink results() {
-    return DynamoDbTableSink.onApplicationTable(dynamoDb, table);
-  }
-
-  @Override
-  Map<String, String> stored() {
-    return StoredResults.texts(dynamoDb, table, "test/copies");
+  PipelineParts parts() {
+    return parts;
   }
 }

@@ -3,7 +3,6 @@ package dev.statekit.stream.lambda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.egress.EgressSink;
 import dev.statekit.function.TypeName;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.FailurePolicy;
@@ -38,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * every step of a batch, the middle of the flush included. Idle shards are then moved on by the
  * tick. The results equal a count without faults, each once in the results table.
  */
-abstract class WindowedFaultsContract {
+abstract class WindowedFaultsContract extends PipelineContract {
   private static final int SHARDS = 4;
   private static final long WINDOW_MS = 100;
   private static final long BOUND_MS = 40;
@@ -49,15 +48,6 @@ abstract class WindowedFaultsContract {
   private final Set<String> failOnceInSource = ConcurrentHashMap.newKeySet();
   private final Set<String> failOnceInWindow = ConcurrentHashMap.newKeySet();
   private final ThreadLocal<String> armed = new ThreadLocal<>();
-
-  /** The store under test. */
-  abstract BatchStore store();
-
-  /** The results table, written by id. */
-  abstract EgressSink results();
-
-  /** What the results table holds: each record's text by id. */
-  abstract Map<String, String> stored();
 
   /** Records per shard (the DynamoDB run keeps it shorter). */
   abstract int recordsPerShard();

@@ -1,43 +1,27 @@
 package dev.statekit.stream.lambda;
 
-import dev.statekit.egress.DynamoDbTableSink;
-import dev.statekit.egress.EgressSink;
-import dev.statekit.stream.state.dynamodb.DynamoDbBatchStore;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestTable;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The fault scenario against Dynoxide: state, splits and timers in one table, the results in the
- * same table through {@link DynamoDbTableSink} (one item per record id).
+ * same table through {@code DynamoDbTableSink} (one item per record id).
  */
 @ExtendWith(RealServers.class)
 class WindowedFaultsIT extends WindowedFaultsContract {
-  private DynamoDbClient dynamoDb;
-  private String table;
+  private PipelineParts parts;
 
   @BeforeEach
-  void connect(DynamoDbClient client, TestTable testTable) {
-    this.dynamoDb = client;
-    this.table = testTable.name();
+  void connect(DynamoDbClient client, TestTable table) {
+    parts = PipelineParts.onTable(client, table.name(), "test/counts");
   }
 
   @Override
-  BatchStore store() {
-    return new DynamoDbBatchStore(dynamoDb, table);
-  }
-
-  @Override
-  EgressSink results() {
-    return DynamoDbTableSink.onApplicationTable(dynamoDb, table);
-  }
-
-  @Override
-  Map<String, String> stored() {
-    return StoredResults.texts(dynamoDb, table, "test/counts");
+  PipelineParts parts() {
+    return parts;
   }
 
   @Override
