@@ -81,13 +81,18 @@ abstract class FailureHandlingContract extends RuntimeFixture {
     FunctionRuntime runtime = runtime(b -> b.maxAttempts(2), failingFunctions());
     Address sender = address(FANOUT, "dl-sender");
     Address target = Address.of(BUGGY, "dl-bundle-" + run);
+    invokeSender(runtime, sender, target);
+    fixAndSendTheDeadLetterAgain(runtime, target);
+  }
+
+  /** Invokes {@code sender} directly, naming the id of the {@code target} it sends to. */
+  private static void invokeSender(FunctionRuntime runtime, Address sender, Address target) {
     assertTrue(
         runtime
             .invoke(
                 DirectInvocation.of(
                     MessageBuilder.forAddress(sender).withValue(target.id()).build()))
             .succeeded());
-    fixAndSendTheDeadLetterAgain(runtime, target);
   }
 
   /** Two failing attempts dead-letter the message; sent again after the fix, it applies once. */
@@ -248,12 +253,7 @@ abstract class FailureHandlingContract extends RuntimeFixture {
     FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), failingFunctions());
     Address sender = address(PAIR, "pair");
     Address target = Address.of(BUGGY, "pair-target-" + run);
-    assertTrue(
-        runtime
-            .invoke(
-                DirectInvocation.of(
-                    MessageBuilder.forAddress(sender).withValue(target.id()).build()))
-            .succeeded());
+    invokeSender(runtime, sender, target);
     QueueBatchResult first = pollOnce(runtime);
     assertEquals(1, first.failedMessageIds().size(), "the bundle fails on its second message");
     assertEquals(1, value(target, TestFunctions.COUNT), "its first message is committed");
