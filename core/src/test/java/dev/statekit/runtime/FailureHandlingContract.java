@@ -461,6 +461,60 @@ abstract class FailureHandlingContract extends RuntimeFixture {
         "says why: " + letters.get(0).getValue());
   }
 
+  // A message applied by a receive whose delete was lost comes again, in one batch with a later
+  // message of its address whose commit DynamoDB refuses however often it is sent. The refusal
+  // dead-letters every delivery of the address "no", the repeat too: a message applied once and
+  // dead-lettered as applied nowhere (sending that letter again applies it a second time).
+  @Test
+  void aRepeatInABatchWhoseCommitIsRefusedIsNotDeadLetteredAsNotApplied() {
+    AtomicBoolean refusing = new AtomicBoolean(false);
+    FunctionRuntime runtime =
+        runtime(
+            b -> b.maxAttempts(5).store(refusingCommits(store(), refusing)), failingFunctions());
+    Address owner = address(BURST, "repeat");
+    send(MessageBuilder.forAddress(owner).withValue("small").build());
+    List<QueueSource.Received> first = queue().receive(10);
+    assertEquals(1, first.size());
+    QueueBatchResult applied =
+        runtime.processQueueBatch(first.stream().map(QueueSource.Received::message).toList());
+    assertEquals(1, applied.applied(), "applied; its delete is lost");
+    assertEquals(1, value(owner, TestFunctions.COUNT));
+    send(MessageBuilder.forAddress(owner).withValue("second").build());
+    waitForVisibility();
+    refusing.set(true);
+
+    drain(runtime);
+
+    assertEquals(1, value(owner, TestFunctions.COUNT), "applied once");
+    List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
+    for (Map.Entry<String, Map<String, String>> letter : letters) {
+      assertTrue(
+          !letter.getKey().contains("\"small\"")
+              || !"no".equals(letter.getValue().get("statekit.applied")),
+          "the applied message is dead-lettered as applied nowhere: " + letter);
+    }
+  }
+
+  static dev.statekit.runtime.store.FunctionStore refusingCommits(
+      dev.statekit.runtime.store.FunctionStore store, AtomicBoolean refusing) {
+    return (dev.statekit.runtime.store.FunctionStore)
+        java.lang.reflect.Proxy.newProxyInstance(
+            FailureHandlingContract.class.getClassLoader(),
+            new Class<?>[] {dev.statekit.runtime.store.FunctionStore.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("commit") && refusing.get()) {
+                throw new dev.statekit.runtime.store.StoreException(
+                    dev.statekit.StateKitException.Reason.INVALID_REQUEST,
+                    "ValidationException: refused however often it is sent (test)");
+              }
+              try {
+                return method.invoke(store, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
   // ---------------------------------------------------------------------------------------------
 
   void resend(Address target, String body) {
