@@ -37,6 +37,7 @@ final class AddressCommitter {
   private CommitPlan prepared;
   private boolean registered;
   private boolean committed;
+  private Set<InboundInvocation> repeats = Set.of();
   private boolean maybeCommitted;
 
   AddressCommitter(
@@ -144,6 +145,7 @@ final class AddressCommitter {
         lookups.isEmpty() ? Map.of() : settings.store.spilledMarks(address, lookups);
     Set<InboundInvocation> duplicates =
         RepeatFilter.of(settings, deliveries, AppliedMarks.of(data, spilled), existingTimers);
+    repeats = duplicates;
     long incarnation = data.getIncarnation() != 0 ? data.getIncarnation() : newIncarnation();
     InvocationRunner runs =
         new InvocationRunner(settings, loaded, invocations, duplicates, incarnation, now);
@@ -215,8 +217,17 @@ final class AddressCommitter {
       if (e.isRetryable()) {
         throw e;
       }
-      // One DynamoDB refuses however often it is sent; nothing was written.
-      FailedDeliveries.settle(settings, deliveries, e.getMessage(), true, "no");
+      // One DynamoDB refuses however often it is sent; nothing was written. A repeat among them
+      // was applied before (its previous outbox is out): it is done.
+      List<Delivery> refused = new ArrayList<>();
+      for (Delivery d : deliveries) {
+        if (repeats.containsAll(d.invocations)) {
+          d.settle(DeliveryOutcome.DUPLICATE, "Applied before; " + e.getMessage());
+        } else {
+          refused.add(d);
+        }
+      }
+      FailedDeliveries.settle(settings, refused, e.getMessage(), true, "no");
       return null;
     }
     committed = true;

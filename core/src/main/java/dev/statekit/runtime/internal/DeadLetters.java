@@ -63,41 +63,44 @@ final class DeadLetters {
   /** The dead letter of a queue message that could not be read, or whose function is unknown. */
   static DeadLetter unreadable(Delivery delivery) {
     InboundInvocation fired = firedTimer(delivery);
-    // A target no function matches may be one a deploy removed after applying this message, or
-    // after another attempt dead-lettered it: its letter is that one, with the same id and key.
-    boolean targetUnknown =
-        delivery.invalid instanceof dev.statekit.runtime.InvalidEnvelopeException invalid
-            && invalid.isTargetUnknown();
-    String basis =
-        fired != null
-            ? fired.timer.asString()
-            : targetUnknown ? queueBasis(delivery, 0) : delivery.messageId;
+    // Whether a deploy registers its target decides which fault an envelope is refused for first,
+    // so its letter is the same either way, and the same as on the other paths of a message.
+    String basis = fired != null ? fired.timer.asString() : queueBasis(delivery, 0);
     return DeadLetter.newBuilder()
         .setGroupId(delivery.groupId == null ? "unreadable" : delivery.groupId)
         .setDeduplicationId("d-" + QueueIds.sha256(basis))
-        .setBody(targetUnknown ? withKey(delivery.body, resendKey(basis)) : delivery.body)
+        .setBody(fired != null ? delivery.body : withKey(delivery.body, resendKey(basis)))
         .setErrorType(delivery.invalid.getClass().getName())
         .setErrorMessage(truncate(String.valueOf(delivery.invalid.getMessage())))
         .setAttempts(delivery.attempts)
         .setSourceMessageId(delivery.messageId)
         .setTarget(delivery.target == null ? "" : delivery.target.toString())
         .setKind(MESSAGE)
-        .setApplied(targetUnknown ? "unknown" : "no")
+        // A target no function matches may be one a deploy removed after applying this message.
+        .setApplied(
+            delivery.invalid instanceof dev.statekit.runtime.InvalidEnvelopeException invalid
+                    && invalid.isTargetUnknown()
+                ? "unknown"
+                : "no")
         .build();
   }
 
-  /** An envelope's text with {@code key} as its {@code id}, unless it has one of its own. */
-  private static String withKey(String envelope, String key) {
-    com.fasterxml.jackson.databind.JsonNode node = EnvelopeCodec.tree(envelope);
-    if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode object)
-        || object.has("id")) {
-      return envelope;
-    }
-    object.put("id", key);
+  /**
+   * An envelope's text with {@code key} as its {@code id}, unless it names one of its own; any
+   * other body (not JSON, not an object, a runtime message) as it came.
+   */
+  private static String withKey(String body, String key) {
     try {
+      if (!(EnvelopeCodec.tree(body)
+              instanceof com.fasterxml.jackson.databind.node.ObjectNode object)
+          || object.has("statekit")
+          || object.hasNonNull("id")) {
+        return body;
+      }
+      object.put("id", key);
       return EnvelopeCodec.JSON.writeValueAsString(object);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      return envelope;
+    } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+      return body;
     }
   }
 
