@@ -1,5 +1,7 @@
 package dev.statekit.function;
 
+import dev.statekit.types.TypeName;
+
 /**
  * A record for an egress: the egress's type name and a typed value. Build one with {@link
  * EgressMessageBuilder}, or a Kafka or Kinesis record with {@link KafkaEgressMessage} or {@link

@@ -1,5 +1,7 @@
 package dev.statekit.function;
 
+import dev.statekit.types.TypeName;
+
 /**
  * A persisted value arrived with a type other than the one the function declares for it, e.g. after
  * the function changed a value's type while the runtime kept values of the old one.

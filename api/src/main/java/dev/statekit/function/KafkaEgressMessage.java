@@ -2,8 +2,8 @@ package dev.statekit.function;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
-import dev.statekit.protocol.internal.wire.KafkaProducerRecord;
 import dev.statekit.types.Type;
+import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -73,13 +73,7 @@ public final class KafkaEgressMessage {
       throw new IllegalStateException(
           "The Kafka record for " + egress + " has no value: call withValue(...) before build()");
     }
-    byte[] record =
-        KafkaProducerRecord.newBuilder()
-            .setTopic(topic)
-            .setKey(key)
-            .setValueBytes(value)
-            .build()
-            .toByteArray();
+    byte[] record = EgressRecordBytes.kafka(key, value, topic);
     return new EgressMessage(egress, RECORD_TYPE.asString(), record);
   }
 }

@@ -2,8 +2,8 @@ package dev.statekit.function;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
-import dev.statekit.protocol.internal.wire.KinesisEgressRecord;
 import dev.statekit.types.Type;
+import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -87,14 +87,7 @@ public final class KinesisEgressMessage {
       throw new IllegalStateException(
           "The Kinesis record for " + egress + " has no value: call withValue(...)");
     }
-    byte[] record =
-        KinesisEgressRecord.newBuilder()
-            .setStream(stream)
-            .setPartitionKey(partitionKey)
-            .setExplicitHashKey(explicitHashKey)
-            .setValueBytes(value)
-            .build()
-            .toByteArray();
+    byte[] record = EgressRecordBytes.kinesis(partitionKey, value, stream, explicitHashKey);
     return new EgressMessage(egress, RECORD_TYPE.asString(), record);
   }
 }

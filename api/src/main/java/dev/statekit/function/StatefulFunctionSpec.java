@@ -1,5 +1,6 @@
 package dev.statekit.function;
 
+import dev.statekit.types.TypeName;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,7 +1,8 @@
 package dev.statekit.function;
 
-import dev.statekit.function.internal.Payloads;
+import dev.statekit.function.spi.Payloads;
 import dev.statekit.types.Type;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.util.Arrays;
 

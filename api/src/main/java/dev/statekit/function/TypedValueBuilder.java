@@ -1,6 +1,7 @@
 package dev.statekit.function;
 
 import dev.statekit.types.Type;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.util.Objects;
 

@@ -1,5 +1,7 @@
 package dev.statekit.function;
 
+import dev.statekit.types.TypeName;
+
 /** A message was addressed to a function type that no function is registered for. */
 public final class UnknownFunctionException extends RuntimeException {
   private static final long serialVersionUID = 1L;

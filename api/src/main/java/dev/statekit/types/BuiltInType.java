@@ -1,7 +1,5 @@
 package dev.statekit.types;
 
-import dev.statekit.function.TypeName;
-
 /**
  * A primitive in StateFun's wire encoding: immutable values, typename {@code io.statefun.types/*}.
  */

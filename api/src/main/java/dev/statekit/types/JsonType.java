@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import dev.statekit.function.TypeName;
 import java.io.IOException;
 
 /** Values written as UTF-8 JSON by Jackson: records, POJOs, collections. */

@@ -3,7 +3,6 @@ package dev.statekit.types;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
-import dev.statekit.function.TypeName;
 
 /** A protobuf message type: typename {@code type.googleapis.com/<full name>}, raw message bytes. */
 final class ProtobufType<M extends Message> implements Type<M> {

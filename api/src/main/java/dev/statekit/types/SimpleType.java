@@ -1,6 +1,5 @@
 package dev.statekit.types;
 
-import dev.statekit.function.TypeName;
 import java.util.function.Function;
 
 /** A user-defined type from two functions. */

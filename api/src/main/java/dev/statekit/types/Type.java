@@ -1,7 +1,5 @@
 package dev.statekit.types;
 
-import dev.statekit.function.TypeName;
-
 /**
  * A value type: its type name (what travels on the wire beside the bytes) and how its values turn
  * into bytes and back. {@link Types} has the built-in ones; implement this interface for anything

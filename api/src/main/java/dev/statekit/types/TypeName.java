@@ -1,4 +1,4 @@
-package dev.statekit.function;
+package dev.statekit.types;
 
 import java.util.Objects;
 

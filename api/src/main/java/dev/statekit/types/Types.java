@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.protobuf.Message;
-import dev.statekit.function.TypeName;
 import java.util.Objects;
 import java.util.function.Function;
 

@@ -1,4 +1,4 @@
-package dev.statekit.runtime.bus;
+package dev.statekit.bus;
 
 import dev.statekit.StateKitException;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package dev.statekit.runtime.bus;
+package dev.statekit.bus;
 
 import java.util.Map;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.statekit.runtime.internal;
+package dev.statekit.bus;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -6,8 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
 import dev.statekit.runtime.InvalidEnvelopeException;
+import dev.statekit.runtime.internal.AddressResolver;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.util.Base64;
 import java.util.Iterator;
@@ -21,7 +22,7 @@ import java.util.Set;
  * (object, array, number, boolean) whose UTF-8 text is the bytes, as JSON types expect.
  */
 public final class EnvelopeCodec {
-  static final ObjectMapper JSON = new ObjectMapper();
+  public static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<String> FIELDS = Set.of("target", "typename", "value", "id");
   private static final int MAX_ID_LENGTH = 256;
   private static final String EXAMPLE =
@@ -159,7 +160,7 @@ public final class EnvelopeCodec {
     }
   }
 
-  static JsonNode valueJson(String typeName, byte[] value) {
+  public static JsonNode valueJson(String typeName, byte[] value) {
     JsonNodeFactory nodes = JsonNodeFactory.instance;
     try {
       switch (typeName) {
@@ -184,7 +185,7 @@ public final class EnvelopeCodec {
     }
   }
 
-  static String text(JsonNode node, String field) {
+  public static String text(JsonNode node, String field) {
     JsonNode value = node.get(field);
     if (value == null || !value.isTextual() || value.asText().isEmpty()) {
       throw new InvalidEnvelopeException(

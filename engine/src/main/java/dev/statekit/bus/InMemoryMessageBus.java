@@ -1,6 +1,5 @@
-package dev.statekit.runtime.bus;
+package dev.statekit.bus;
 
-import dev.statekit.runtime.QueueMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -82,7 +81,7 @@ public final class InMemoryMessageBus implements MessageBus {
 
   @Override
   public int maxMessageBytes() {
-    return SqsMessageBus.SQS_MAX_BYTES;
+    return QueueIds.MAX_MESSAGE_BYTES;
   }
 
   /**

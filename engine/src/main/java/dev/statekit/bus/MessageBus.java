@@ -1,10 +1,10 @@
-package dev.statekit.runtime.bus;
+package dev.statekit.bus;
 
 import java.util.List;
 
 /**
  * A queue the runtime sends to: messages between functions and fired timers go to the ingress FIFO
- * queue (group = target address), dead letters to the dead-letter queue. Adapters: {@link
+ * queue (group = target address), dead letters to the dead-letter queue. Adapters: {@code
  * SqsMessageBus} and {@link InMemoryMessageBus}. Thread-safe.
  */
 public interface MessageBus {

@@ -1,4 +1,4 @@
-package dev.statekit.runtime.bus;
+package dev.statekit.bus;
 
 import dev.statekit.function.Address;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +14,9 @@ import java.util.Base64;
  */
 public final class QueueIds {
   private static final int MAX_LENGTH = 128;
+
+  /** The largest message body SQS takes, 256 KiB; the in-memory bus holds messages to it too. */
+  public static final int MAX_MESSAGE_BYTES = 256 * 1024;
 
   private QueueIds() {}
 

@@ -1,5 +1,5 @@
 /**
- * The queues the runtime sends to: the {@link dev.statekit.runtime.bus.MessageBus} port with an SQS
- * adapter and an in-memory FIFO queue.
+ * The queues the runtime sends to: the {@link dev.statekit.bus.MessageBus} port with an SQS adapter
+ * and an in-memory FIFO queue.
  */
-package dev.statekit.runtime.bus;
+package dev.statekit.bus;

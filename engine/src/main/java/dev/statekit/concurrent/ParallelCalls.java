@@ -1,4 +1,4 @@
-package dev.statekit.runtime.internal;
+package dev.statekit.concurrent;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.statekit.egress;
 
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

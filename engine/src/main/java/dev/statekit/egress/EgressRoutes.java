@@ -2,9 +2,9 @@ package dev.statekit.egress;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
 import dev.statekit.protocol.internal.wire.KafkaProducerRecord;
 import dev.statekit.protocol.internal.wire.KinesisEgressRecord;
+import dev.statekit.types.TypeName;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,8 +3,8 @@ package dev.statekit.egress;
 import java.util.List;
 
 /**
- * Where egress records go: an SQS queue ({@link SqsEgressSink}), a Kinesis stream ({@link
- * KinesisEgressSink}), a DynamoDB table ({@link DynamoDbTableSink}), the log ({@link LoggingSink}),
+ * Where egress records go: an SQS queue ({@code SqsEgressSink}), a Kinesis stream ({@code
+ * KinesisEgressSink}), a DynamoDB table ({@code DynamoDbTableSink}), the log ({@link LoggingSink}),
  * a function address ({@link FunctionAddressSink}), or memory ({@link CollectingEgressSink}).
  * {@link EgressRoutes} maps each egress onto a sink.
  *

@@ -1,11 +1,11 @@
 package dev.statekit.egress;
 
+import dev.statekit.bus.BusException;
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.EnvelopeCodec;
+import dev.statekit.bus.MessageBus;
+import dev.statekit.bus.QueueIds;
 import dev.statekit.function.Address;
-import dev.statekit.runtime.bus.BusException;
-import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.MessageBus;
-import dev.statekit.runtime.bus.QueueIds;
-import dev.statekit.runtime.internal.EnvelopeCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -2,10 +2,10 @@ package dev.statekit.http;
 
 import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.IncompatibleStateException;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.protocol.MalformedRequestException;
 import dev.statekit.protocol.RequestReplyHandler;
+import dev.statekit.types.TypeName;
 import java.lang.System.Logger.Level;
 import java.util.HashMap;
 import java.util.Locale;

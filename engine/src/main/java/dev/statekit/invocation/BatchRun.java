@@ -1,10 +1,11 @@
-package dev.statekit.function.internal;
+package dev.statekit.invocation;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.IncompatibleStateException;
 import dev.statekit.function.StatefulFunction;
 import dev.statekit.function.ValueSpec;
+import dev.statekit.function.spi.Payloads;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,8 +1,8 @@
-package dev.statekit.function.internal;
+package dev.statekit.invocation;
 
 import dev.statekit.function.AddressScopedStorage;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
+import dev.statekit.types.TypeName;
 import java.util.Objects;
 import java.util.Optional;
 

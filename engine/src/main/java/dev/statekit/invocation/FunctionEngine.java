@@ -1,11 +1,11 @@
-package dev.statekit.function.internal;
+package dev.statekit.invocation;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.StatefulFunctionSpec;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.UnknownFunctionException;
+import dev.statekit.types.TypeName;
 import java.util.HashMap;
 import java.util.Map;
 

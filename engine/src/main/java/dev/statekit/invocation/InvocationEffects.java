@@ -1,4 +1,4 @@
-package dev.statekit.function.internal;
+package dev.statekit.invocation;
 
 import dev.statekit.function.EgressMessage;
 import dev.statekit.function.Message;

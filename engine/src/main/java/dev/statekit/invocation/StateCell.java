@@ -1,4 +1,4 @@
-package dev.statekit.function.internal;
+package dev.statekit.invocation;
 
 import dev.statekit.function.ValueSpec;
 import dev.statekit.types.Type;

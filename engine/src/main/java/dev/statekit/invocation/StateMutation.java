@@ -1,4 +1,4 @@
-package dev.statekit.function.internal;
+package dev.statekit.invocation;
 
 /**
  * The net change a batch made to one persisted value: its new value, or its removal. Not for users.

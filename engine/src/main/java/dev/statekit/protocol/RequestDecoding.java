@@ -1,8 +1,8 @@
 package dev.statekit.protocol;
 
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
-import dev.statekit.function.internal.TypedValue;
+import dev.statekit.invocation.TypedValue;
+import dev.statekit.types.TypeName;
 
 /** Turns the request's parts into the engine's values, refusing incomplete ones. */
 final class RequestDecoding {

@@ -3,12 +3,12 @@ package dev.statekit.protocol;
 import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.IncompatibleStateException;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.function.ValueSpec;
-import dev.statekit.function.internal.BatchRun;
-import dev.statekit.function.internal.FunctionEngine;
-import dev.statekit.function.internal.InvocationEffects;
+import dev.statekit.invocation.BatchRun;
+import dev.statekit.invocation.FunctionEngine;
+import dev.statekit.invocation.InvocationEffects;
+import dev.statekit.types.TypeName;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package dev.statekit.protocol;
 
-import dev.statekit.function.internal.TypedValue;
+import dev.statekit.invocation.TypedValue;
 import java.nio.charset.CharacterCodingException;
 import java.util.Arrays;
 

@@ -1,12 +1,13 @@
 package dev.statekit.runtime;
 
 import dev.statekit.Deadline;
+import dev.statekit.bus.MessageBus;
+import dev.statekit.bus.QueueMessage;
+import dev.statekit.concurrent.ParallelCalls;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.internal.DeliveryTranslator;
 import dev.statekit.runtime.internal.FaultHook;
-import dev.statekit.runtime.internal.ParallelCalls;
 import dev.statekit.runtime.internal.RuntimeSettings;
 import dev.statekit.runtime.internal.TimerSweeper;
 import dev.statekit.runtime.store.FunctionStore;

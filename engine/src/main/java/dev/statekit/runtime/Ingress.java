@@ -1,9 +1,9 @@
 package dev.statekit.runtime;
 
+import dev.statekit.bus.EnvelopeCodec;
+import dev.statekit.bus.QueueIds;
 import dev.statekit.function.Address;
 import dev.statekit.function.Message;
-import dev.statekit.runtime.bus.QueueIds;
-import dev.statekit.runtime.internal.EnvelopeCodec;
 
 /**
  * For producers: how to put a message for a function on the ingress queue or into a direct invoke.

@@ -6,6 +6,8 @@ import dev.statekit.stream.internal.KeyBySpec;
 import dev.statekit.stream.internal.MapSpec;
 import dev.statekit.stream.internal.ProcessSpec;
 import dev.statekit.stream.internal.WatermarkSpec;
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.serde.Serdes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

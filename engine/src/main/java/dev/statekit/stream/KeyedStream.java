@@ -2,6 +2,8 @@ package dev.statekit.stream;
 
 import dev.statekit.stream.internal.KeyedProcessSpec;
 import dev.statekit.stream.internal.ReduceSpec;
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.state.StateSpec;
 import java.util.List;
 import java.util.Objects;

@@ -1,8 +1,8 @@
 package dev.statekit.stream;
 
-import dev.statekit.stream.internal.PipelineRun;
 import dev.statekit.stream.internal.Plan;
 import dev.statekit.stream.internal.Planner;
+import dev.statekit.stream.internal.threaded.PipelineRun;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,6 +1,8 @@
 package dev.statekit.stream;
 
 import dev.statekit.stream.internal.WindowSpec;
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.serde.Serdes;
 import java.util.Objects;
 
 /**

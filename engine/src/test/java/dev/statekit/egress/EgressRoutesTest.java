@@ -10,7 +10,7 @@ import dev.statekit.function.Address;
 import dev.statekit.function.EgressMessage;
 import dev.statekit.function.KafkaEgressMessage;
 import dev.statekit.function.KinesisEgressMessage;
-import dev.statekit.function.TypeName;
+import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

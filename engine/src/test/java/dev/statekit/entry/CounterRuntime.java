@@ -1,13 +1,13 @@
 package dev.statekit.entry;
 
+import dev.statekit.bus.InMemoryMessageBus;
 import dev.statekit.function.Address;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.runtime.FunctionRuntime;
-import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
 import dev.statekit.runtime.store.StoredValue;
+import dev.statekit.types.TypeName;
 import java.time.Clock;
 import java.time.Duration;
 

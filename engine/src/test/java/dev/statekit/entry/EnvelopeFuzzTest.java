@@ -3,12 +3,12 @@ package dev.statekit.entry;
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.statekit.StateKitException;
+import dev.statekit.bus.InMemoryMessageBus;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.runtime.FunctionRuntime;
-import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
+import dev.statekit.types.TypeName;
 import java.time.Clock;
 import java.time.Duration;
 

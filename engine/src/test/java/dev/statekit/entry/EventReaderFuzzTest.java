@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.protocol.MalformedRequestException;
+import dev.statekit.types.TypeName;
 import java.time.Instant;
 import java.util.List;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.types.TypeName;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

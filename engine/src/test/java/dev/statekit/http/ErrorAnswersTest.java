@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.protocol.RequestReplyHandler;
+import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.EgressMessageBuilder;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.protocol.PeerWire;
 import dev.statekit.protocol.RequestReplyHandler;
+import dev.statekit.types.TypeName;
 import java.io.ByteArrayInputStream;
 import java.net.BindException;
 import java.net.URI;

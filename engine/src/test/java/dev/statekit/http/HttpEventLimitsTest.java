@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.protocol.MalformedRequestException;
 import dev.statekit.protocol.RequestReplyHandler;
+import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.statekit.function.internal.TypedValue;
+import dev.statekit.invocation.TypedValue;
 import dev.statekit.protocol.internal.wire.Address;
 import dev.statekit.protocol.internal.wire.ToFunction;
 import java.lang.management.ManagementFactory;

@@ -3,13 +3,13 @@ package dev.statekit.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.BusMessage;
 import dev.statekit.function.Address;
 import dev.statekit.function.Context;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
-import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.util.List;
 import java.util.Map;
@@ -318,9 +318,9 @@ abstract class FailureHandlingContract extends RuntimeFixture {
   void aSendersDeadLetteredBundleSentAgainAfterItsNextBundleIsApplied() {
     AtomicBoolean refuse = new AtomicBoolean(true);
     Address target = Address.of(BUGGY, "dl-sender-side-" + run);
-    dev.statekit.runtime.bus.MessageBus real = queue().bus();
-    dev.statekit.runtime.bus.MessageBus refusing =
-        new dev.statekit.runtime.bus.MessageBus() {
+    dev.statekit.bus.MessageBus real = queue().bus();
+    dev.statekit.bus.MessageBus refusing =
+        new dev.statekit.bus.MessageBus() {
           @Override
           public void send(List<BusMessage> messages) {
             java.util.Set<Integer> failed = new java.util.HashSet<>();
@@ -336,7 +336,7 @@ abstract class FailureHandlingContract extends RuntimeFixture {
               real.send(through);
             }
             if (!failed.isEmpty()) {
-              throw new dev.statekit.runtime.bus.BusException(
+              throw new dev.statekit.bus.BusException(
                   dev.statekit.StateKitException.Reason.UNAVAILABLE,
                   "the queue refuses",
                   failed,

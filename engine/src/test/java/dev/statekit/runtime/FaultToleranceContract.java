@@ -3,11 +3,12 @@ package dev.statekit.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.QueueMessage;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
-import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.internal.FaultHook;
 import dev.statekit.types.Types;
 import java.time.Duration;

@@ -3,10 +3,11 @@ package dev.statekit.runtime;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.InMemoryMessageBus;
+import dev.statekit.bus.QueueMessage;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
-import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
+import dev.statekit.types.TypeName;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

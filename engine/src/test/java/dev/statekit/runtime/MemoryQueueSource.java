@@ -1,7 +1,7 @@
 package dev.statekit.runtime;
 
-import dev.statekit.runtime.bus.InMemoryMessageBus;
-import dev.statekit.runtime.bus.MessageBus;
+import dev.statekit.bus.InMemoryMessageBus;
+import dev.statekit.bus.MessageBus;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

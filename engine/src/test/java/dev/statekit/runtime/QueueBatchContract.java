@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.QueueMessage;
 import dev.statekit.function.Address;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
-import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.internal.FaultHook;
 import dev.statekit.types.Types;
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.statekit.runtime;
 
-import dev.statekit.runtime.bus.MessageBus;
+import dev.statekit.bus.MessageBus;
+import dev.statekit.bus.QueueMessage;
 import java.util.List;
 import java.util.Map;
 

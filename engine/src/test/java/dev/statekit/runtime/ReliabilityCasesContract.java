@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.BusMessage;
 import dev.statekit.egress.EgressException;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressRoutes;
@@ -11,7 +12,6 @@ import dev.statekit.egress.EgressSink;
 import dev.statekit.function.Address;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
-import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.internal.FaultHook;
 import dev.statekit.types.Types;
 import java.time.Duration;
@@ -212,7 +212,7 @@ abstract class ReliabilityCasesContract extends RuntimeFixture {
     Address direct = address(TestFunctions.COUNTER, "keyed-direct");
     Message one = MessageBuilder.forAddress(queued).withValue(1L).build();
     String envelope =
-        dev.statekit.runtime.internal.EnvelopeCodec.renderText(
+        dev.statekit.bus.EnvelopeCodec.renderText(
             queued, one.valueTypeName().asString(), one.rawValue(), "order-1-" + run);
     queue().bus().send(List.of(new BusMessage(Ingress.groupId(queued), "first", envelope)));
     queue().bus().send(List.of(new BusMessage(Ingress.groupId(queued), "second", envelope)));
@@ -332,7 +332,7 @@ abstract class ReliabilityCasesContract extends RuntimeFixture {
                 new BusMessage(
                     Ingress.groupId(message.targetAddress()),
                     java.util.UUID.randomUUID().toString(),
-                    dev.statekit.runtime.internal.EnvelopeCodec.renderText(
+                    dev.statekit.bus.EnvelopeCodec.renderText(
                         message.targetAddress(),
                         message.valueTypeName().asString(),
                         message.rawValue(),

@@ -96,7 +96,7 @@ abstract class RuntimeFixture {
     return builder.build();
   }
 
-  Address address(dev.statekit.function.TypeName type, String id) {
+  Address address(dev.statekit.types.TypeName type, String id) {
     return Address.of(type, id + "-" + run);
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.state.CheckpointStore;
 import dev.statekit.stream.state.StateBackend;
 import dev.statekit.stream.state.StateTable;

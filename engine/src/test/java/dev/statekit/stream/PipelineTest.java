@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.state.ListState;
 import dev.statekit.stream.state.MapState;
 import dev.statekit.stream.state.StateSpec;

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.google.protobuf.StringValue;
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.serde.SerdeException;
+import dev.statekit.stream.serde.Serdes;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

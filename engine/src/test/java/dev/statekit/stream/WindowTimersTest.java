@@ -3,6 +3,7 @@ package dev.statekit.stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.state.CheckpointStore;
 import dev.statekit.stream.state.CountingStateTable;
 import dev.statekit.stream.state.InMemoryStateTable;

@@ -1,4 +1,4 @@
-package dev.statekit.function.internal;
+package dev.statekit.function.spi;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.EgressMessage;

@@ -1,11 +1,11 @@
 package dev.statekit.entry.internal;
 
 import dev.statekit.Deadline;
+import dev.statekit.bus.QueueMessage;
 import dev.statekit.entry.BatchOutcome;
 import dev.statekit.entry.QueueRecord;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.QueueBatchResult;
-import dev.statekit.runtime.QueueMessage;
 import dev.statekit.runtime.SweepResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

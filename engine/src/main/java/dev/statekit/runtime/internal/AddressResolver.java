@@ -2,8 +2,8 @@ package dev.statekit.runtime.internal;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.runtime.InvalidEnvelopeException;
+import dev.statekit.types.TypeName;
 import java.util.ArrayList;
 import java.util.List;
 

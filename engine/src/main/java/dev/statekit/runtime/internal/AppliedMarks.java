@@ -1,6 +1,6 @@
 package dev.statekit.runtime.internal;
 
-import dev.statekit.runtime.bus.QueueIds;
+import dev.statekit.bus.QueueIds;
 import dev.statekit.runtime.internal.data.GroupMark;
 import dev.statekit.runtime.internal.data.RecentIds;
 import dev.statekit.runtime.internal.data.RuntimeData;

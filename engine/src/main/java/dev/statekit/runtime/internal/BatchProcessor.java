@@ -1,8 +1,8 @@
 package dev.statekit.runtime.internal;
 
+import dev.statekit.bus.BusMessage;
 import dev.statekit.function.Address;
 import dev.statekit.function.UnknownFunctionException;
-import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.store.LoadResult;
 import dev.statekit.runtime.store.OutboxKey;
 import dev.statekit.runtime.store.StoreException;

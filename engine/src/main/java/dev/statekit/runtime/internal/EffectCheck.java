@@ -1,15 +1,15 @@
 package dev.statekit.runtime.internal;
 
+import dev.statekit.bus.QueueIds;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.FunctionAddressSink;
 import dev.statekit.function.Address;
 import dev.statekit.function.DelayedMessage;
 import dev.statekit.function.EgressMessage;
 import dev.statekit.function.Message;
-import dev.statekit.function.internal.DelayedAction;
-import dev.statekit.function.internal.InvocationEffects;
-import dev.statekit.function.internal.TypedValue;
-import dev.statekit.runtime.bus.QueueIds;
+import dev.statekit.invocation.DelayedAction;
+import dev.statekit.invocation.InvocationEffects;
+import dev.statekit.invocation.TypedValue;
 import dev.statekit.runtime.store.Timer;
 import dev.statekit.runtime.store.TimerKey;
 import java.nio.charset.StandardCharsets;

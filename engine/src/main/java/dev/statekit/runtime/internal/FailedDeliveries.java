@@ -1,6 +1,6 @@
 package dev.statekit.runtime.internal;
 
-import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.bus.BusMessage;
 import dev.statekit.runtime.store.StoreException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.statekit.runtime.internal;
 
+import dev.statekit.bus.QueueIds;
 import dev.statekit.function.Address;
-import dev.statekit.function.internal.TypedValue;
-import dev.statekit.runtime.bus.QueueIds;
+import dev.statekit.invocation.TypedValue;
 import dev.statekit.runtime.store.TimerKey;
 
 /**

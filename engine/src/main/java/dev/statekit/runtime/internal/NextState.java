@@ -3,7 +3,7 @@ package dev.statekit.runtime.internal;
 import dev.statekit.function.Address;
 import dev.statekit.function.Expiration;
 import dev.statekit.function.ValueSpec;
-import dev.statekit.function.internal.StateMutation;
+import dev.statekit.invocation.StateMutation;
 import dev.statekit.runtime.internal.data.Outbox;
 import dev.statekit.runtime.internal.data.RuntimeData;
 import dev.statekit.runtime.store.AddressState;

@@ -1,17 +1,17 @@
 package dev.statekit.runtime.internal;
 
+import dev.statekit.bus.BusException;
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.MessageBus;
+import dev.statekit.bus.QueueIds;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
-import dev.statekit.runtime.bus.BusException;
-import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.MessageBus;
-import dev.statekit.runtime.bus.QueueIds;
 import dev.statekit.runtime.internal.data.DeadLetter;
 import dev.statekit.runtime.internal.data.OutgoingBundle;
 import dev.statekit.runtime.internal.data.OutgoingEgress;
+import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

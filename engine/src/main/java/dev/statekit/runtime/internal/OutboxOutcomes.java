@@ -1,7 +1,7 @@
 package dev.statekit.runtime.internal;
 
+import dev.statekit.bus.BusMessage;
 import dev.statekit.function.Address;
-import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.internal.data.DeadLetter;
 import dev.statekit.runtime.store.OutboxKey;
 import dev.statekit.runtime.store.StoreException;

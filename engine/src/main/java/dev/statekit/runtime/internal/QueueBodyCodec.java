@@ -4,13 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.bus.EnvelopeCodec;
+import dev.statekit.bus.QueueMessage;
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
-import dev.statekit.function.internal.TypedValue;
+import dev.statekit.invocation.TypedValue;
 import dev.statekit.runtime.InvalidEnvelopeException;
-import dev.statekit.runtime.QueueMessage;
 import dev.statekit.runtime.internal.data.Payload;
 import dev.statekit.runtime.store.TimerKey;
+import dev.statekit.types.TypeName;
 import java.util.Base64;
 import java.util.List;
 

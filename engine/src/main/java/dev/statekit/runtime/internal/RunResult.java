@@ -1,7 +1,7 @@
 package dev.statekit.runtime.internal;
 
-import dev.statekit.function.internal.InvocationEffects;
-import dev.statekit.function.internal.StateMutation;
+import dev.statekit.invocation.InvocationEffects;
+import dev.statekit.invocation.StateMutation;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;

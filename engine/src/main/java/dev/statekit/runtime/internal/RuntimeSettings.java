@@ -1,10 +1,11 @@
 package dev.statekit.runtime.internal;
 
-import dev.statekit.aws.RetryPolicy;
+import dev.statekit.bus.MessageBus;
+import dev.statekit.concurrent.Backoff;
+import dev.statekit.concurrent.ParallelCalls;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.internal.FunctionEngine;
-import dev.statekit.runtime.bus.MessageBus;
+import dev.statekit.invocation.FunctionEngine;
 import dev.statekit.runtime.store.FunctionStore;
 import dev.statekit.runtime.store.OutboxKey;
 import java.time.Clock;
@@ -122,12 +123,7 @@ public final class RuntimeSettings {
   @FunctionalInterface
   public interface Pauses {
     /** Backoff with jitter, from 5 ms doubling up to 200 ms. */
-    Pauses BACKOFF =
-        RetryPolicy.builder()
-                .baseDelay(Duration.ofMillis(5))
-                .maxDelay(Duration.ofMillis(200))
-                .build()
-            ::pause;
+    Pauses BACKOFF = new Backoff(Duration.ofMillis(5), Duration.ofMillis(200))::pause;
 
     /** Waits before attempt {@code attempt + 1}. */
     void pause(int attempt);

@@ -1,10 +1,10 @@
 package dev.statekit.runtime.internal;
 
 import dev.statekit.Deadline;
+import dev.statekit.bus.BusException;
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.MessageBus;
 import dev.statekit.runtime.SweepResult;
-import dev.statekit.runtime.bus.BusException;
-import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.MessageBus;
 import dev.statekit.runtime.store.Timer;
 import java.time.Duration;
 import java.util.ArrayList;

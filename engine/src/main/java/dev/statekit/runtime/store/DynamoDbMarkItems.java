@@ -1,8 +1,8 @@
 package dev.statekit.runtime.store;
 
-import static dev.statekit.aws.ApplicationTable.PARTITION_KEY;
-import static dev.statekit.aws.ApplicationTable.SORT_KEY;
-import static dev.statekit.aws.ApplicationTable.TTL_ATTRIBUTE;
+import static dev.statekit.runtime.store.TableKeys.PARTITION_KEY;
+import static dev.statekit.runtime.store.TableKeys.SORT_KEY;
+import static dev.statekit.runtime.store.TableKeys.TTL_ATTRIBUTE;
 
 import dev.statekit.function.Address;
 import java.util.Map;

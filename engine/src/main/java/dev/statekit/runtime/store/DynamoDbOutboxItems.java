@@ -1,10 +1,10 @@
 package dev.statekit.runtime.store;
 
-import static dev.statekit.aws.ApplicationTable.PARTITION_KEY;
-import static dev.statekit.aws.ApplicationTable.SORT_KEY;
+import static dev.statekit.runtime.store.TableKeys.PARTITION_KEY;
+import static dev.statekit.runtime.store.TableKeys.SORT_KEY;
 
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
+import dev.statekit.types.TypeName;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.statekit.runtime.store;
 
-import static dev.statekit.aws.ApplicationTable.PARTITION_KEY;
-import static dev.statekit.aws.ApplicationTable.SORT_KEY;
+import static dev.statekit.runtime.store.TableKeys.PARTITION_KEY;
+import static dev.statekit.runtime.store.TableKeys.SORT_KEY;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -9,7 +9,7 @@ import java.util.OptionalInt;
 /**
  * Where the runtime keeps function state, durable timers, the registrations of outboxes not yet
  * known delivered and the marks that no longer fit in an address's item: the port, with an
- * in-memory adapter ({@link InMemoryFunctionStore}) and a DynamoDB one ({@link
+ * in-memory adapter ({@link InMemoryFunctionStore}) and a DynamoDB one ({@code
  * DynamoDbFunctionStore}) that pass the same contract tests. Implementations are thread-safe.
  *
  * <p>Errors are this package's exceptions: {@link CommitConflictException} when a conditional write

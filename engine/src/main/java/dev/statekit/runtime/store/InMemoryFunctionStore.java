@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * The function store in this JVM's memory: the embedded default and the store of fast tests. It
  * keeps DynamoDB's rules — conditional commits, all-or-nothing timer changes, the transaction
  * limits, the same size limit counted the same way — so an application tested here behaves the same
- * on {@link DynamoDbFunctionStore}. Nothing survives the JVM.
+ * on {@code DynamoDbFunctionStore}. Nothing survives the JVM.
  */
 public final class InMemoryFunctionStore implements FunctionStore {
   private static final long MAX_STATE_BYTES = DynamoDbItemSize.DYNAMODB_ITEM_LIMIT - 1024;

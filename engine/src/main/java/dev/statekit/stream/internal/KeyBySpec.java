@@ -1,7 +1,7 @@
 package dev.statekit.stream.internal;
 
 import dev.statekit.stream.OperatorDescription;
-import dev.statekit.stream.Serde;
+import dev.statekit.stream.serde.Serde;
 import java.util.Map;
 import java.util.function.Function;
 

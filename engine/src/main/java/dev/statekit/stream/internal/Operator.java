@@ -10,7 +10,7 @@ public abstract class Operator implements Output {
   /** Where outputs go. */
   protected Output next;
 
-  void setNext(Output next) {
+  public void setNext(Output next) {
     this.next = next;
   }
 

@@ -1,12 +1,12 @@
 package dev.statekit.stream.internal;
 
-import dev.statekit.stream.Serde;
 import dev.statekit.stream.Sink;
 import dev.statekit.stream.SinkWriter;
-import dev.statekit.stream.internal.state.CachingStateBackend;
+import dev.statekit.stream.serde.Serde;
 import dev.statekit.stream.state.CheckpointLineage;
 import dev.statekit.stream.state.KeyedStateStore;
 import dev.statekit.stream.state.StateBackend;
+import dev.statekit.stream.state.internal.CachingStateBackend;
 
 /** What a running operator gets from its worker: state, timers, side outputs and metrics. */
 public final class OperatorContext {
@@ -20,7 +20,7 @@ public final class OperatorContext {
   private final long restoredWatermark;
   private final TaskState task;
 
-  OperatorContext(
+  public OperatorContext(
       String pipeline,
       String operatorId,
       int worker,

@@ -74,7 +74,7 @@ public final class Planner {
   }
 
   /** A stable id for the operator at {@code position} of stage {@code stage}. */
-  static String operatorId(int stage, int position, OperatorSpec operator) {
+  public static String operatorId(int stage, int position, OperatorSpec operator) {
     return stage + "." + position + "-" + operator.describe().type();
   }
 }

@@ -2,7 +2,8 @@ package dev.statekit.stream.internal;
 
 import dev.statekit.stream.OperatorDescription;
 import dev.statekit.stream.Record;
-import dev.statekit.stream.Serde;
+import dev.statekit.stream.serde.AutoSerdeHolder;
+import dev.statekit.stream.serde.Serde;
 import dev.statekit.stream.state.KeyedStateStore;
 import dev.statekit.stream.state.StateSpec;
 import dev.statekit.stream.state.ValueState;

@@ -1,6 +1,6 @@
 package dev.statekit.stream.internal;
 
-import dev.statekit.stream.Serde;
+import dev.statekit.stream.serde.Serde;
 import java.util.Arrays;
 
 /**

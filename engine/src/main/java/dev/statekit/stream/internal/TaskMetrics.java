@@ -2,7 +2,7 @@ package dev.statekit.stream.internal;
 
 /** Counters of one task, written by its thread only and summed when the run ends. */
 public final class TaskMetrics {
-  long recordsIn;
+  public long recordsIn;
   long recordsOut;
 
   /** Records that arrived after all their windows had fired. */

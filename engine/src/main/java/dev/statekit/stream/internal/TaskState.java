@@ -11,18 +11,18 @@ import java.util.Map;
  * What one task (a thread running a chain) takes part in at checkpoints: the state stores its
  * operators opened and the sink writers (main and side outputs).
  */
-final class TaskState {
-  final List<Operator> operators = new ArrayList<>();
+public final class TaskState {
+  public final List<Operator> operators = new ArrayList<>();
   final List<KeyedStateStore> stores = new ArrayList<>();
   final List<SinkWriter<?>> writers = new ArrayList<>();
-  final TaskMetrics metrics = new TaskMetrics();
+  public final TaskMetrics metrics = new TaskMetrics();
   private long notified;
 
   /**
    * After the barrier passed the chain: flush state and prepare sinks; returns a map for the task's
    * checkpoint parts.
    */
-  Map<String, byte[]> snapshot(long checkpointId) throws Exception {
+  public Map<String, byte[]> snapshot(long checkpointId) throws Exception {
     for (KeyedStateStore store : stores) {
       store.flush(checkpointId);
     }
@@ -33,7 +33,7 @@ final class TaskState {
   }
 
   /** Tells everyone about the latest complete checkpoint, once. Runs on the task's thread. */
-  void notifyComplete(long completed) throws Exception {
+  public void notifyComplete(long completed) throws Exception {
     if (completed <= notified) {
       return;
     }
@@ -50,7 +50,7 @@ final class TaskState {
   }
 
   /** Closes operators, stores and writers, keeping the first error. */
-  void close() throws Exception {
+  public void close() throws Exception {
     Exception first = null;
     List<AutoCloseable> all = new ArrayList<>();
     operators.forEach(o -> all.add(o::close));

@@ -30,7 +30,7 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
   }
 
   /** The running operator; the source task calls its poll and idle hooks. */
-  static final class Generator extends Operator {
+  public static final class Generator extends Operator {
     private final long bound;
     private final ToLongFunction<Object> timestamps;
     private final long idleTimeout;
@@ -62,21 +62,21 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
     }
 
     /** After each poll: emits the watermark if it moved. */
-    void afterPoll() throws Exception {
+    public void afterPoll() throws Exception {
       if (maxTimestamp != Long.MIN_VALUE) {
         advanceTo(maxTimestamp - bound - 1);
       }
     }
 
     /** While no record came for {@code idleMs}: event time follows the wall clock. */
-    void idle(long idleMs) throws Exception {
+    public void idle(long idleMs) throws Exception {
       if (idleTimeout > 0 && idleMs >= idleTimeout && maxTimestamp != Long.MIN_VALUE) {
         advanceTo(maxTimestamp - bound - 1 + idleMs);
       }
     }
 
     /** At the end of input: every window fires. */
-    void endOfInput() throws Exception {
+    public void endOfInput() throws Exception {
       advanceTo(Long.MAX_VALUE);
     }
 
@@ -92,11 +92,11 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
       return maxTimestamp;
     }
 
-    long currentWatermark() {
+    public long currentWatermark() {
       return emitted;
     }
 
-    byte[] snapshot() {
+    public byte[] snapshot() {
       return ByteBuffer.allocate(16).putLong(maxTimestamp).putLong(emitted).array();
     }
 
@@ -104,21 +104,21 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
      * Sends the restored watermark on: downstream workers start from the checkpoint's least
      * watermark, and a reader whose input had ended (at the highest watermark) emits no other.
      */
-    void resend() throws Exception {
+    public void resend() throws Exception {
       if (emitted != Long.MIN_VALUE) {
         next.watermark(emitted);
       }
     }
 
     /** Continues from a watermark alone (a checkpoint taken with another reader layout). */
-    void resumeAt(long watermark) {
+    public void resumeAt(long watermark) {
       emitted = watermark;
       if (watermark != Long.MIN_VALUE && watermark != Long.MAX_VALUE) {
         maxTimestamp = watermark + bound + 1;
       }
     }
 
-    void restore(byte[] data) {
+    public void restore(byte[] data) {
       ByteBuffer in = ByteBuffer.wrap(data);
       maxTimestamp = in.getLong();
       emitted = in.getLong();

@@ -1,7 +1,7 @@
 package dev.statekit.stream.internal;
 
-import dev.statekit.stream.Serde;
 import dev.statekit.stream.TimeWindow;
+import dev.statekit.stream.serde.Serde;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,11 +2,11 @@ package dev.statekit.stream.internal;
 
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.OperatorDescription;
-import dev.statekit.stream.Serde;
 import dev.statekit.stream.Sink;
 import dev.statekit.stream.WindowFunction;
 import dev.statekit.stream.WindowResult;
 import dev.statekit.stream.Windows;
+import dev.statekit.stream.serde.Serde;
 import java.util.HashMap;
 import java.util.Map;
 

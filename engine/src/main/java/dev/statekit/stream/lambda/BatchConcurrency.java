@@ -1,6 +1,6 @@
 package dev.statekit.stream.lambda;
 
-import dev.statekit.stream.internal.batch.ThreadedConcurrency;
+import dev.statekit.stream.lambda.internal.ThreadedConcurrency;
 import java.util.List;
 
 /**

@@ -10,7 +10,7 @@ import java.util.Set;
  * Where a {@link BatchPipeline} keeps what must outlive an invocation: each key's state with its
  * bookkeeping ({@link KeyItem}), each split's position and watermark ({@link SplitState}), and the
  * timer index of open windows ({@link TimerItem}). Writes of keys and splits are conditional on the
- * version read, so concurrent invocations never overwrite each other. {@link DynamoDbBatchStore}
+ * version read, so concurrent invocations never overwrite each other. {@code DynamoDbBatchStore}
  * keeps them in the application table; {@link InMemoryBatchStore} in this process.
  *
  * <p>Implementations translate their vendor's errors into {@link StateStoreException}, whose {@code

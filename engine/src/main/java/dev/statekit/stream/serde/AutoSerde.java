@@ -1,8 +1,6 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.serde;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.statekit.stream.Serde;
-import dev.statekit.stream.SerdeException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,10 +1,8 @@
-package dev.statekit.stream.internal;
-
-import dev.statekit.stream.Serde;
+package dev.statekit.stream.serde;
 
 /** The default serde typed for internal use. */
-final class AutoSerdeHolder {
-  static final Serde<Object> AUTO = AutoSerde.INSTANCE;
+public final class AutoSerdeHolder {
+  public static final Serde<Object> AUTO = AutoSerde.INSTANCE;
 
   private AutoSerdeHolder() {}
 }

@@ -1,4 +1,4 @@
-package dev.statekit.stream;
+package dev.statekit.stream.serde;
 
 /**
  * Turns values of one Java type into bytes and back: used where a pipeline meets bytes (sources and

@@ -1,4 +1,4 @@
-package dev.statekit.stream;
+package dev.statekit.stream.serde;
 
 /** A value could not be encoded or decoded; the message names the type and the reason. */
 public final class SerdeException extends RuntimeException {

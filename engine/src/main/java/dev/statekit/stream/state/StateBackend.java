@@ -1,7 +1,7 @@
 package dev.statekit.stream.state;
 
-import dev.statekit.stream.Serde;
-import dev.statekit.stream.internal.state.CachingStateBackend;
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.state.internal.CachingStateBackend;
 
 /**
  * Where operators keep keyed state. Both backends hold the working state in memory and write the

@@ -1,7 +1,7 @@
 package dev.statekit.stream.state;
 
-import dev.statekit.stream.Serde;
-import dev.statekit.stream.Serdes;
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.serde.Serdes;
 import java.util.Objects;
 
 /**

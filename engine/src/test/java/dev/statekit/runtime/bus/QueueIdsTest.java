@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.QueueIds;
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
+import dev.statekit.types.TypeName;
 import org.junit.jupiter.api.Test;
 
 class QueueIdsTest {

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.runtime.InvalidEnvelopeException;
+import dev.statekit.types.TypeName;
 import org.junit.jupiter.api.Test;
 
 class AddressResolverTest {

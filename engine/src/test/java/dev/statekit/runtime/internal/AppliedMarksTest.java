@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
 import dev.statekit.runtime.internal.data.RuntimeData;
 import dev.statekit.runtime.store.SpilledMark;
+import dev.statekit.types.TypeName;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

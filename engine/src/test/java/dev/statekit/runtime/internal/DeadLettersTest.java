@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.statekit.bus.EnvelopeCodec;
+import dev.statekit.bus.QueueMessage;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
-import dev.statekit.runtime.QueueMessage;
 import dev.statekit.runtime.internal.data.DeadLetter;
+import dev.statekit.types.TypeName;
 import org.junit.jupiter.api.Test;
 
 class DeadLettersTest {

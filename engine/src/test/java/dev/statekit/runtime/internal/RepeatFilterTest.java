@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
-import dev.statekit.function.internal.TypedValue;
+import dev.statekit.invocation.TypedValue;
+import dev.statekit.types.TypeName;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
+import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

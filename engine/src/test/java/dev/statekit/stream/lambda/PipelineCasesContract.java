@@ -6,16 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressSink;
-import dev.statekit.function.TypeName;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.Serdes;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.WatermarkStrategy;
 import dev.statekit.stream.Windows;
+import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.state.StateSpec;
 import dev.statekit.stream.state.ValueState;
 import dev.statekit.testing.ManualClock;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.stream.Serde;
-import dev.statekit.stream.Serdes;
 import dev.statekit.stream.TimeWindow;
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.serde.Serdes;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

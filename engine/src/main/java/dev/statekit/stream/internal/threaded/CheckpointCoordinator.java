@@ -1,4 +1,4 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.internal.threaded;
 
 import dev.statekit.stream.state.CheckpointLineage;
 import dev.statekit.stream.state.CheckpointManifest;

@@ -1,4 +1,4 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.internal.threaded;
 
 /**
  * Elements handed from one task to a worker of the next stage in one queue operation: records, and

@@ -1,6 +1,8 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.internal.threaded;
 
 import dev.statekit.stream.Record;
+import dev.statekit.stream.internal.Output;
+import dev.statekit.stream.internal.Routing;
 import java.util.concurrent.BlockingQueue;
 import java.util.function.Function;
 

@@ -1,4 +1,4 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.internal.threaded;
 
 /** Markers that travel in chunks between records. */
 final class Mark {

@@ -1,10 +1,14 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.internal.threaded;
 
 import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.PipelineResult;
 import dev.statekit.stream.RunOptions;
 import dev.statekit.stream.RunningPipeline;
 import dev.statekit.stream.Sink;
+import dev.statekit.stream.internal.Operator;
+import dev.statekit.stream.internal.Plan;
+import dev.statekit.stream.internal.TaskState;
+import dev.statekit.stream.internal.WatermarkSpec;
 import dev.statekit.stream.state.CheckpointLineage;
 import dev.statekit.stream.state.CheckpointStore.StoredCheckpoint;
 import java.util.ArrayList;

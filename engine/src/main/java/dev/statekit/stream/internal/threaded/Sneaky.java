@@ -1,4 +1,4 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.internal.threaded;
 
 /** Carries a checked exception through a functional interface without wrapping it. */
 final class Sneaky {

@@ -1,4 +1,4 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.internal.threaded;
 
 /**
  * Decides when the readers of a source inject checkpoint barriers, so that every reader injects

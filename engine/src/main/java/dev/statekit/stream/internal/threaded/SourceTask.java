@@ -1,8 +1,11 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.internal.threaded;
 
 import dev.statekit.stream.Record;
 import dev.statekit.stream.Source;
 import dev.statekit.stream.SourceReader;
+import dev.statekit.stream.internal.Operator;
+import dev.statekit.stream.internal.TaskState;
+import dev.statekit.stream.internal.WatermarkSpec;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;

@@ -1,7 +1,17 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.internal.threaded;
 
 import dev.statekit.stream.Record;
 import dev.statekit.stream.RunOptions;
+import dev.statekit.stream.internal.KeyBySpec;
+import dev.statekit.stream.internal.Operator;
+import dev.statekit.stream.internal.OperatorContext;
+import dev.statekit.stream.internal.OperatorSpec;
+import dev.statekit.stream.internal.Output;
+import dev.statekit.stream.internal.Plan;
+import dev.statekit.stream.internal.Planner;
+import dev.statekit.stream.internal.Routing;
+import dev.statekit.stream.internal.TaskState;
+import dev.statekit.stream.internal.WatermarkSpec;
 import dev.statekit.stream.state.CheckpointLineage;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;

@@ -1,6 +1,8 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.internal.threaded;
 
 import dev.statekit.stream.Record;
+import dev.statekit.stream.internal.Operator;
+import dev.statekit.stream.internal.TaskState;
 import java.util.ArrayDeque;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;

@@ -1,8 +1,8 @@
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.SourcePosition;
-import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
 import dev.statekit.stream.lambda.SourceBatch;
+import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

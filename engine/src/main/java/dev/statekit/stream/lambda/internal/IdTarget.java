@@ -1,7 +1,7 @@
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.Record;
-import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
+import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
 import java.util.function.Consumer;
 
 /**

@@ -1,8 +1,8 @@
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.internal.BatchWindowOperator.Opened;
-import dev.statekit.stream.internal.state.StateKeys;
 import dev.statekit.stream.lambda.TimerItem;
+import dev.statekit.stream.state.internal.StateKeys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.TimeWindow;
@@ -6,14 +6,14 @@ import dev.statekit.stream.internal.BatchChains;
 import dev.statekit.stream.internal.BatchWindowOperator;
 import dev.statekit.stream.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.internal.Operator;
-import dev.statekit.stream.internal.batch.KeyBook.Outbox;
-import dev.statekit.stream.internal.batch.KeyBook.Pending;
-import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
-import dev.statekit.stream.internal.state.CachingStateBackend;
-import dev.statekit.stream.internal.state.StateKeys;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
+import dev.statekit.stream.lambda.internal.KeyBook.Outbox;
+import dev.statekit.stream.lambda.internal.KeyBook.Pending;
+import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
+import dev.statekit.stream.state.internal.CachingStateBackend;
+import dev.statekit.stream.state.internal.StateKeys;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -1,8 +1,7 @@
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.Record;
-import dev.statekit.stream.Serde;
 import dev.statekit.stream.WatermarkStrategy;
 import dev.statekit.stream.internal.BatchChains;
 import dev.statekit.stream.internal.KeyBySpec;
@@ -10,6 +9,7 @@ import dev.statekit.stream.internal.OperatorSpec;
 import dev.statekit.stream.internal.Plan;
 import dev.statekit.stream.internal.WatermarkSpec;
 import dev.statekit.stream.internal.WindowSpec;
+import dev.statekit.stream.serde.Serde;
 
 /**
  * What a batch run needs to know of a pipeline's plan, checked when the pipeline is built: at most

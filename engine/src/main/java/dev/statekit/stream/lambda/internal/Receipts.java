@@ -1,4 +1,4 @@
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,12 +1,12 @@
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.Record;
 import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.internal.BatchChains;
 import dev.statekit.stream.internal.Output;
-import dev.statekit.stream.internal.state.StateKeys;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.state.StateBackend;
+import dev.statekit.stream.state.internal.StateKeys;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.egress.EgressRecord;
-import dev.statekit.stream.internal.batch.SourceOutcome.Routed;
+import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -1,6 +1,6 @@
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;
 
-import dev.statekit.runtime.internal.ParallelCalls;
+import dev.statekit.concurrent.ParallelCalls;
 import dev.statekit.stream.lambda.BatchConcurrency;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,4 +1,4 @@
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.GivenUp;

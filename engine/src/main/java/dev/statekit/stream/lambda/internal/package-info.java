@@ -3,4 +3,4 @@
  * through the operator core and ends in a checkpoint of its keys, its split and the timer index.
  * Not an API.
  */
-package dev.statekit.stream.internal.batch;
+package dev.statekit.stream.lambda.internal;

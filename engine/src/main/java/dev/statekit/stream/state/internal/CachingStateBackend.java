@@ -1,6 +1,6 @@
-package dev.statekit.stream.internal.state;
+package dev.statekit.stream.state.internal;
 
-import dev.statekit.stream.Serde;
+import dev.statekit.stream.serde.Serde;
 import dev.statekit.stream.state.CheckpointLineage;
 import dev.statekit.stream.state.KeyedStateStore;
 import dev.statekit.stream.state.StateBackend;

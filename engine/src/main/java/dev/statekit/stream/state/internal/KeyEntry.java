@@ -1,4 +1,4 @@
-package dev.statekit.stream.internal.state;
+package dev.statekit.stream.state.internal;
 
 import java.util.HashMap;
 

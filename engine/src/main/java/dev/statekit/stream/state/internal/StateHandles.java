@@ -1,4 +1,4 @@
-package dev.statekit.stream.internal.state;
+package dev.statekit.stream.state.internal;
 
 import dev.statekit.stream.state.ListState;
 import dev.statekit.stream.state.MapState;

@@ -1,2 +1,2 @@
 /** The caching state backend behind both state adapters. Not an API. */
-package dev.statekit.stream.internal.state;
+package dev.statekit.stream.state.internal;

@@ -1,13 +1,13 @@
 package dev.statekit.stream.lambda.simulation;
 
 import dev.statekit.egress.EgressSink;
-import dev.statekit.function.TypeName;
 import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.Serdes;
 import dev.statekit.stream.lambda.BatchSource;
 import dev.statekit.stream.lambda.EgressOutput;
+import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.state.StateSpec;
 import dev.statekit.stream.state.ValueState;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.time.Duration;
 import java.util.List;
