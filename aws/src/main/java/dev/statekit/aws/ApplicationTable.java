@@ -1,5 +1,6 @@
 package dev.statekit.aws;
 
+import dev.statekit.runtime.store.TableKeys;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -15,13 +16,13 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  */
 public final class ApplicationTable {
   /** The partition key attribute. */
-  public static final String PARTITION_KEY = "pk";
+  public static final String PARTITION_KEY = TableKeys.PARTITION_KEY;
 
   /** The sort key attribute. */
-  public static final String SORT_KEY = "sk";
+  public static final String SORT_KEY = TableKeys.SORT_KEY;
 
   /** The attribute DynamoDB's TTL deletes expired items by, in epoch seconds. */
-  public static final String TTL_ATTRIBUTE = "expires_at";
+  public static final String TTL_ATTRIBUTE = TableKeys.TTL_ATTRIBUTE;
 
   private ApplicationTable() {}
 

@@ -1,7 +1,7 @@
 package dev.statekit.aws;
 
 import dev.statekit.StateKitException;
-import java.security.SecureRandom;
+import dev.statekit.concurrent.Backoff;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -33,7 +33,6 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionConflictExcepti
 public final class RetryPolicy {
   // Not ThreadLocalRandom: environments restored from one SnapStart snapshot share its seed, and
   // throttled retries would then move in step across them.
-  private static final SecureRandom JITTER = new SecureRandom();
 
   private static final Set<String> PASSING_ERROR_CODES =
       Set.of(
@@ -151,14 +150,7 @@ public final class RetryPolicy {
    * retrying together.
    */
   public void pause(int attempt) {
-    long ceiling = baseDelay.toMillis() << Math.min(attempt - 1, 20);
-    long millis = JITTER.nextLong(Math.min(ceiling, maxDelay.toMillis()) + 1);
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while backing off before a retry", e);
-    }
+    new Backoff(baseDelay, maxDelay).pause(attempt);
   }
 
   /**

@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.aws.dynamodb.DynamoDbTableSink;
+import dev.statekit.aws.kinesis.KinesisEgressSink;
+import dev.statekit.aws.sqs.SqsEgressSink;
+import dev.statekit.aws.sqs.SqsMessageBus;
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
-import dev.statekit.runtime.bus.SqsMessageBus;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestQueue;
 import dev.statekit.testservers.TestTable;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

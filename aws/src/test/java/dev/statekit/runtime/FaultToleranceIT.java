@@ -1,6 +1,6 @@
 package dev.statekit.runtime;
 
-import dev.statekit.egress.DynamoDbTableSink;
+import dev.statekit.aws.dynamodb.DynamoDbTableSink;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.testservers.RealServers;
 import java.util.HashMap;

@@ -3,11 +3,11 @@ package dev.statekit.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.statekit.aws.ApplicationTable;
+import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.InMemoryMessageBus;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
-import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.InMemoryMessageBus;
-import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.testing.ManualClock;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.types.Types;
@@ -148,7 +148,7 @@ class LostAnswersIT {
     var message = MessageBuilder.forAddress(tally).withValue("total-" + run + ":1").build();
     queue.send(
         java.util.List.of(
-            new dev.statekit.runtime.bus.BusMessage(
+            new dev.statekit.bus.BusMessage(
                 Ingress.groupId(tally), "m1-" + run, Ingress.envelope(message))));
 
     armed.set(true);

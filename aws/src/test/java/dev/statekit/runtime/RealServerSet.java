@@ -1,7 +1,7 @@
 package dev.statekit.runtime;
 
 import dev.statekit.aws.ApplicationTable;
-import dev.statekit.runtime.store.DynamoDbFunctionStore;
+import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
 import dev.statekit.runtime.store.FunctionStore;
 import java.util.UUID;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

@@ -1,7 +1,8 @@
 package dev.statekit.runtime;
 
-import dev.statekit.runtime.bus.MessageBus;
-import dev.statekit.runtime.bus.SqsMessageBus;
+import dev.statekit.aws.sqs.SqsMessageBus;
+import dev.statekit.bus.MessageBus;
+import dev.statekit.bus.QueueMessage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.aws.RetryPolicy;
+import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
+import dev.statekit.aws.sqs.SqsMessageBus;
+import dev.statekit.bus.BusMessage;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
-import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.SqsMessageBus;
 import dev.statekit.runtime.store.AddressState;
-import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.runtime.store.StoreUnavailableException;
 import dev.statekit.testservers.AwsClients;
 import dev.statekit.testservers.RealServers;

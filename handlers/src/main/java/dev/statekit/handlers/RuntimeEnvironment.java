@@ -1,10 +1,10 @@
 package dev.statekit.handlers;
 
 import dev.statekit.aws.AwsConfig;
+import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
+import dev.statekit.aws.sqs.SqsMessageBus;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.runtime.FunctionRuntime;
-import dev.statekit.runtime.bus.SqsMessageBus;
-import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import java.util.Map;
 import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.InMemoryMessageBus;
 import dev.statekit.entry.EntryPoint;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.runtime.FunctionRuntime;
-import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
+import dev.statekit.types.TypeName;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.statekit.handlers;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.statekit.entry.internal.EventWriter;
+import dev.statekit.aws.events.EventWriter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

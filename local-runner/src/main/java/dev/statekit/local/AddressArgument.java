@@ -1,7 +1,7 @@
 package dev.statekit.local;
 
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
+import dev.statekit.types.TypeName;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 

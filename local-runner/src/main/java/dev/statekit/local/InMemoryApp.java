@@ -1,6 +1,6 @@
 package dev.statekit.local;
 
-import dev.statekit.entry.internal.EventWriter;
+import dev.statekit.aws.events.EventWriter;
 import dev.statekit.examples.ExampleApp;
 import dev.statekit.examples.ExampleAppHandler;
 import dev.statekit.local.emulation.Activity;
@@ -111,7 +111,7 @@ final class InMemoryApp implements LocalApp {
     app.ingress()
         .send(
             List.of(
-                new dev.statekit.runtime.bus.BusMessage(
+                new dev.statekit.bus.BusMessage(
                     dev.statekit.runtime.Ingress.groupId(target),
                     java.util.UUID.randomUUID().toString(),
                     new String(envelope, java.nio.charset.StandardCharsets.UTF_8))));

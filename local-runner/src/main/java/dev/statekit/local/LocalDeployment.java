@@ -1,6 +1,7 @@
 package dev.statekit.local;
 
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
 import dev.statekit.examples.ExampleApp;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.RuntimeEnvironment;
@@ -9,7 +10,6 @@ import dev.statekit.handlers.Variables;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.local.template.LocalResources;
 import dev.statekit.local.template.Template;
-import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;

@@ -2,7 +2,7 @@ package dev.statekit.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.statekit.entry.internal.EventWriter;
+import dev.statekit.aws.events.EventWriter;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;

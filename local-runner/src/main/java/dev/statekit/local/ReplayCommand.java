@@ -1,6 +1,6 @@
 package dev.statekit.local;
 
-import dev.statekit.entry.internal.EventWriter;
+import dev.statekit.aws.events.EventWriter;
 import dev.statekit.examples.ExamplePipelines;
 import dev.statekit.local.template.EventSource;
 import dev.statekit.local.template.FunctionDef;

@@ -1,12 +1,33 @@
-package dev.statekit.runtime.store;
+package dev.statekit.aws.dynamodb;
 
 import static dev.statekit.aws.ApplicationTable.PARTITION_KEY;
 import static dev.statekit.aws.ApplicationTable.SORT_KEY;
 import static dev.statekit.aws.ApplicationTable.TTL_ATTRIBUTE;
 
 import dev.statekit.aws.RetryPolicy;
+import dev.statekit.concurrent.ParallelCalls;
 import dev.statekit.function.Address;
-import dev.statekit.runtime.internal.ParallelCalls;
+import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.Commit;
+import dev.statekit.runtime.store.CommitConflictException;
+import dev.statekit.runtime.store.CommitShape;
+import dev.statekit.runtime.store.DynamoDbItemSize;
+import dev.statekit.runtime.store.DynamoDbMarkItems;
+import dev.statekit.runtime.store.DynamoDbOutboxItems;
+import dev.statekit.runtime.store.DynamoDbStateItems;
+import dev.statekit.runtime.store.DynamoDbTimerItems;
+import dev.statekit.runtime.store.FunctionStore;
+import dev.statekit.runtime.store.LoadResult;
+import dev.statekit.runtime.store.OutboxEntry;
+import dev.statekit.runtime.store.OutboxKey;
+import dev.statekit.runtime.store.SortedKeys;
+import dev.statekit.runtime.store.SpilledMark;
+import dev.statekit.runtime.store.StateTooLargeException;
+import dev.statekit.runtime.store.StoreException;
+import dev.statekit.runtime.store.StoreUnavailableException;
+import dev.statekit.runtime.store.Timer;
+import dev.statekit.runtime.store.TimerChange;
+import dev.statekit.runtime.store.TimerKey;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

@@ -1,6 +1,9 @@
-package dev.statekit.egress;
+package dev.statekit.aws.dynamodb;
 
 import dev.statekit.aws.RetryPolicy;
+import dev.statekit.egress.EgressException;
+import dev.statekit.egress.EgressRecord;
+import dev.statekit.egress.EgressSink;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,6 +1,11 @@
-package dev.statekit.runtime.store;
+package dev.statekit.aws.dynamodb;
 
 import dev.statekit.function.Address;
+import dev.statekit.runtime.store.DynamoDbStateItems;
+import dev.statekit.runtime.store.DynamoDbTimerItems;
+import dev.statekit.runtime.store.Timer;
+import dev.statekit.runtime.store.TimerChange;
+import dev.statekit.runtime.store.TimerKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,10 +1,11 @@
-package dev.statekit.entry.internal;
+package dev.statekit.aws.events;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.entry.internal.EventReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;

@@ -1,7 +1,12 @@
-package dev.statekit.egress;
+package dev.statekit.aws.kinesis;
 
 import dev.statekit.aws.RetryPolicy;
-import dev.statekit.runtime.bus.QueueIds;
+import dev.statekit.aws.dynamodb.DynamoDbTableSink;
+import dev.statekit.aws.sqs.SqsEgressSink;
+import dev.statekit.bus.QueueIds;
+import dev.statekit.egress.EgressException;
+import dev.statekit.egress.EgressRecord;
+import dev.statekit.egress.EgressSink;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,11 +1,13 @@
-package dev.statekit.egress;
+package dev.statekit.aws.sqs;
 
 import dev.statekit.aws.RetryPolicy;
-import dev.statekit.runtime.bus.BusException;
-import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.MessageBus;
-import dev.statekit.runtime.bus.QueueIds;
-import dev.statekit.runtime.bus.SqsMessageBus;
+import dev.statekit.bus.BusException;
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.MessageBus;
+import dev.statekit.bus.QueueIds;
+import dev.statekit.egress.EgressException;
+import dev.statekit.egress.EgressRecord;
+import dev.statekit.egress.EgressSink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;

@@ -1,6 +1,10 @@
-package dev.statekit.runtime.bus;
+package dev.statekit.aws.sqs;
 
 import dev.statekit.aws.RetryPolicy;
+import dev.statekit.bus.BusException;
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.MessageBus;
+import dev.statekit.bus.QueueIds;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,7 +27,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
  */
 public final class SqsMessageBus implements MessageBus {
   /** SQS's limit for a message and for a whole batch: 256 KiB. */
-  public static final int SQS_MAX_BYTES = 256 * 1024;
+  public static final int SQS_MAX_BYTES = QueueIds.MAX_MESSAGE_BYTES;
 
   private final SqsClient sqs;
   private final String queueUrl;

@@ -2,14 +2,14 @@ package dev.statekit.runtime.simulation;
 
 import dev.statekit.Deadline;
 import dev.statekit.StateKitException;
+import dev.statekit.bus.InMemoryMessageBus;
+import dev.statekit.bus.QueueMessage;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.runtime.DirectInvocation;
 import dev.statekit.runtime.DirectResult;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.QueueBatchResult;
-import dev.statekit.runtime.QueueMessage;
 import dev.statekit.runtime.SimulationAccess;
-import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.internal.FaultHook;
 import java.time.Duration;
 import java.util.ArrayList;

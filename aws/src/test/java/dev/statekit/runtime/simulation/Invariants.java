@@ -2,10 +2,10 @@ package dev.statekit.runtime.simulation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statekit.bus.BusMessage;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.function.Address;
 import dev.statekit.runtime.DirectResult;
-import dev.statekit.runtime.bus.BusMessage;
 import dev.statekit.runtime.store.AddressState;
 import dev.statekit.runtime.store.OutboxEntry;
 import dev.statekit.runtime.store.StoredValue;

@@ -1,9 +1,9 @@
 package dev.statekit.runtime.simulation;
 
-import dev.statekit.runtime.bus.BusException;
-import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.bus.InMemoryMessageBus;
-import dev.statekit.runtime.bus.MessageBus;
+import dev.statekit.bus.BusException;
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.InMemoryMessageBus;
+import dev.statekit.bus.MessageBus;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -1,12 +1,12 @@
 package dev.statekit.runtime.simulation;
 
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.EnvelopeCodec;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.runtime.DirectInvocation;
 import dev.statekit.runtime.DirectResult;
 import dev.statekit.runtime.Ingress;
-import dev.statekit.runtime.bus.BusMessage;
-import dev.statekit.runtime.internal.EnvelopeCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

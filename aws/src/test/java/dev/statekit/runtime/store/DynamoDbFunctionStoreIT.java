@@ -1,5 +1,6 @@
 package dev.statekit.runtime.store;
 
+import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestTable;
 import org.junit.jupiter.api.BeforeEach;

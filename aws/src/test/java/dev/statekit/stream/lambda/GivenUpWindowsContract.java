@@ -3,14 +3,14 @@ package dev.statekit.stream.lambda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.statekit.function.TypeName;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.Serdes;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.WatermarkStrategy;
 import dev.statekit.stream.Windows;
+import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testing.ManualClock;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.statekit.stream.lambda;
 
-import dev.statekit.egress.DynamoDbTableSink;
+import dev.statekit.aws.dynamodb.DynamoDbTableSink;
 import dev.statekit.egress.EgressSink;
-import dev.statekit.stream.state.dynamodb.DynamoDbBatchStore;
+import dev.statekit.stream.lambda.dynamodb.DynamoDbBatchStore;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestTable;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package dev.statekit.stream.lambda;
 
-import dev.statekit.egress.DynamoDbTableSink;
+import dev.statekit.aws.dynamodb.DynamoDbTableSink;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressSink;
-import dev.statekit.stream.state.dynamodb.DynamoDbBatchStore;
+import dev.statekit.stream.lambda.dynamodb.DynamoDbBatchStore;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.function.TypeName;
 import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.PipelineFailedException;
-import dev.statekit.stream.Serdes;
+import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.state.StateSpec;
 import dev.statekit.stream.state.ValueState;
 import dev.statekit.testing.ManualClock;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.statekit.stream.lambda;
 
-import dev.statekit.egress.DynamoDbTableSink;
+import dev.statekit.aws.dynamodb.DynamoDbTableSink;
 import java.util.Map;
 import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

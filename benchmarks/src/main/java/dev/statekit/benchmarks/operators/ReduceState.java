@@ -1,6 +1,6 @@
 package dev.statekit.benchmarks.operators;
 
-import dev.statekit.stream.Serdes;
+import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.state.CheckpointLineage;
 import dev.statekit.stream.state.KeyedStateStore;
 import dev.statekit.stream.state.StateBackend;

@@ -2,8 +2,8 @@ package dev.statekit.benchmarks.protocol;
 
 import dev.statekit.function.EgressMessageBuilder;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
+import dev.statekit.types.TypeName;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.statefun.sdk.java.StatefulFunctionSpec;
 import org.apache.flink.statefun.sdk.java.handler.RequestReplyHandler;

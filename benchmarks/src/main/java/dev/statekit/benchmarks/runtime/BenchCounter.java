@@ -4,8 +4,8 @@ import dev.statekit.function.Context;
 import dev.statekit.function.EgressMessageBuilder;
 import dev.statekit.function.Message;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
+import dev.statekit.types.TypeName;
 
 /**
  * The functions the cost cases run: a counter that counts its messages and keeps a note of about

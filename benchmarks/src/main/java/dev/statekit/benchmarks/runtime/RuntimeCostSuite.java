@@ -1,21 +1,21 @@
 package dev.statekit.benchmarks.runtime;
 
+import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
 import dev.statekit.aws.internal.CostMeter;
+import dev.statekit.aws.sqs.SqsMessageBus;
 import dev.statekit.benchmarks.Result;
 import dev.statekit.benchmarks.Suite;
+import dev.statekit.bus.QueueMessage;
 import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
-import dev.statekit.function.TypeName;
 import dev.statekit.runtime.DirectInvocation;
 import dev.statekit.runtime.DirectResult;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.Ingress;
 import dev.statekit.runtime.QueueBatchResult;
-import dev.statekit.runtime.QueueMessage;
-import dev.statekit.runtime.bus.SqsMessageBus;
-import dev.statekit.runtime.store.DynamoDbFunctionStore;
+import dev.statekit.types.TypeName;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

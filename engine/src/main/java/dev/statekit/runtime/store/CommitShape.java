@@ -10,7 +10,7 @@ import java.util.Set;
  * and one action per item. DynamoDB answers a transaction that names an item twice with a
  * ValidationException, never with a conflict, so retrying it cannot help.
  */
-final class CommitShape {
+public final class CommitShape {
   static final int MAX_ACTIONS = 100;
   static final long MAX_BYTES = 4L * 1024 * 1024;
 
@@ -21,7 +21,7 @@ final class CommitShape {
    *
    * @throws StoreException with {@link StoreException.Reason#INVALID_REQUEST} saying what is wrong
    */
-  static void check(Commit commit) {
+  public static void check(Commit commit) {
     Address self = commit.state().address();
     Set<Object> items = new HashSet<>();
     items.add(self);

@@ -9,13 +9,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * binary as is, numbers one byte per two significant digits plus one, lists and maps three bytes
  * plus one per element, booleans and nulls one byte.
  */
-final class DynamoDbItemSize {
+public final class DynamoDbItemSize {
   /** DynamoDB's item limit, 400 KB, names included. */
-  static final long DYNAMODB_ITEM_LIMIT = 400 * 1024;
+  public static final long DYNAMODB_ITEM_LIMIT = 400 * 1024;
 
   private DynamoDbItemSize() {}
 
-  static long of(Map<String, AttributeValue> item) {
+  public static long of(Map<String, AttributeValue> item) {
     long size = 0;
     for (Map.Entry<String, AttributeValue> attribute : item.entrySet()) {
       size += utf8Length(attribute.getKey()) + of(attribute.getValue());

@@ -13,19 +13,19 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * partition key, {@code sk = mark#<id>}, {@code p} its position, {@code expires_at} when TTL may
  * delete it.
  */
-final class DynamoDbMarkItems {
+public final class DynamoDbMarkItems {
   static final String PREFIX = "mark#";
-  static final String POSITION = "p";
+  public static final String POSITION = "p";
 
   private DynamoDbMarkItems() {}
 
-  static Map<String, AttributeValue> key(Address address, String id) {
+  public static Map<String, AttributeValue> key(Address address, String id) {
     return Map.of(
         PARTITION_KEY, AttributeValue.fromS(DynamoDbStateItems.partitionKey(address)),
         SORT_KEY, AttributeValue.fromS(PREFIX + id));
   }
 
-  static SpilledMark fromItem(Map<String, AttributeValue> item) {
+  public static SpilledMark fromItem(Map<String, AttributeValue> item) {
     AttributeValue expires = item.get(TTL_ATTRIBUTE);
     return new SpilledMark(
         item.get(SORT_KEY).s().substring(PREFIX.length()),

@@ -18,22 +18,22 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * r} how many registrations added to it, {@code n:<address>} how many tries to deliver that
  * address's outbox failed, {@code tried} when the last did.
  */
-final class DynamoDbOutboxItems {
+public final class DynamoDbOutboxItems {
   static final String PREFIX = "outbox#";
-  static final String ADDRESSES = "a";
+  public static final String ADDRESSES = "a";
   static final String REGISTRATIONS = "r";
   private static final String ATTEMPTS = "n:";
   static final String TRIED = "tried";
 
   private DynamoDbOutboxItems() {}
 
-  static Map<String, AttributeValue> key(OutboxKey key) {
+  public static Map<String, AttributeValue> key(OutboxKey key) {
     return Map.of(
         PARTITION_KEY, AttributeValue.fromS(partitionKey(key.shard())),
         SORT_KEY, AttributeValue.fromS(sortKey(key)));
   }
 
-  static String partitionKey(int shard) {
+  public static String partitionKey(int shard) {
     return PREFIX + shard;
   }
 
@@ -41,7 +41,7 @@ final class DynamoDbOutboxItems {
     return SortedKeys.sortKey(key.dueAtMillis(), key.id());
   }
 
-  static OutboxEntry fromItem(Map<String, AttributeValue> item) {
+  public static OutboxEntry fromItem(Map<String, AttributeValue> item) {
     int shard = Integer.parseInt(item.get(PARTITION_KEY).s().substring(PREFIX.length()));
     String sortKey = item.get(SORT_KEY).s();
     int hash = sortKey.indexOf('#');
@@ -65,7 +65,7 @@ final class DynamoDbOutboxItems {
   }
 
   /** The attribute that counts the failed tries of an address's outbox ({@link #text} form). */
-  static String attemptsOf(String addressText) {
+  public static String attemptsOf(String addressText) {
     return ATTEMPTS + addressText;
   }
 
@@ -73,7 +73,7 @@ final class DynamoDbOutboxItems {
    * An address as {@code <length of its type>:<type>/<id>}: namespaces and ids may hold {@code /},
    * so {@code namespace/type/id} alone could be read two ways.
    */
-  static String text(Address address) {
+  public static String text(Address address) {
     String type = address.type().asString();
     return type.length() + ":" + type + "/" + address.id();
   }

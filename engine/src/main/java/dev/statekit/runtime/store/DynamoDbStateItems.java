@@ -18,9 +18,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * runtime's bookkeeping; {@code obv} / {@code obi} the outbox's version and where it was
  * registered; {@code expires_at} the TTL. Empty attributes are left out.
  */
-final class DynamoDbStateItems {
+public final class DynamoDbStateItems {
   static final String PREFIX = "fn#";
-  static final String SORT = "state";
+  public static final String SORT = "state";
   static final String VERSION = "v";
   static final String VALUES = "vals";
   static final String TOKENS = "tok";
@@ -30,17 +30,17 @@ final class DynamoDbStateItems {
 
   private DynamoDbStateItems() {}
 
-  static Map<String, AttributeValue> key(Address address) {
+  public static Map<String, AttributeValue> key(Address address) {
     return Map.of(
         PARTITION_KEY, AttributeValue.fromS(partitionKey(address)),
         SORT_KEY, AttributeValue.fromS(SORT));
   }
 
-  static String partitionKey(Address address) {
+  public static String partitionKey(Address address) {
     return PREFIX + address;
   }
 
-  static Map<String, AttributeValue> toItem(AddressState state) {
+  public static Map<String, AttributeValue> toItem(AddressState state) {
     Map<String, AttributeValue> item = new HashMap<>(key(state.address()));
     item.put(VERSION, number(state.version()));
     if (!state.values().isEmpty()) {
@@ -69,7 +69,7 @@ final class DynamoDbStateItems {
     return item;
   }
 
-  static AddressState fromItem(Address address, Map<String, AttributeValue> item) {
+  public static AddressState fromItem(Address address, Map<String, AttributeValue> item) {
     if (item == null || item.isEmpty()) {
       return AddressState.absent(address);
     }
@@ -97,15 +97,15 @@ final class DynamoDbStateItems {
         longOf(item.get(TTL_ATTRIBUTE)));
   }
 
-  static long sizeOf(AddressState state) {
+  public static long sizeOf(AddressState state) {
     return DynamoDbItemSize.of(toItem(state));
   }
 
-  static AttributeValue timerKey(TimerKey key) {
+  public static AttributeValue timerKey(TimerKey key) {
     return AttributeValue.fromS(key.asString());
   }
 
-  static AttributeValue number(long value) {
+  public static AttributeValue number(long value) {
     return AttributeValue.fromN(Long.toString(value));
   }
 

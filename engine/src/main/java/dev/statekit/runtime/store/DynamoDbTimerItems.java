@@ -12,7 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * (so a query on the shard reads due timers first), {@code g} the target's message group, {@code b}
  * the message body, {@code sent} when a sweep last sent it.
  */
-final class DynamoDbTimerItems {
+public final class DynamoDbTimerItems {
   static final String PREFIX = "timer#";
   static final String GROUP = "g";
   static final String BODY = "b";
@@ -20,17 +20,17 @@ final class DynamoDbTimerItems {
 
   private DynamoDbTimerItems() {}
 
-  static Map<String, AttributeValue> key(TimerKey key) {
+  public static Map<String, AttributeValue> key(TimerKey key) {
     return Map.of(
         PARTITION_KEY, AttributeValue.fromS(partitionKey(key.shard())),
         SORT_KEY, AttributeValue.fromS(sortKey(key)));
   }
 
-  static String partitionKey(int shard) {
+  public static String partitionKey(int shard) {
     return PREFIX + shard;
   }
 
-  static Map<String, AttributeValue> toItem(Timer timer) {
+  public static Map<String, AttributeValue> toItem(Timer timer) {
     Map<String, AttributeValue> item = new HashMap<>(key(timer.key()));
     item.put(GROUP, AttributeValue.fromS(timer.groupId()));
     item.put(BODY, AttributeValue.fromS(timer.body()));
@@ -40,7 +40,7 @@ final class DynamoDbTimerItems {
     return item;
   }
 
-  static Timer fromItem(Map<String, AttributeValue> item) {
+  public static Timer fromItem(Map<String, AttributeValue> item) {
     int shard = Integer.parseInt(item.get(PARTITION_KEY).s().substring(PREFIX.length()));
     String sortKey = item.get(SORT_KEY).s();
     int hash = sortKey.indexOf('#');

@@ -5,7 +5,7 @@ package dev.statekit.runtime.store;
  * id, written {@code shard:dueAtMillis:id} and stored with the due time first in the sort key, so a
  * query on a shard reads what is due first.
  */
-final class SortedKeys {
+public final class SortedKeys {
   /** The largest due time a key can hold: its 13 digits reach into the year 2286. */
   static final long MAX_DUE_AT_MILLIS = 9_999_999_999_999L;
 
@@ -74,7 +74,7 @@ final class SortedKeys {
   }
 
   /** The first sort key after every item due at or before {@code dueAtMillis}. */
-  static String sortKeyAfter(long dueAtMillis) {
+  public static String sortKeyAfter(long dueAtMillis) {
     return String.format("%013d$", dueAtMillis);
   }
 

@@ -24,8 +24,8 @@ import java.util.logging.Logger;
  */
 public final class AlertsToCards implements EgressSink {
   /** The name of the pipeline's output of alerts. */
-  public static final dev.statekit.function.TypeName ALERTS =
-      dev.statekit.function.TypeName.of("fraud", "alerts");
+  public static final dev.statekit.types.TypeName ALERTS =
+      dev.statekit.types.TypeName.of("fraud", "alerts");
 
   private static final Logger LOG = Logger.getLogger(AlertsToCards.class.getPackageName());
 

@@ -3,11 +3,11 @@ package dev.statekit.examples.fraud;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.Serdes;
 import dev.statekit.stream.Sink;
 import dev.statekit.stream.Source;
 import dev.statekit.stream.WatermarkStrategy;
 import dev.statekit.stream.Windows;
+import dev.statekit.stream.serde.Serdes;
 import java.time.Duration;
 import java.util.Objects;
 

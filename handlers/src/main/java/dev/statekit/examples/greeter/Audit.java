@@ -4,8 +4,8 @@ import dev.statekit.function.Context;
 import dev.statekit.function.EgressMessageBuilder;
 import dev.statekit.function.Message;
 import dev.statekit.function.StatefulFunction;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
+import dev.statekit.types.TypeName;
 
 /** {@code example/audit}: counts the messages it gets in {@code total} and reports each one. */
 public final class Audit implements StatefulFunction {

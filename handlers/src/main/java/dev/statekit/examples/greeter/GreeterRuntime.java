@@ -1,8 +1,8 @@
 package dev.statekit.examples.greeter;
 
+import dev.statekit.aws.sqs.SqsEgressSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.LoggingSink;
-import dev.statekit.egress.SqsEgressSink;
 import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.runtime.FunctionRuntime;
 import software.amazon.awssdk.services.sqs.SqsClient;

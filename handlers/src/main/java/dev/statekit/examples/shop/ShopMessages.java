@@ -1,7 +1,7 @@
 package dev.statekit.examples.shop;
 
-import dev.statekit.function.TypeName;
 import dev.statekit.types.Type;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 
 /** The shop's function types, message types (JSON) and egresses. */

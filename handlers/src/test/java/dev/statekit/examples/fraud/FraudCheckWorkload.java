@@ -2,11 +2,11 @@ package dev.statekit.examples.fraud;
 
 import dev.statekit.egress.EgressSink;
 import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.Serde;
-import dev.statekit.stream.Serdes;
 import dev.statekit.stream.lambda.BatchSource;
 import dev.statekit.stream.lambda.EgressOutput;
 import dev.statekit.stream.lambda.simulation.Workload;
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.serde.Serdes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

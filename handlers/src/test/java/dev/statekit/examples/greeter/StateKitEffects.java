@@ -7,8 +7,8 @@ import dev.statekit.function.KinesisEgressMessage;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunction;
-import dev.statekit.function.TypeName;
 import dev.statekit.function.ValueSpec;
+import dev.statekit.types.TypeName;
 import java.time.Duration;
 
 /** {@code example/effects}: one command per side effect kind, the twin of SdkTwins#effects. */

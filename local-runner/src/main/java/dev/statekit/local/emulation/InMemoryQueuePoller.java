@@ -1,8 +1,8 @@
 package dev.statekit.local.emulation;
 
-import dev.statekit.entry.internal.EventWriter;
-import dev.statekit.runtime.QueueMessage;
-import dev.statekit.runtime.bus.InMemoryMessageBus;
+import dev.statekit.aws.events.EventWriter;
+import dev.statekit.bus.InMemoryMessageBus;
+import dev.statekit.bus.QueueMessage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

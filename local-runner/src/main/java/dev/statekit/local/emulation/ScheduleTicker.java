@@ -1,6 +1,6 @@
 package dev.statekit.local.emulation;
 
-import dev.statekit.entry.internal.EventWriter;
+import dev.statekit.aws.events.EventWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.statekit.local.emulation;
 
-import dev.statekit.entry.internal.EventWriter;
+import dev.statekit.aws.events.EventWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,15 +1,17 @@
-package dev.statekit.stream.state.dynamodb;
+package dev.statekit.stream.lambda.dynamodb;
 
 import dev.statekit.StateKitException.Reason;
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.aws.RetryPolicy;
-import dev.statekit.runtime.internal.ParallelCalls;
+import dev.statekit.concurrent.ParallelCalls;
 import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SplitState;
 import dev.statekit.stream.lambda.TimerItem;
 import dev.statekit.stream.state.StateStoreException;
+import dev.statekit.stream.state.dynamodb.Batches;
+import dev.statekit.stream.state.dynamodb.Items;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

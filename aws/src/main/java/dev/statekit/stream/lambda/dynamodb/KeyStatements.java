@@ -1,7 +1,8 @@
-package dev.statekit.stream.state.dynamodb;
+package dev.statekit.stream.lambda.dynamodb;
 
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
+import dev.statekit.stream.state.dynamodb.Items;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

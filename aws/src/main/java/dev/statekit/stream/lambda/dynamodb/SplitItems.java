@@ -1,9 +1,10 @@
-package dev.statekit.stream.state.dynamodb;
+package dev.statekit.stream.lambda.dynamodb;
 
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.SplitState;
+import dev.statekit.stream.state.dynamodb.Items;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

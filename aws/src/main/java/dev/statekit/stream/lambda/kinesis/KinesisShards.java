@@ -1,4 +1,4 @@
-package dev.statekit.handlers;
+package dev.statekit.stream.lambda.kinesis;
 
 import dev.statekit.entry.BatchConsumer;
 import dev.statekit.entry.KinesisRecord;

@@ -22,22 +22,22 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * BatchWriteItem). Failed calls and unprocessed items are retried with the {@link RetryPolicy}'s
  * backoff; what still fails surfaces as a {@link StateStoreException}.
  */
-final class Batches {
+public final class Batches {
   static final int READ_BATCH = 100;
-  static final int WRITE_BATCH = 25;
+  public static final int WRITE_BATCH = 25;
 
   private final DynamoDbClient dynamoDb;
   private final String table;
   private final RetryPolicy retry;
 
-  Batches(DynamoDbClient dynamoDb, String table, RetryPolicy retry) {
+  public Batches(DynamoDbClient dynamoDb, String table, RetryPolicy retry) {
     this.dynamoDb = dynamoDb;
     this.table = table;
     this.retry = retry;
   }
 
   /** Reads items by key, strongly consistent; absent items are missing from the result. */
-  List<Map<String, AttributeValue>> get(List<Map<String, AttributeValue>> keys) {
+  public List<Map<String, AttributeValue>> get(List<Map<String, AttributeValue>> keys) {
     List<Map<String, AttributeValue>> found = new ArrayList<>();
     for (int from = 0; from < keys.size(); from += READ_BATCH) {
       List<Map<String, AttributeValue>> batch =
@@ -65,7 +65,7 @@ final class Batches {
   }
 
   /** Writes puts and deletes, 25 per request. */
-  void write(List<WriteRequest> writes) {
+  public void write(List<WriteRequest> writes) {
     for (int from = 0; from < writes.size(); from += WRITE_BATCH) {
       Map<String, List<WriteRequest>> left =
           untilDone(
@@ -106,12 +106,12 @@ final class Batches {
   }
 
   /** Runs {@code request} with the retry policy; translates what still fails. */
-  <T> T call(String action, Supplier<T> request) {
+  public <T> T call(String action, Supplier<T> request) {
     return translated(action, () -> retry.call(request));
   }
 
   /** {@link RetryPolicy#untilDone}, translating an interrupted backoff. */
-  <W> W untilDone(String action, W work, UnaryOperator<W> attempt, Predicate<W> done) {
+  public <W> W untilDone(String action, W work, UnaryOperator<W> attempt, Predicate<W> done) {
     return translated(action, () -> retry.untilDone(work, attempt, done));
   }
 
@@ -130,7 +130,7 @@ final class Batches {
   }
 
   /** Throws if DynamoDB left items unprocessed through every attempt. */
-  void throwIfLeft(boolean left, String action) {
+  public void throwIfLeft(boolean left, String action) {
     if (left) {
       throw new StateStoreException(
           Reason.UNAVAILABLE,

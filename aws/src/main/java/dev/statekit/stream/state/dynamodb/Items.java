@@ -4,31 +4,31 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** Attribute values to and from Java values. */
-final class Items {
+public final class Items {
   private Items() {}
 
-  static AttributeValue number(long value) {
+  public static AttributeValue number(long value) {
     return AttributeValue.fromN(Long.toString(value));
   }
 
-  static long number(AttributeValue value) {
+  public static long number(AttributeValue value) {
     return value == null ? 0 : Long.parseLong(value.n());
   }
 
-  static long number(AttributeValue value, long absent) {
+  public static long number(AttributeValue value, long absent) {
     return value == null ? absent : Long.parseLong(value.n());
   }
 
   /** The bytes of a binary attribute; null if absent or written as NULL. */
-  static byte[] bytes(AttributeValue value) {
+  public static byte[] bytes(AttributeValue value) {
     return value == null || value.b() == null ? null : value.b().asByteArrayUnsafe();
   }
 
-  static AttributeValue bytes(byte[] bytes) {
+  public static AttributeValue bytes(byte[] bytes) {
     return AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(bytes));
   }
 
-  static String string(AttributeValue value) {
+  public static String string(AttributeValue value) {
     return value == null ? null : value.s();
   }
 }
