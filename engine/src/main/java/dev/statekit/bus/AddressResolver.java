@@ -1,8 +1,7 @@
-package dev.statekit.runtime.internal;
+package dev.statekit.bus;
 
 import dev.statekit.function.Address;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.runtime.InvalidEnvelopeException;
 import dev.statekit.types.TypeName;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.function.Address;
-import dev.statekit.runtime.InvalidEnvelopeException;
-import dev.statekit.runtime.internal.AddressResolver;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.util.Base64;

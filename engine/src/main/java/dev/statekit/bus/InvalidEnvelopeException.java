@@ -1,4 +1,4 @@
-package dev.statekit.runtime;
+package dev.statekit.bus;
 
 import dev.statekit.StateKitException;
 

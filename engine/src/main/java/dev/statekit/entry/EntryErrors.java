@@ -30,9 +30,7 @@ final class EntryErrors {
           case SQS ->
               "if it is yours, declare it with queue(\""
                   + source
-                  + "\", consumer) or runtime(runtime, \""
-                  + source
-                  + "\")";
+                  + "\", consumer) (a function runtime's consumer is runtime.queueConsumer())";
           case KINESIS ->
               "if it is yours, declare it with kinesisStream(\"" + source + "\", consumer)";
           case DYNAMODB_STREAM ->

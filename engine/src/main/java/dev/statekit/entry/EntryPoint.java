@@ -2,6 +2,7 @@ package dev.statekit.entry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.statekit.Deadline;
+import dev.statekit.event.ScheduledEvent;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.protocol.PayloadKind;
 import dev.statekit.protocol.RequestReplyHandler;

@@ -1,12 +1,17 @@
 package dev.statekit.entry;
 
 import dev.statekit.entry.internal.Routes;
-import dev.statekit.entry.internal.RuntimeRoutes;
 import dev.statekit.entry.internal.SourceKind;
+import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.ChangeRecord;
+import dev.statekit.event.EnvelopeConsumer;
+import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.QueueRecord;
+import dev.statekit.event.ScheduledEvent;
+import dev.statekit.event.ScheduledTask;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.http.FunctionHttpServer;
 import dev.statekit.protocol.RequestReplyHandler;
-import dev.statekit.runtime.FunctionRuntime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,40 +106,6 @@ public final class EntryPointBuilder {
     }
     this.envelopes = Objects.requireNonNull(consumer, "consumer");
     return this;
-  }
-
-  /**
-   * Routes StateKit's self-hosted runtime's direct invokes (ingress envelopes) and its timer sweep,
-   * as the scheduled task {@code timers}, which stops before the invocation's deadline ({@link
-   * FunctionRuntime#sweepTimers(dev.statekit.Deadline)}). The ingress queue's batches need {@link
-   * #runtime(FunctionRuntime, String)}, which names the queue.
-   */
-  public EntryPointBuilder runtime(FunctionRuntime runtime) {
-    Objects.requireNonNull(runtime, "runtime");
-    envelopes(runtime::invokeJson);
-    return scheduled("timers", event -> RuntimeRoutes.sweep(runtime, event.deadline()));
-  }
-
-  /**
-   * Like {@link #runtime(FunctionRuntime)}, and the batches of the runtime's ingress queue.
-   *
-   * @param ingressQueue the queue's ARN (only that queue), URL (that name in that account) or name
-   *     (that name in any account)
-   */
-  public EntryPointBuilder runtime(FunctionRuntime runtime, String ingressQueue) {
-    Objects.requireNonNull(ingressQueue, "ingressQueue");
-    runtime(runtime);
-    return queue(ingressQueue, records -> RuntimeRoutes.queueBatch(runtime, records));
-  }
-
-  /**
-   * Like {@link #runtime(FunctionRuntime)}, taking the batches of every queue not declared by name
-   * as the runtime's: only for a function nothing but its event source mappings may invoke (in
-   * memory, in tests).
-   */
-  public EntryPointBuilder runtimeOnAnyQueue(FunctionRuntime runtime) {
-    runtime(runtime);
-    return anyQueue(records -> RuntimeRoutes.queueBatch(runtime, records));
   }
 
   /**
@@ -248,7 +219,7 @@ public final class EntryPointBuilder {
         && tasks.isEmpty()) {
       throw new IllegalStateException(
           "An entry point with no routes answers nothing: register functions(...),"
-              + " envelopes(...), runtime(...), queue(...), kinesisStream(...),"
+              + " envelopes(...), queue(...), kinesisStream(...),"
               + " dynamoDbStream(...) or scheduled(...)");
     }
     return new EntryPoint(new RouteTable(this));

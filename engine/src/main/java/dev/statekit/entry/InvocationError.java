@@ -1,11 +1,11 @@
 package dev.statekit.entry;
 
+import dev.statekit.StateKitException;
+import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.IncompatibleStateException;
 import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.protocol.MalformedRequestException;
-import dev.statekit.runtime.InvalidEnvelopeException;
-import dev.statekit.runtime.InvocationFailedException;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -49,9 +49,10 @@ public final class InvocationError extends RuntimeException {
           + id
           + ")";
     }
-    if (failure instanceof InvocationFailedException e) {
-      // A rejection's reason may be a function's own failure text: it stays in the log.
-      return e.retryable()
+    if (failure instanceof StateKitException e) {
+      // Whichever part failed, its reason says what the caller can do; its text may hold a
+      // function's own failure or a backend's details, so it stays in the log.
+      return e.isRetryable()
           ? "The invocation failed for now and was not applied; retry it with the same"
               + " idempotency key (error "
               + id

@@ -8,6 +8,10 @@ import dev.statekit.entry.internal.Routes;
 import dev.statekit.entry.internal.SourceArn;
 import dev.statekit.entry.internal.SourceGroup;
 import dev.statekit.entry.internal.SourceKind;
+import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.BatchOutcome;
+import dev.statekit.event.ScheduledEvent;
+import dev.statekit.event.ScheduledTask;
 import dev.statekit.protocol.PayloadKind;
 import dev.statekit.protocol.RequestReplyHandler;
 import java.util.ArrayList;
@@ -46,7 +50,10 @@ final class PayloadRouter {
       }
       case ENVELOPE, ENVELOPE_BATCH -> {
         if (routes.envelopes == null) {
-          throw noRoute(shape, "register envelopes(consumer) or runtime(runtime) to apply them");
+          throw noRoute(
+              shape,
+              "register envelopes(consumer) to apply them (a function runtime's consumer is"
+                  + " runtime.envelopeConsumer())");
         }
         yield call(() -> routes.envelopes.invoke(payload), "The envelope consumer");
       }
@@ -84,7 +91,8 @@ final class PayloadRouter {
     if (routes.tasks.isEmpty()) {
       throw noRoute(
           PayloadShape.SCHEDULED,
-          "register scheduled(name, task), or runtime(runtime) for the timer sweep");
+          "register scheduled(name, task) (a function runtime's timer sweep is"
+              + " scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask()))");
     }
     boolean declared = false;
     for (String resource : event.resources()) {

@@ -1,6 +1,12 @@
 package dev.statekit.entry;
 
 import dev.statekit.entry.internal.Routes;
+import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.ChangeRecord;
+import dev.statekit.event.EnvelopeConsumer;
+import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.QueueRecord;
+import dev.statekit.event.ScheduledTask;
 import dev.statekit.http.HttpEventAdapter;
 import dev.statekit.http.HttpRouter;
 import dev.statekit.protocol.RequestReplyHandler;

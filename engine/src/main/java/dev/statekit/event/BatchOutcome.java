@@ -1,4 +1,4 @@
-package dev.statekit.entry;
+package dev.statekit.event;
 
 import java.util.List;
 

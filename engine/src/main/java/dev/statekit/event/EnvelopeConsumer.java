@@ -1,4 +1,4 @@
-package dev.statekit.entry;
+package dev.statekit.event;
 
 /**
  * Applies direct invokes carrying JSON ingress envelopes (one object, or an array of them) and

@@ -1,4 +1,4 @@
-package dev.statekit.entry;
+package dev.statekit.event;
 
 /** Work done on every scheduled event: the timer sweep of delayed messages, a pipeline's tick. */
 @FunctionalInterface

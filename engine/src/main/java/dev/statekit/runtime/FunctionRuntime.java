@@ -1,13 +1,19 @@
 package dev.statekit.runtime;
 
 import dev.statekit.Deadline;
+import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.bus.MessageBus;
 import dev.statekit.bus.QueueMessage;
 import dev.statekit.concurrent.ParallelCalls;
 import dev.statekit.egress.EgressRoutes;
+import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.EnvelopeConsumer;
+import dev.statekit.event.QueueRecord;
+import dev.statekit.event.ScheduledTask;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.runtime.internal.DeliveryTranslator;
 import dev.statekit.runtime.internal.FaultHook;
+import dev.statekit.runtime.internal.RuntimeRoutes;
 import dev.statekit.runtime.internal.RuntimeSettings;
 import dev.statekit.runtime.internal.TimerSweeper;
 import dev.statekit.runtime.store.FunctionStore;
@@ -114,6 +120,39 @@ public final class FunctionRuntime {
    */
   public SweepResult sweepTimers(Deadline deadline) {
     return sweeper.sweepUntil(Objects.requireNonNull(deadline, "deadline"));
+  }
+
+  /**
+   * The name the runtime's timer sweep is scheduled under ({@code timers}): the scheduled event's
+   * task, as {@code EntryPoint.builder().scheduled(FunctionRuntime.SWEEP_TASK,
+   * runtime.sweepTask())} routes it.
+   */
+  public static final String SWEEP_TASK = "timers";
+
+  /**
+   * The runtime as a consumer of direct invokes carrying ingress envelopes ({@link
+   * #invokeJson(byte[])}), for the entry point's {@code envelopes(...)}.
+   */
+  public EnvelopeConsumer envelopeConsumer() {
+    return this::invokeJson;
+  }
+
+  /**
+   * The runtime as a consumer of its ingress queue's batches ({@link #processQueueBatch(List)}),
+   * for the entry point's {@code queue(...)} or {@code anyQueue(...)}: the messages it did not
+   * finish are reported as failed, so only those come back.
+   */
+  public BatchConsumer<QueueRecord> queueConsumer() {
+    return records -> RuntimeRoutes.queueBatch(this, records);
+  }
+
+  /**
+   * The runtime's timer sweep as a scheduled task, stopping before the invocation's deadline
+   * ({@link #sweepTimers(Deadline)}), for the entry point's {@code scheduled(SWEEP_TASK, ...)}. It
+   * answers {@code {"sent": n, "failed": m, "more": true|false, "outboxes": k, "outboxesLeft": l}}.
+   */
+  public ScheduledTask sweepTask() {
+    return event -> RuntimeRoutes.sweep(this, event.deadline());
   }
 
   /** Builds a {@link FunctionRuntime}; every setting is checked when set. */

@@ -19,7 +19,11 @@ class EntryPointRuntimeTest {
   void envelopesQueueBatchesAndTheSweepReachTheRuntime() throws Exception {
     EntryPoint entry =
         EntryPoint.builder()
-            .runtime(runtime, "https://sqs.eu-west-1.amazonaws.com/123456789012/ingress.fifo")
+            .envelopes(runtime.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
+            .queue(
+                "https://sqs.eu-west-1.amazonaws.com/123456789012/ingress.fifo",
+                runtime.queueConsumer())
             .scheduleRule("tick")
             .build();
     String envelope =
@@ -43,7 +47,11 @@ class EntryPointRuntimeTest {
   void aNamedIngressQueueLeavesOtherQueuesUnrouted() {
     EntryPoint entry =
         EntryPoint.builder()
-            .runtime(runtime, "https://sqs.eu-west-1.amazonaws.com/123456789012/ingress.fifo")
+            .envelopes(runtime.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
+            .queue(
+                "https://sqs.eu-west-1.amazonaws.com/123456789012/ingress.fifo",
+                runtime.queueConsumer())
             .scheduleRule("tick")
             .build();
 

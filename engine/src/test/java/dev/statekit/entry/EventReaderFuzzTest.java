@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.statekit.event.BatchOutcome;
+import dev.statekit.event.ChangeRecord;
+import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.QueueRecord;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.protocol.MalformedRequestException;
 import dev.statekit.types.TypeName;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statekit.event.BatchOutcome;
 import dev.statekit.runtime.FunctionRuntime;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,11 @@ class ForgedEventsTest {
 
   @Test
   void theRuntimeAloneRoutesNoQueue() {
-    EntryPoint entry = EntryPoint.builder().runtime(runtime).build();
+    EntryPoint entry =
+        EntryPoint.builder()
+            .envelopes(runtime.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
+            .build();
 
     assertThrows(NoRouteException.class, () -> entry.invoke(sqs(QUEUE_ARN, "m1", "7")));
     assertEquals(0, seen());
@@ -28,7 +33,12 @@ class ForgedEventsTest {
 
   @Test
   void aQueueOfTheSameNameInAnotherAccountIsNotTheDeclaredOne() {
-    EntryPoint entry = EntryPoint.builder().runtime(runtime, QUEUE_URL).build();
+    EntryPoint entry =
+        EntryPoint.builder()
+            .envelopes(runtime.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
+            .queue(QUEUE_URL, runtime.queueConsumer())
+            .build();
 
     assertThrows(
         NoRouteException.class,
@@ -38,7 +48,12 @@ class ForgedEventsTest {
 
   @Test
   void aSequenceNumberSqsCannotSendIsRefusedAndLaterMessagesStillApply() throws Exception {
-    EntryPoint entry = EntryPoint.builder().runtime(runtime, QUEUE_URL).build();
+    EntryPoint entry =
+        EntryPoint.builder()
+            .envelopes(runtime.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
+            .queue(QUEUE_URL, runtime.queueConsumer())
+            .build();
 
     assertThrows(
         IllegalArgumentException.class,
@@ -81,10 +96,15 @@ class ForgedEventsTest {
 
   @Test
   void scheduledEventsRunTheTasksOnlyForTheDeclaredRules() throws Exception {
-    EntryPoint undeclared = EntryPoint.builder().runtime(runtime).build();
+    EntryPoint undeclared =
+        EntryPoint.builder()
+            .envelopes(runtime.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
+            .build();
     EntryPoint declared =
         EntryPoint.builder()
-            .runtime(runtime)
+            .envelopes(runtime.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
             .scheduleRule("arn:aws:events:eu-west-1:123456789012:rule/tick")
             .build();
     byte[] elsewhere =

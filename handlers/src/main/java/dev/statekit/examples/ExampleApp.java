@@ -124,7 +124,9 @@ public final class ExampleApp {
     KinesisShards shards = new KinesisShards(aws.kinesisClient(), stream, fraudCheck);
     return EntryPoint.builder()
         .functions(wiring.functions())
-        .runtime(wiring.runtime(), wiring.queue())
+        .envelopes(wiring.runtime().envelopeConsumer())
+        .scheduled(FunctionRuntime.SWEEP_TASK, wiring.runtime().sweepTask())
+        .queue(wiring.queue(), wiring.runtime().queueConsumer())
         .kinesisStream(stream, shards.kinesisConsumer())
         .scheduled(FRAUD_TICK, shards.tickTask())
         .scheduleRule(rule)
@@ -225,7 +227,9 @@ public final class ExampleApp {
     EntryPoint copy =
         EntryPoint.builder()
             .functions(wiring.functions())
-            .runtimeOnAnyQueue(offline)
+            .envelopes(offline.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, offline.sweepTask())
+            .anyQueue(offline.queueConsumer())
             .anyKinesisStream(fraudCheck.kinesisConsumer())
             .scheduled(FRAUD_TICK, fraudCheck.tickTask())
             .anyScheduleRule()
@@ -287,7 +291,9 @@ public final class ExampleApp {
     EntryPoint entryPoint =
         EntryPoint.builder()
             .functions(functions)
-            .runtimeOnAnyQueue(runtime)
+            .envelopes(runtime.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
+            .anyQueue(runtime.queueConsumer())
             .anyKinesisStream(fraudCheck.kinesisConsumer())
             .scheduled(FRAUD_TICK, fraudCheck.tickTask())
             .anyScheduleRule()

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.CollectingEgressSink;
-import dev.statekit.entry.BatchOutcome;
-import dev.statekit.entry.KinesisRecord;
-import dev.statekit.entry.ScheduledEvent;
+import dev.statekit.event.BatchOutcome;
+import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.ScheduledEvent;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.TimeWindow;

@@ -1,8 +1,8 @@
 package dev.statekit.benchmarks.coldstart;
 
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import dev.statekit.entry.BatchOutcome;
 import dev.statekit.entry.EntryPoint;
+import dev.statekit.event.BatchOutcome;
 import dev.statekit.handlers.StateKitHandler;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

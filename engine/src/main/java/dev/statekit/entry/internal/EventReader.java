@@ -8,10 +8,10 @@ import static dev.statekit.entry.internal.EventFields.required;
 import static dev.statekit.entry.internal.EventFields.sourceArn;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.statekit.entry.ChangeRecord;
-import dev.statekit.entry.KinesisRecord;
-import dev.statekit.entry.QueueRecord;
-import dev.statekit.entry.ScheduledEvent;
+import dev.statekit.event.ChangeRecord;
+import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.QueueRecord;
+import dev.statekit.event.ScheduledEvent;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;

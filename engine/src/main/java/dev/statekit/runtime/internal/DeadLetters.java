@@ -79,7 +79,7 @@ final class DeadLetters {
         .setKind(MESSAGE)
         // A target no function matches may be one a deploy removed after applying this message.
         .setApplied(
-            delivery.invalid instanceof dev.statekit.runtime.InvalidEnvelopeException invalid
+            delivery.invalid instanceof dev.statekit.bus.InvalidEnvelopeException invalid
                     && invalid.isTargetUnknown()
                 ? "unknown"
                 : "no")

@@ -1,9 +1,9 @@
-package dev.statekit.entry.internal;
+package dev.statekit.runtime.internal;
 
 import dev.statekit.Deadline;
 import dev.statekit.bus.QueueMessage;
-import dev.statekit.entry.BatchOutcome;
-import dev.statekit.entry.QueueRecord;
+import dev.statekit.event.BatchOutcome;
+import dev.statekit.event.QueueRecord;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.QueueBatchResult;
 import dev.statekit.runtime.SweepResult;

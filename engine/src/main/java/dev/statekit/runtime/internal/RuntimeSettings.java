@@ -1,5 +1,6 @@
 package dev.statekit.runtime.internal;
 
+import dev.statekit.bus.AddressResolver;
 import dev.statekit.bus.MessageBus;
 import dev.statekit.concurrent.Backoff;
 import dev.statekit.concurrent.ParallelCalls;

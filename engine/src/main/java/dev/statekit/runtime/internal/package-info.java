@@ -8,8 +8,8 @@
  *   <li><b>take in</b>: {@link dev.statekit.runtime.internal.DeliveryTranslator} turns direct
  *       invocations and queue messages into {@code Delivery}s (bodies read by {@code
  *       QueueBodyCodec} and {@link dev.statekit.bus.EnvelopeCodec}, addresses by {@link
- *       dev.statekit.runtime.internal.AddressResolver}), each holding {@code InboundInvocation}s,
- *       and answers with each delivery's {@code DeliveryOutcome}.
+ *       dev.statekit.bus.AddressResolver}), each holding {@code InboundInvocation}s, and answers
+ *       with each delivery's {@code DeliveryOutcome}.
  *   <li><b>load</b>: {@link dev.statekit.runtime.internal.BatchProcessor} reads every address's
  *       state and timers in one batch read, then hands each address to an {@code AddressCommitter},
  *       in parallel ({@code ParallelCalls}).

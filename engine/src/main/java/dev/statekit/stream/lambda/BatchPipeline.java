@@ -1,11 +1,11 @@
 package dev.statekit.stream.lambda;
 
-import dev.statekit.entry.BatchConsumer;
-import dev.statekit.entry.BatchOutcome;
-import dev.statekit.entry.ChangeRecord;
-import dev.statekit.entry.KinesisRecord;
-import dev.statekit.entry.QueueRecord;
-import dev.statekit.entry.ScheduledTask;
+import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.BatchOutcome;
+import dev.statekit.event.ChangeRecord;
+import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.QueueRecord;
+import dev.statekit.event.ScheduledTask;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.lambda.internal.BatchEngine;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.statekit.entry.ChangeRecord;
+import dev.statekit.event.ChangeRecord;
 import java.math.BigDecimal;
 import java.util.Base64;
 import java.util.Map;

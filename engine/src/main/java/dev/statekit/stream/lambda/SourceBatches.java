@@ -1,8 +1,8 @@
 package dev.statekit.stream.lambda;
 
-import dev.statekit.entry.ChangeRecord;
-import dev.statekit.entry.KinesisRecord;
-import dev.statekit.entry.QueueRecord;
+import dev.statekit.event.ChangeRecord;
+import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.QueueRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

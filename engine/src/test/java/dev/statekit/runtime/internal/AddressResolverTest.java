@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.AddressResolver;
+import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.function.Address;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.runtime.InvalidEnvelopeException;
 import dev.statekit.types.TypeName;
 import org.junit.jupiter.api.Test;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.statekit.bus.AddressResolver;
 import dev.statekit.bus.EnvelopeCodec;
 import dev.statekit.bus.QueueMessage;
 import dev.statekit.function.StatefulFunctions;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.entry.ChangeRecord;
-import dev.statekit.entry.KinesisRecord;
-import dev.statekit.entry.QueueRecord;
+import dev.statekit.event.ChangeRecord;
+import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.QueueRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.statekit.stream.lambda.kinesis;
 
-import dev.statekit.entry.BatchConsumer;
-import dev.statekit.entry.KinesisRecord;
-import dev.statekit.entry.ScheduledTask;
+import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.ScheduledTask;
 import dev.statekit.stream.lambda.BatchPipeline;
 import dev.statekit.stream.lambda.TickResult;
 import java.util.ArrayList;
