@@ -1,9 +1,7 @@
 package dev.statekit.egress;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.statekit.function.Address;
-import dev.statekit.protocol.internal.wire.KafkaProducerRecord;
-import dev.statekit.protocol.internal.wire.KinesisEgressRecord;
+import dev.statekit.protocol.EgressRecords;
 import dev.statekit.types.TypeName;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -122,21 +120,18 @@ public final class EgressRoutes {
       String destination;
       try {
         if (format.equals(KAFKA_TYPE)) {
-          KafkaProducerRecord kafka = KafkaProducerRecord.parseFrom(value);
-          destination = kafka.getTopic();
-          record =
-              EgressRecord.builder(id, egress, source, type, kafka.getValueBytes().toByteArray())
-                  .key(kafka.getKey().isEmpty() ? null : kafka.getKey());
+          EgressRecords.Kafka kafka = EgressRecords.kafka(value);
+          destination = kafka.topic();
+          record = EgressRecord.builder(id, egress, source, type, kafka.value()).key(kafka.key());
         } else {
-          KinesisEgressRecord kinesis = KinesisEgressRecord.parseFrom(value);
-          destination = kinesis.getStream();
+          EgressRecords.Kinesis kinesis = EgressRecords.kinesis(value);
+          destination = kinesis.stream();
           record =
-              EgressRecord.builder(id, egress, source, type, kinesis.getValueBytes().toByteArray())
-                  .key(kinesis.getPartitionKey())
-                  .explicitHashKey(
-                      kinesis.getExplicitHashKey().isEmpty() ? null : kinesis.getExplicitHashKey());
+              EgressRecord.builder(id, egress, source, type, kinesis.value())
+                  .key(kinesis.partitionKey())
+                  .explicitHashKey(kinesis.explicitHashKey());
         }
-      } catch (InvalidProtocolBufferException e) {
+      } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
             "A record for egress " + egress + " is not a valid " + type + ": " + e.getMessage(), e);
       }

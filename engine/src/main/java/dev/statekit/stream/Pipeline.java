@@ -1,5 +1,6 @@
 package dev.statekit.stream;
 
+import dev.statekit.stream.internal.PipelinePlans;
 import dev.statekit.stream.internal.Plan;
 import dev.statekit.stream.internal.Planner;
 import dev.statekit.stream.internal.threaded.PipelineRun;
@@ -24,6 +25,10 @@ import java.util.Objects;
  * its name from its checkpoint store.
  */
 public final class Pipeline {
+  static {
+    PipelinePlans.install(Pipeline::plan);
+  }
+
   private final Source<Object> source;
   private final List<Object> steps;
   private final Sink<Object> sink;
@@ -49,14 +54,7 @@ public final class Pipeline {
     return plan(options.parallelism());
   }
 
-  /**
-   * The stages and operators of this pipeline, keyed stages with {@code parallelism} workers unless
-   * their keyBy says otherwise. For StateKit's own engines (batch runs on Lambda plan the same
-   * pipeline); user code has no use for it.
-   *
-   * @throws IllegalArgumentException if an operator is out of place
-   */
-  public Plan plan(int parallelism) {
+  private Plan plan(int parallelism) {
     return Planner.plan(source, steps, sink, parallelism);
   }
 

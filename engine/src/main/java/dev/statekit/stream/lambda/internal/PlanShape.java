@@ -6,6 +6,7 @@ import dev.statekit.stream.WatermarkStrategy;
 import dev.statekit.stream.internal.BatchChains;
 import dev.statekit.stream.internal.KeyBySpec;
 import dev.statekit.stream.internal.OperatorSpec;
+import dev.statekit.stream.internal.PipelinePlans;
 import dev.statekit.stream.internal.Plan;
 import dev.statekit.stream.internal.WatermarkSpec;
 import dev.statekit.stream.internal.WindowSpec;
@@ -25,7 +26,7 @@ final class PlanShape {
   private final WatermarkStrategy<Object> watermarks;
 
   PlanShape(Pipeline pipeline) {
-    this.plan = pipeline.plan(1);
+    this.plan = PipelinePlans.plan(pipeline, 1);
     if (plan.stages().size() > 2) {
       throw new IllegalArgumentException(
           "On Lambda a pipeline has at most one keyBy (each batch takes one step of each key's"
