@@ -1,5 +1,9 @@
 /**
- * The queues the runtime sends to: the {@link dev.statekit.bus.MessageBus} port with an SQS adapter
- * and an in-memory FIFO queue.
+ * The queue plumbing below the runtime and the egress sinks: the {@link
+ * dev.statekit.bus.MessageBus} port with its in-memory FIFO queue (the SQS adapter is {@code
+ * dev.statekit.aws.sqs.SqsMessageBus} in statekit-aws), the messages a queue hands over ({@link
+ * dev.statekit.bus.QueueMessage}), SQS's group and deduplication ids ({@link
+ * dev.statekit.bus.QueueIds}), and the JSON ingress envelope every producer writes ({@link
+ * dev.statekit.bus.EnvelopeCodec}, refused as {@link dev.statekit.bus.InvalidEnvelopeException}).
  */
 package dev.statekit.bus;
