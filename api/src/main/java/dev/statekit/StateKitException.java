@@ -3,10 +3,10 @@ package dev.statekit;
 import java.util.Objects;
 
 /**
- * The base of the failures StateKit's storage, messaging and egress report (the function store, the
- * message bus, egress sinks, the runtime's refused envelopes and invocations): one {@link Reason}
- * says what the caller can do about it, whichever backend failed. Catch this type to handle them
- * all:
+ * The base of every failure StateKit reports (the function store, the message bus, egress sinks,
+ * refused envelopes, events and requests, functions that failed, pipelines that failed): one {@link
+ * Reason} says what the caller can do about it, whichever part failed. Catch this type to handle
+ * them all:
  *
  * <pre>{@code
  * try {
@@ -16,6 +16,7 @@ import java.util.Objects;
  *     case UNAVAILABLE -> retryLater();        // throttled, a server error, the network
  *     case CONFLICT -> reloadAndRetry();       // someone else changed it first
  *     case INVALID_REQUEST -> fixTheInput(e);  // retrying the same request will not help
+ *     case FAILED -> readTheCause(e);          // application code threw
  *   }
  * }
  * }</pre>
@@ -42,7 +43,13 @@ public abstract class StateKitException extends RuntimeException {
      * The request itself is wrong (bad input, too large, a missing table or queue, no permission):
      * the same request will fail again. The message says what to fix.
      */
-    INVALID_REQUEST
+    INVALID_REQUEST,
+    /**
+     * Code the application registered (a stateful function, a pipeline's function) threw; the cause
+     * is its exception. Its effects were dropped: whether running it again helps depends on that
+     * code. The runtime tries a message again up to its attempts, then dead-letters it.
+     */
+    FAILED
   }
 
   private final Reason reason;
@@ -64,8 +71,9 @@ public abstract class StateKitException extends RuntimeException {
   }
 
   /**
-   * Whether the same work may succeed if tried again later ({@link Reason#UNAVAILABLE}) or after
-   * reading again ({@link Reason#CONFLICT}).
+   * Whether the same work may succeed if tried again later ({@link Reason#UNAVAILABLE}), after
+   * reading again ({@link Reason#CONFLICT}), or, for application code that threw ({@link
+   * Reason#FAILED}), if what made it throw has passed.
    */
   public boolean isRetryable() {
     return reason != Reason.INVALID_REQUEST;

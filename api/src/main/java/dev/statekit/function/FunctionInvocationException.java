@@ -1,10 +1,12 @@
 package dev.statekit.function;
 
+import dev.statekit.StateKitException;
+
 /**
  * A function failed on a message: it threw, or one of its values could not be read or written. The
  * message's effects were dropped; the cause says what went wrong.
  */
-public final class FunctionInvocationException extends RuntimeException {
+public final class FunctionInvocationException extends StateKitException {
   private static final long serialVersionUID = 1L;
 
   private final transient Address address;
@@ -18,6 +20,7 @@ public final class FunctionInvocationException extends RuntimeException {
   public FunctionInvocationException(
       Address address, int invocationIndex, String argumentType, Throwable cause) {
     super(
+        Reason.FAILED,
         "Function "
             + address
             + " failed on message "

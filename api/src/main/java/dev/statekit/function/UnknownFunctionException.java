@@ -1,9 +1,10 @@
 package dev.statekit.function;
 
+import dev.statekit.StateKitException;
 import dev.statekit.types.TypeName;
 
 /** A message was addressed to a function type that no function is registered for. */
-public final class UnknownFunctionException extends RuntimeException {
+public final class UnknownFunctionException extends StateKitException {
   private static final long serialVersionUID = 1L;
 
   private final TypeName type;
@@ -11,6 +12,7 @@ public final class UnknownFunctionException extends RuntimeException {
   /** For a message to {@code type}, given the types that are registered. */
   public UnknownFunctionException(TypeName type, Iterable<TypeName> registered) {
     super(
+        Reason.INVALID_REQUEST,
         "No function is registered for type "
             + type
             + "; registered: "

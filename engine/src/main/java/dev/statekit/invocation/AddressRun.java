@@ -19,7 +19,7 @@ import java.util.List;
  * dev.statekit.function.Expiration} from the spec and restarts its clock on write (mutations) or on
  * each batch (after-call values are offered, hence read, on every invocation).
  */
-public final class BatchRun {
+public final class AddressRun {
   private final Address self;
   private final StatefulFunction function;
   private final StateCell[] cells;
@@ -28,7 +28,7 @@ public final class BatchRun {
   private int invocations;
   private final Payloads.Access payloads = Payloads.access();
 
-  BatchRun(Address self, StatefulFunction function, List<ValueSpec<?>> specs) {
+  AddressRun(Address self, StatefulFunction function, List<ValueSpec<?>> specs) {
     this.self = self;
     this.function = function;
     this.cells = new StateCell[specs.size()];

@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * Runs registered functions on batches of messages, with no transport attached: the StateFun
- * protocol handler and the self-hosted runtime both drive it. Thread-safe; each {@link BatchRun}
+ * protocol handler and the self-hosted runtime both drive it. Thread-safe; each {@link AddressRun}
  * belongs to one thread. Not for users.
  */
 public final class FunctionEngine {
@@ -39,7 +39,7 @@ public final class FunctionEngine {
    * @throws UnknownFunctionException if no function is registered for the target's type
    * @throws FunctionInvocationException if the function's supplier fails
    */
-  public BatchRun open(Address target) {
+  public AddressRun open(Address target) {
     StatefulFunctionSpec spec =
         functions
             .get(target.type())
@@ -54,7 +54,7 @@ public final class FunctionEngine {
    * @throws IllegalArgumentException if the id is empty
    * @throws UnknownFunctionException if no function is registered for the type
    */
-  public BatchRun open(String namespace, String type, String id) {
+  public AddressRun open(String namespace, String type, String id) {
     Map<String, StatefulFunctionSpec> types = byNamespace.get(namespace);
     StatefulFunctionSpec spec = types == null ? null : types.get(type);
     if (spec == null) {
@@ -63,9 +63,9 @@ public final class FunctionEngine {
     return open(spec, Address.of(spec.type(), id));
   }
 
-  private static BatchRun open(StatefulFunctionSpec spec, Address target) {
+  private static AddressRun open(StatefulFunctionSpec spec, Address target) {
     try {
-      return new BatchRun(target, spec.newBatchFunction(), spec.valueSpecs());
+      return new AddressRun(target, spec.newBatchFunction(), spec.valueSpecs());
     } catch (RuntimeException e) {
       throw new FunctionInvocationException(target, 0, "(supplier)", e);
     }

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * What one successful invocation sent, in order per kind. State changes are not here: they are
- * threaded through the batch and read once at its end ({@link BatchRun#mutations()}). Not for
+ * threaded through the batch and read once at its end ({@link AddressRun#mutations()}). Not for
  * users.
  */
 public final class InvocationEffects {

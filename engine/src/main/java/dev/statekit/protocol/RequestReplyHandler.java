@@ -5,7 +5,7 @@ import dev.statekit.function.IncompatibleStateException;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.function.ValueSpec;
-import dev.statekit.invocation.BatchRun;
+import dev.statekit.invocation.AddressRun;
 import dev.statekit.invocation.FunctionEngine;
 import dev.statekit.invocation.InvocationEffects;
 import dev.statekit.types.TypeName;
@@ -79,7 +79,7 @@ public final class RequestReplyHandler {
               + String.join("/", target)
               + " has no invocations; a batch needs at least one message");
     }
-    BatchRun run = engine.open(target[0], target[1], target[2]);
+    AddressRun run = engine.open(target[0], target[1], target[2]);
     for (int i = 0; i < request.stateCount; i++) {
       run.offer(request.stateNames[i], request.stateValues[i]);
     }

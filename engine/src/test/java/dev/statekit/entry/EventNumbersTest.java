@@ -40,10 +40,10 @@ class EventNumbersTest {
       byte[] event =
           utf8(new String(Events.kinesis("clicks", "1")).replace("1700000000.25", timestamp));
 
-      IllegalArgumentException e =
+      MalformedEventException e =
           assertTimeoutPreemptively(
               AT_ONCE,
-              () -> assertThrows(IllegalArgumentException.class, () -> entry.invoke(event)));
+              () -> assertThrows(MalformedEventException.class, () -> entry.invoke(event)));
       assertTrue(e.getMessage().contains("approximateArrivalTimestamp"), e.getMessage());
     }
   }
@@ -53,9 +53,9 @@ class EventNumbersTest {
     byte[] event =
         utf8(new String(Events.dynamoDb("orders")).replace("1700000000", "\"9e999999999\""));
 
-    IllegalArgumentException e =
+    MalformedEventException e =
         assertTimeoutPreemptively(
-            AT_ONCE, () -> assertThrows(IllegalArgumentException.class, () -> entry.invoke(event)));
+            AT_ONCE, () -> assertThrows(MalformedEventException.class, () -> entry.invoke(event)));
     assertTrue(e.getMessage().contains("ApproximateCreationDateTime"), e.getMessage());
   }
 }

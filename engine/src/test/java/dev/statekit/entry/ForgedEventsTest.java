@@ -56,7 +56,7 @@ class ForgedEventsTest {
             .build();
 
     assertThrows(
-        IllegalArgumentException.class,
+        MalformedEventException.class,
         () -> entry.invoke(sqs(QUEUE_ARN, "forged", "9".repeat(40))));
     assertEquals(
         "{\"batchItemFailures\":[]}",

@@ -1,4 +1,4 @@
-package dev.statekit.function.internal;
+package dev.statekit.invocation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -14,11 +14,6 @@ import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.function.ValueSpec;
-import dev.statekit.invocation.BatchRun;
-import dev.statekit.invocation.FunctionEngine;
-import dev.statekit.invocation.InvocationEffects;
-import dev.statekit.invocation.StateMutation;
-import dev.statekit.invocation.TypedValue;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.time.Duration;
@@ -27,7 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The engine as the self-hosted runtime will drive it: per-invocation effects and undo. */
-class BatchRunTest {
+class AddressRunTest {
   private static final TypeName COUNTER = TypeName.of("test", "counter");
   private static final TypeName OUT = TypeName.of("test", "out");
   private static final ValueSpec<Integer> COUNT = ValueSpec.named("count").withIntType();
@@ -66,7 +61,7 @@ class BatchRunTest {
 
   @Test
   void eachInvocationReportsItsOwnEffectsAndStateIsThreaded() {
-    BatchRun run = opened(5);
+    AddressRun run = opened(5);
 
     InvocationEffects first = run.invoke(null, string("a"));
     InvocationEffects second = run.invoke(Address.of(COUNTER, "z"), string("later"));
@@ -85,7 +80,7 @@ class BatchRunTest {
 
   @Test
   void aFailingInvocationLeavesTheStateOfTheLastGoodOne() {
-    BatchRun run = opened(0);
+    AddressRun run = opened(0);
     run.invoke(null, string("a"));
 
     var e = assertThrows(FunctionInvocationException.class, () -> run.invoke(null, string("fail")));
@@ -99,7 +94,7 @@ class BatchRunTest {
 
   @Test
   void aRemovalAfterWritesIsOneDelete() {
-    BatchRun run = opened(0);
+    AddressRun run = opened(0);
     run.invoke(null, string("a"));
     run.invoke(null, string("reset"));
 
@@ -112,7 +107,7 @@ class BatchRunTest {
 
   @Test
   void untouchedStateProducesNoMutation() {
-    BatchRun run = engine.open(Address.of(COUNTER, "a"));
+    AddressRun run = engine.open(Address.of(COUNTER, "a"));
     run.offer("count", null);
     run.offer("log", null);
 
@@ -121,7 +116,7 @@ class BatchRunTest {
 
   @Test
   void missingValuesAreListedUntilOffered() {
-    BatchRun run = engine.open(Address.of(COUNTER, "a"));
+    AddressRun run = engine.open(Address.of(COUNTER, "a"));
     assertEquals(List.of(COUNT, LOG), run.missingValues());
 
     run.offer("log", null);
@@ -131,7 +126,7 @@ class BatchRunTest {
 
   @Test
   void aValueOfAnotherTypeIsRefused() {
-    BatchRun run = engine.open(Address.of(COUNTER, "a"));
+    AddressRun run = engine.open(Address.of(COUNTER, "a"));
 
     var e =
         assertThrows(
@@ -143,7 +138,7 @@ class BatchRunTest {
 
   @Test
   void theContextRefusesUseAfterItsInvocation() {
-    BatchRun run = opened(0);
+    AddressRun run = opened(0);
     run.invoke(null, string("a"));
 
     var send =
@@ -167,7 +162,7 @@ class BatchRunTest {
                             .get(ValueSpec.named(message.asUtf8String()).withLongType()),
                     COUNT)
                 .build());
-    BatchRun run = strict.open(Address.of(COUNTER, "a"));
+    AddressRun run = strict.open(Address.of(COUNTER, "a"));
     run.offer("count", null);
 
     var undeclared =
@@ -190,8 +185,8 @@ class BatchRunTest {
     assertThrows(UnknownFunctionException.class, () -> engine.open("test", "other", "a"));
   }
 
-  private BatchRun opened(int count) {
-    BatchRun run = engine.open("test", "counter", "a");
+  private AddressRun opened(int count) {
+    AddressRun run = engine.open("test", "counter", "a");
     run.offer(
         "count", new TypedValue("io.statefun.types/int", Types.integerType().serialize(count)));
     run.offer("log", null);

@@ -4,7 +4,7 @@ import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.IncompatibleStateException;
 import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.function.ValueSpec;
-import dev.statekit.invocation.BatchRun;
+import dev.statekit.invocation.AddressRun;
 import dev.statekit.invocation.InvocationEffects;
 import dev.statekit.invocation.TypedValue;
 import dev.statekit.runtime.store.AddressState;
@@ -64,7 +64,7 @@ final class InvocationRunner {
             now,
             loaded.pendingTokens());
     RunResult plan = new RunResult(check, incarnation);
-    BatchRun batch;
+    AddressRun batch;
     try {
       batch = settings.engine.open(loaded.address());
       offerValues(batch);
@@ -136,7 +136,7 @@ final class InvocationRunner {
 
   /** Runs one invocation; returns the error that stops the address, if it does. */
   private RuntimeException invoke(
-      BatchRun batch, EffectCheck check, RunResult plan, InboundInvocation inbound) {
+      AddressRun batch, EffectCheck check, RunResult plan, InboundInvocation inbound) {
     if (inbound.timer != null) {
       check.firing(inbound);
     }
@@ -176,7 +176,7 @@ final class InvocationRunner {
     return inbound.delivery.fromQueue && inbound.delivery.attempts > settings.maxAttempts;
   }
 
-  private void offerValues(BatchRun batch) {
+  private void offerValues(AddressRun batch) {
     for (ValueSpec<?> spec :
         settings.functions.get(loaded.address().type()).orElseThrow().valueSpecs()) {
       StoredValue stored = loaded.values().get(spec.name());

@@ -10,7 +10,7 @@ import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SplitState;
 import dev.statekit.stream.lambda.TimerItem;
 import dev.statekit.stream.state.StateStoreException;
-import dev.statekit.stream.state.dynamodb.Batches;
+import dev.statekit.stream.state.dynamodb.BatchItemCalls;
 import dev.statekit.stream.state.dynamodb.Items;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -74,7 +74,7 @@ public final class DynamoDbBatchStore implements BatchStore {
 
   private final DynamoDbClient dynamoDb;
   private final String table;
-  private final Batches batches;
+  private final BatchItemCalls batches;
   private final KeyStatements statements;
   private final ParallelCalls parallel;
 
@@ -101,7 +101,7 @@ public final class DynamoDbBatchStore implements BatchStore {
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be >= 1, got " + parallelism);
     }
-    this.batches = new Batches(dynamoDb, table, retry);
+    this.batches = new BatchItemCalls(dynamoDb, table, retry);
     this.statements = new KeyStatements(table);
     this.parallel = new ParallelCalls(parallelism);
   }
@@ -313,9 +313,9 @@ public final class DynamoDbBatchStore implements BatchStore {
           requests.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
         });
     List<Callable<Void>> calls = new ArrayList<>();
-    for (int from = 0; from < requests.size(); from += Batches.WRITE_BATCH) {
+    for (int from = 0; from < requests.size(); from += BatchItemCalls.WRITE_BATCH) {
       List<WriteRequest> chunk =
-          requests.subList(from, Math.min(requests.size(), from + Batches.WRITE_BATCH));
+          requests.subList(from, Math.min(requests.size(), from + BatchItemCalls.WRITE_BATCH));
       calls.add(
           () -> {
             batches.write(chunk);

@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * BatchWriteItem). Failed calls and unprocessed items are retried with the {@link RetryPolicy}'s
  * backoff; what still fails surfaces as a {@link StateStoreException}.
  */
-public final class Batches {
+public final class BatchItemCalls {
   static final int READ_BATCH = 100;
   public static final int WRITE_BATCH = 25;
 
@@ -30,7 +30,7 @@ public final class Batches {
   private final String table;
   private final RetryPolicy retry;
 
-  public Batches(DynamoDbClient dynamoDb, String table, RetryPolicy retry) {
+  public BatchItemCalls(DynamoDbClient dynamoDb, String table, RetryPolicy retry) {
     this.dynamoDb = dynamoDb;
     this.table = table;
     this.retry = retry;

@@ -38,13 +38,13 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
 
   private final DynamoDbClient dynamoDb;
   private final String table;
-  private final Batches batches;
+  private final BatchItemCalls batches;
 
   /** Checkpoints in {@code tableName}, shaped as {@link ApplicationTable} describes. */
   public DynamoDbCheckpointStore(DynamoDbClient dynamoDb, String tableName) {
     this.dynamoDb = dynamoDb;
     this.table = tableName;
-    this.batches = new Batches(dynamoDb, tableName, RetryPolicy.defaults());
+    this.batches = new BatchItemCalls(dynamoDb, tableName, RetryPolicy.defaults());
   }
 
   private static String pk(String pipeline) {

@@ -39,11 +39,11 @@ public final class DynamoDbStateTable implements StateTable {
   /** DynamoDB's item size limit, less room for keys and attribute names. */
   static final int MAX_VALUE_BYTES = 390 * 1024;
 
-  private final Batches batches;
+  private final BatchItemCalls batches;
 
   /** State in {@code tableName}, shaped as {@link ApplicationTable} describes. */
   public DynamoDbStateTable(DynamoDbClient dynamoDb, String tableName) {
-    this.batches = new Batches(dynamoDb, tableName, RetryPolicy.defaults());
+    this.batches = new BatchItemCalls(dynamoDb, tableName, RetryPolicy.defaults());
   }
 
   /**
