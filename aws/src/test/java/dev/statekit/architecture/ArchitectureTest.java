@@ -33,7 +33,9 @@ import java.util.List;
  * but nothing outside {@code stream} sees it. The protobuf-generated packages ({@code *.wire},
  * {@code *.data}) belong to the package that generates them.
  */
-@AnalyzeClasses(packages = "dev.statekit", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(
+    packages = "dev.statekit",
+    importOptions = {ImportOption.DoNotIncludeTests.class, NoTestJars.class})
 class ArchitectureTest {
   /** Packages an application's function code and its unit tests use: statekit-api. */
   static final String[] FUNCTION_API = {

@@ -6,13 +6,16 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.statekit.architecture.NoTestJars;
 
 /**
  * The Lambda handlers stay thin: they translate Lambda's types and hand the bytes to the engine's
  * public entry points, reaching into no engine internals; and no StateKit code outside them (and
  * the example handlers) sees a Lambda type.
  */
-@AnalyzeClasses(packages = "dev.statekit", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(
+    packages = "dev.statekit",
+    importOptions = {ImportOption.DoNotIncludeTests.class, NoTestJars.class})
 class HandlersArchitectureTest {
   @ArchTest
   static final ArchRule handlersUseOnlyPublicApi =

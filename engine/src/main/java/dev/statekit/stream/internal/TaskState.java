@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class TaskState {
   public final List<Operator> operators = new ArrayList<>();
-  final List<KeyedStateStore> stores = new ArrayList<>();
+  public final List<KeyedStateStore> stores = new ArrayList<>();
   final List<SinkWriter<?>> writers = new ArrayList<>();
   public final TaskMetrics metrics = new TaskMetrics();
   private long notified;

@@ -88,7 +88,7 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
     }
 
     /** The highest timestamp seen, {@link Long#MIN_VALUE} before the first record. */
-    long maxTimestamp() {
+    public long maxTimestamp() {
       return maxTimestamp;
     }
 

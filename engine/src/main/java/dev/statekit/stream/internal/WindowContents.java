@@ -17,9 +17,9 @@ import java.util.Map;
  * sessions also keep the list of a key's open sessions. Used by the in-process {@link
  * WindowOperator} and by batch runs on Lambda.
  */
-final class WindowContents {
+public final class WindowContents {
   /** Where the windows a record opens are reported, to set a timer at their last millisecond. */
-  interface NewWindows {
+  public interface NewWindows {
     void opened(Object key, TimeWindow window);
   }
 
@@ -33,7 +33,7 @@ final class WindowContents {
   private final ValueState<List<TimeWindow>> sessionList;
 
   @SuppressWarnings("unchecked")
-  WindowContents(WindowSpec spec, KeyedStateStore store) {
+  public WindowContents(WindowSpec spec, KeyedStateStore store) {
     this.spec = spec;
     this.windows = spec.windows();
     this.sessions = windows.kind() == Windows.Kind.SESSION;
@@ -64,7 +64,7 @@ final class WindowContents {
    *
    * @return false if the record is late: every window it belongs to ends at or before the watermark
    */
-  boolean add(Object key, Record<?> record, long watermark, NewWindows opened) {
+  public boolean add(Object key, Record<?> record, long watermark, NewWindows opened) {
     if (!record.hasTimestamp()) {
       throw new IllegalArgumentException(
           "Windows need event time, but "
@@ -172,7 +172,7 @@ final class WindowContents {
   }
 
   /** The windows {@code key} has state in (its sessions, for session windows). */
-  List<TimeWindow> windowsOf(Object key) {
+  public List<TimeWindow> windowsOf(Object key) {
     store.setCurrentKey(key);
     if (sessions) {
       return openSessions();
@@ -191,7 +191,7 @@ final class WindowContents {
    * @param clear whether to drop the window's state afterwards
    * @return how many records were emitted
    */
-  int fire(Object key, TimeWindow window, Output next, boolean clear) throws Exception {
+  public int fire(Object key, TimeWindow window, Output next, boolean clear) throws Exception {
     store.setCurrentKey(key);
     if (sessions) {
       List<TimeWindow> open = openSessions();
@@ -234,7 +234,7 @@ final class WindowContents {
   }
 
   /** Drops the windows of {@code key} ending at or before {@code time}; true if any were. */
-  boolean dropThrough(Object key, long time) {
+  public boolean dropThrough(Object key, long time) {
     boolean dropped = false;
     for (TimeWindow window : windowsOf(key)) {
       if (window.maxTimestamp() <= time) {

@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Compact serdes for windows (state namespaces) and lists of session windows. */
-final class WindowSerdes {
+public final class WindowSerdes {
   private WindowSerdes() {}
 
-  static final Serde<Object> WINDOW =
+  public static final Serde<Object> WINDOW =
       new Serde<>() {
         @Override
         public byte[] encode(Object value) {

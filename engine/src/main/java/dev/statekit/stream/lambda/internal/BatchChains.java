@@ -1,7 +1,18 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Sink;
+import dev.statekit.stream.internal.Operator;
+import dev.statekit.stream.internal.OperatorContext;
+import dev.statekit.stream.internal.OperatorSpec;
+import dev.statekit.stream.internal.Output;
+import dev.statekit.stream.internal.Plan;
+import dev.statekit.stream.internal.Planner;
+import dev.statekit.stream.internal.ProcessSpec;
+import dev.statekit.stream.internal.SinkSpec;
+import dev.statekit.stream.internal.TaskState;
+import dev.statekit.stream.internal.WatermarkSpec;
+import dev.statekit.stream.internal.WindowSpec;
 import dev.statekit.stream.state.CheckpointLineage;
 import dev.statekit.stream.state.StateBackend;
 import java.util.ArrayList;

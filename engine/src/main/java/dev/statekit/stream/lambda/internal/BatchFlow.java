@@ -2,7 +2,6 @@ package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.StateKitException.Reason;
 import dev.statekit.stream.PipelineFailedException;
-import dev.statekit.stream.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchFaultHook.Step;
 import dev.statekit.stream.lambda.BatchResult;
@@ -11,6 +10,7 @@ import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.lambda.SplitState;
 import dev.statekit.stream.lambda.TimerItem;
+import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.state.StateStoreException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,13 @@
-package dev.statekit.stream.internal;
+package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.Record;
 import dev.statekit.stream.SinkWriter;
 import dev.statekit.stream.TimeWindow;
+import dev.statekit.stream.internal.Operator;
+import dev.statekit.stream.internal.OperatorContext;
+import dev.statekit.stream.internal.WindowContents;
+import dev.statekit.stream.internal.WindowSerdes;
+import dev.statekit.stream.internal.WindowSpec;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.statekit.stream.lambda.internal;
 
-import dev.statekit.stream.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.lambda.TimerItem;
+import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.state.internal.StateKeys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

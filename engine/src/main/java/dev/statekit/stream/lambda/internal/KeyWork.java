@@ -1,8 +1,8 @@
 package dev.statekit.stream.lambda.internal;
 
-import dev.statekit.stream.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
 import dev.statekit.stream.lambda.KeyItem;
+import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,13 +2,11 @@ package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.TimeWindow;
-import dev.statekit.stream.internal.BatchChains;
-import dev.statekit.stream.internal.BatchWindowOperator;
-import dev.statekit.stream.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.internal.Operator;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
+import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.lambda.internal.KeyBook.Outbox;
 import dev.statekit.stream.lambda.internal.KeyBook.Pending;
 import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;

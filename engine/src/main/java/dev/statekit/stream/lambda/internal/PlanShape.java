@@ -3,7 +3,6 @@ package dev.statekit.stream.lambda.internal;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.Record;
 import dev.statekit.stream.WatermarkStrategy;
-import dev.statekit.stream.internal.BatchChains;
 import dev.statekit.stream.internal.KeyBySpec;
 import dev.statekit.stream.internal.OperatorSpec;
 import dev.statekit.stream.internal.PipelinePlans;

@@ -2,7 +2,6 @@ package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.Record;
 import dev.statekit.stream.SourcePosition;
-import dev.statekit.stream.internal.BatchChains;
 import dev.statekit.stream.internal.Output;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.state.StateBackend;

@@ -1,8 +1,8 @@
 package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.TimeWindow;
-import dev.statekit.stream.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.lambda.TimerItem;
+import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.serde.Serde;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
