@@ -40,6 +40,8 @@ final class AwsWiring {
   private final String deadLetters;
   private final FunctionRuntime runtime;
   private final Duration batchTimeout;
+  private final java.util.Map<dev.statekit.function.TypeName, dev.statekit.egress.EgressSink>
+      egressQueues = new java.util.LinkedHashMap<>();
 
   private AwsWiring(Application application, Variables variables) {
     this.application = application;
@@ -53,9 +55,10 @@ final class AwsWiring {
         variables.required(RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue");
     EgressRoutes.Builder egress = EgressRoutes.builder();
     for (EgressQueue route : application.egressQueues()) {
-      egress.route(
-          route.egress(),
-          new SqsEgressSink(sqs, variables.required(route.queueVariable(), route.meaning())));
+      SqsEgressSink sink =
+          new SqsEgressSink(sqs, variables.required(route.queueVariable(), route.meaning()));
+      egress.route(route.egress(), sink);
+      egressQueues.put(route.egress(), sink);
     }
     this.dynamoDb = aws.dynamoDbClient();
     this.runtime = runtime(dynamoDb, sqs, egress.otherwise(new LoggingSink()).build());
@@ -73,7 +76,8 @@ final class AwsWiring {
           variables.required(
               declared.streamVariable(),
               "the Kinesis stream pipeline " + declared.name() + " reads");
-      BatchPipeline pipeline = pipeline(declared, new DynamoDbBatchStore(dynamoDb, table), runtime);
+      BatchPipeline pipeline =
+          pipeline(declared, new DynamoDbBatchStore(dynamoDb, table), runtime, egressQueues);
       KinesisShards shards = new KinesisShards(aws.kinesisClient(), stream, pipeline);
       entry
           .kinesisStream(stream, shards.kinesisConsumer())
@@ -101,12 +105,13 @@ final class AwsWiring {
   private BatchPipeline pipeline(
       PipelineDeclaration declared,
       dev.statekit.stream.lambda.BatchStore store,
-      FunctionRuntime on) {
+      FunctionRuntime on,
+      java.util.Map<dev.statekit.function.TypeName, dev.statekit.egress.EgressSink> sinks) {
     return declared
         .factory()
         .build(
             new PipelineWiring(
-                declared.name(), store, on, variables, batchTimeout, Clock.systemUTC()));
+                declared.name(), store, on, variables, batchTimeout, Clock.systemUTC(), sinks));
   }
 
   /**
@@ -126,8 +131,12 @@ final class AwsWiring {
     EntryPointBuilder copy =
         EntryPoint.builder().functions(functions).runtimeOnAnyQueue(offline).anyScheduleRule();
     for (PipelineDeclaration declared : application.pipelines()) {
+      // Its egress queues replaced by sinks that drop: priming sends nothing anywhere.
+      java.util.Map<dev.statekit.function.TypeName, dev.statekit.egress.EgressSink> dropped =
+          new java.util.HashMap<>();
+      egressQueues.keySet().forEach(name -> dropped.put(name, records -> {}));
       BatchPipeline pipeline =
-          pipeline(declared, new DynamoDbBatchStore(offlineDynamoDb, table), offline);
+          pipeline(declared, new DynamoDbBatchStore(offlineDynamoDb, table), offline, dropped);
       copy.anyKinesisStream(pipeline.kinesisConsumer())
           .scheduled(Application.tickTask(declared.name()), pipeline.tickTask());
     }

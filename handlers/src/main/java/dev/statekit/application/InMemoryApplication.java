@@ -87,7 +87,8 @@ public final class InMemoryApplication {
                       runtime,
                       variables,
                       Duration.ofSeconds(1),
-                      clock));
+                      clock,
+                      Map.copyOf(collected)));
       Optional<String> stream = variables.optional(declared.streamVariable());
       if (stream.isPresent()) {
         entry.kinesisStream(stream.get(), pipeline.kinesisConsumer());

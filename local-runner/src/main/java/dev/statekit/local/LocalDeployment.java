@@ -176,7 +176,7 @@ final class LocalDeployment {
       // The application's declaration is loaded by the handler from the same code.
       Thread thread = Thread.currentThread();
       ClassLoader previous = thread.getContextClassLoader();
-      thread.setContextClassLoader(type.getClassLoader());
+      thread.setContextClassLoader(ApplicationCode.loader(template));
       try {
         return (RequestStreamHandler)
             constructor.newInstance(Variables.of(environment(definition)));
