@@ -64,7 +64,8 @@ public final class Application {
   /**
    * Starts a declaration.
    *
-   * @param name the application's name (letters, digits, '-'), for logs and the local runner
+   * @param name the application's name (letters, digits, '.', '_', '-'), for logs and the local
+   *     runner
    */
   public static Builder builder(String name) {
     return new Builder(name);
@@ -207,9 +208,11 @@ public final class Application {
 
     private Builder(String name) {
       Objects.requireNonNull(name, "name");
-      if (!name.matches("[A-Za-z0-9-]{1,64}")) {
+      if (!name.matches("[A-Za-z0-9._-]{1,64}")) {
         throw new IllegalArgumentException(
-            "An application's name is 1 to 64 letters, digits or '-', got '" + name + "'");
+            "An application's name is 1 to 64 letters, digits, '.', '_' or '-', got '"
+                + name
+                + "'");
       }
       this.name = name;
     }
