@@ -46,7 +46,7 @@ public final class Variables {
           name
               + " is not set: it must name "
               + meaning
-              + " (template.yaml sets it; the README's configuration reference lists every"
+              + " (template.yaml sets it; docs/reference.md, the configuration reference, lists every"
               + " variable)");
     }
     return value;

@@ -39,8 +39,7 @@ final class BackendOptions {
   @Option(
       names = "--template",
       paramLabel = "FILE",
-      description =
-          "The SAM template (default: ./template.yaml if present, else the one built in).")
+      description = "The application's SAM template (default: ./template.yaml).")
   Path template;
 
   @Option(
@@ -111,6 +110,17 @@ final class BackendOptions {
       return Template.load(template);
     }
     Path here = Path.of("template.yaml");
-    return Files.isRegularFile(here) ? Template.load(here) : Template.bundled();
+    String named = System.getProperty("statekit.template");
+    if (!Files.isRegularFile(here) && named != null && !named.isBlank()) {
+      here = Path.of(named);
+    }
+    if (!Files.isRegularFile(here)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "No template.yaml in "
+              + Path.of("").toAbsolutePath()
+              + ": run from the application's directory or pass --template FILE");
+    }
+    return Template.load(here);
   }
 }

@@ -8,13 +8,12 @@ import java.util.logging.Logger;
 
 /**
  * Shows the records of the logging egress sink ({@code dev.statekit.egress}, through the JDK's
- * logging), the fraud check's window results ({@code dev.statekit.examples.fraud}) and the
- * runtime's word on each message that comes again ({@code dev.statekit.runtime}: which one, and
- * why) as activity lines, one per record, instead of the JDK's two-line default format.
+ * logging), the runtime's word on each message that comes again ({@code dev.statekit.runtime}:
+ * which one, and why) and any logger a scenario names as activity lines, one per record, instead of
+ * the JDK's two-line default format.
  */
 final class EgressLog {
   private static final Logger EGRESS = Logger.getLogger("dev.statekit.egress");
-  private static final Logger FRAUD = Logger.getLogger("dev.statekit.examples.fraud");
   private static final Logger RETRIES =
       Logger.getLogger(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
 
@@ -30,13 +29,22 @@ final class EgressLog {
     return m.matches() ? m.group(1) + ": " + m.group(2) : message;
   }
 
+  /** Also the loggers {@code application} names, if any. */
+  static void showOn(Activity activity, dev.statekit.application.Application application) {
+    showOn(activity);
+    if (application != null) {
+      application
+          .activityLogs()
+          .forEach((logger, label) -> show(Logger.getLogger(logger), label, activity));
+    }
+  }
+
   static void showOn(Activity activity) {
     show(EGRESS, "egress", activity);
-    show(FRAUD, "fraud-check", activity);
     show(RETRIES, "retry", activity);
   }
 
-  private static void show(Logger logger, String label, Activity activity) {
+  static void show(Logger logger, String label, Activity activity) {
     for (Handler old : logger.getHandlers()) {
       logger.removeHandler(old);
     }

@@ -1,54 +1,95 @@
 package dev.statekit.local;
 
 import dev.statekit.aws.events.EventWriter;
-import dev.statekit.examples.ExampleApp;
-import dev.statekit.examples.ExampleAppHandler;
+import dev.statekit.application.Application;
+import dev.statekit.application.InMemoryApplication;
+import dev.statekit.application.PipelineDeclaration;
+import dev.statekit.egress.CollectingEgressSink;
+import dev.statekit.entry.internal.EventWriter;
+import dev.statekit.function.Address;
+import dev.statekit.function.TypeName;
+import dev.statekit.handlers.StateKitHandler;
+import dev.statekit.handlers.Variables;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.emulation.InMemoryQueuePoller;
 import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.local.template.Template;
+import dev.statekit.runtime.Ingress;
+import dev.statekit.runtime.bus.BusMessage;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
- * The examples with nothing but the JDK: the application function runs the in-memory wiring of
- * {@link ExampleApp}, its ingress queue is polled in memory and its schedule fires; there is no
- * stream: transactions reach the function as the Kinesis events the stream's event source mapping
- * would make of them.
+ * The application with nothing but the JDK: its application function runs the in-memory wiring of
+ * the declaration the template names ({@link Application#inMemory}), its ingress queue is polled in
+ * memory and its schedule fires; there are no streams: records reach the function as the Kinesis
+ * events a stream's event source mapping would make of them.
+ *
+ * <p>The application's settings are the template's plain values for that function (references to
+ * resources have nothing to name in memory), then the application's local settings, then the
+ * caller's.
  */
 final class InMemoryApp implements LocalApp {
-  private static final String NAME = "AppFunction";
-  private static final String STREAM = "transactions";
-
-  private final ExampleApp.InMemory app;
+  private final Application application;
+  private final InMemoryApplication app;
   private final LocalFunction function;
+  private final Map<String, String> variables;
   private final List<Runnable> stoppers = new ArrayList<>();
   private final List<ScheduleTicker> tickers = new ArrayList<>();
-  private int greetingsTaken;
-  private int ordersTaken;
+  private final Map<TypeName, Integer> egressTaken = new HashMap<>();
   private int deadLettersTaken;
 
-  InMemoryApp(Template template, Duration hold, Duration pipelineIdle) {
-    this.app = ExampleApp.inMemory(hold, pipelineIdle, Clock.systemUTC());
+  InMemoryApp(Template template, Map<String, String> settings) {
     FunctionDef definition =
-        template.functions().stream()
-            .filter(f -> f.handlerClass().equals(ExampleAppHandler.class.getName()))
-            .findFirst()
-            .orElse(
-                new FunctionDef(
-                    NAME,
-                    ExampleAppHandler.class.getName() + "::handleRequest",
-                    Map.of(),
-                    List.of(),
-                    null,
-                    false,
-                    1769,
-                    30));
-    this.function = new LocalFunction(definition, new ExampleAppHandler(app.entryPoint()));
+        ApplicationCode.applicationFunction(template)
+            .orElseThrow(() -> new IllegalStateException(noApplication(template)));
+    this.application = ApplicationCode.application(template, definition);
+    Map<String, String> values = new LinkedHashMap<>();
+    definition
+        .environment()
+        .forEach(
+            (name, value) -> {
+              if (value.isValueNode()) {
+                values.put(name, value.asText());
+              }
+            });
+    values.putAll(application.localSettings());
+    values.putAll(settings);
+    this.variables = Map.copyOf(values);
+    this.app = application.inMemory(Variables.of(variables), Clock.systemUTC());
+    this.function = new LocalFunction(definition, new StateKitHandler(app.entryPoint()));
+  }
+
+  private static String noApplication(Template template) {
+    return "No function of "
+        + template.source()
+        + " sets "
+        + Application.VARIABLE
+        + ": --in-memory runs the application's declaration (its StateKitApplication class)";
+  }
+
+  @Override
+  public Application application() {
+    return application;
+  }
+
+  @Override
+  public LocalFunction applicationFunction() {
+    return function;
+  }
+
+  @Override
+  public Optional<String> setting(String variable) {
+    return Optional.ofNullable(variables.get(variable));
   }
 
   @Override
@@ -107,14 +148,14 @@ final class InMemoryApp implements LocalApp {
   }
 
   @Override
-  public void enqueue(dev.statekit.function.Address target, byte[] envelope) {
+  public void enqueue(Address target, byte[] envelope) {
     app.ingress()
         .send(
             List.of(
-                new dev.statekit.bus.BusMessage(
-                    dev.statekit.runtime.Ingress.groupId(target),
-                    java.util.UUID.randomUUID().toString(),
-                    new String(envelope, java.nio.charset.StandardCharsets.UTF_8))));
+                new BusMessage(
+                    Ingress.groupId(target),
+                    UUID.randomUUID().toString(),
+                    new String(envelope, StandardCharsets.UTF_8))));
   }
 
   @Override
@@ -123,19 +164,20 @@ final class InMemoryApp implements LocalApp {
   }
 
   @Override
-  public synchronized List<String> takeGreetings() {
-    List<String> all = app.greets().texts();
-    List<String> fresh = all.subList(greetingsTaken, all.size());
-    greetingsTaken = all.size();
-    return List.copyOf(fresh);
-  }
-
-  @Override
-  public synchronized List<String> takeOrders() {
-    List<String> all = app.orders().texts();
-    List<String> fresh = all.subList(ordersTaken, all.size());
-    ordersTaken = all.size();
-    return List.copyOf(fresh);
+  public synchronized List<String> takeEgress(TypeName egress) {
+    CollectingEgressSink sink = app.egress().get(egress);
+    if (sink == null) {
+      throw new IllegalArgumentException(
+          application.name()
+              + " sends no egress "
+              + egress
+              + " to a queue; it declares "
+              + app.egress().keySet());
+    }
+    List<String> all = sink.texts();
+    int taken = egressTaken.getOrDefault(egress, 0);
+    egressTaken.put(egress, all.size());
+    return List.copyOf(all.subList(taken, all.size()));
   }
 
   @Override
@@ -153,23 +195,37 @@ final class InMemoryApp implements LocalApp {
   }
 
   @Override
-  public String feedTransactions(List<byte[]> records) {
-    List<byte[]> events = KinesisFeed.events(records, STREAM, "shardId-000000000000");
+  public String feed(String pipeline, List<byte[]> records) {
+    PipelineDeclaration declared =
+        application
+            .pipeline(pipeline)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "There is no pipeline '"
+                            + pipeline
+                            + "'; choose one of "
+                            + application.pipelineNames()));
+    String stream = variables.getOrDefault(declared.streamVariable(), pipeline);
+    String shard = "shardId-000000000000";
+    List<byte[]> events = KinesisFeed.events(records, stream, shard);
     for (byte[] event : events) {
       List<String> failed = EventWriter.batchItemFailures(function.invoke(event));
       if (failed != null && !failed.isEmpty()) {
         throw new IllegalStateException(
-            "The fraud check failed on the transactions from sequence number " + failed.get(0));
+            pipeline + " failed on the records from sequence number " + failed.get(0));
       }
     }
     return records.size()
-        + " transactions handed to "
+        + " records handed to "
         + function.name()
         + " as "
         + events.size()
         + " Kinesis event(s) of "
-        + STREAM
-        + "/shardId-000000000000 (in memory there is no stream)";
+        + stream
+        + "/"
+        + shard
+        + " (in memory there is no stream)";
   }
 
   @Override

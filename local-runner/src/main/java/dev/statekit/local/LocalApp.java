@@ -1,7 +1,7 @@
 package dev.statekit.local;
 
-import dev.statekit.examples.ExampleApp;
-import dev.statekit.examples.shop.Cart;
+import dev.statekit.application.Application;
+import dev.statekit.function.TypeName;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.template.Template;
@@ -9,29 +9,61 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The application running on this machine, whatever the backend: its functions, its event sources,
- * and what the demo looks at (the ingress queue's depth, the egress queues, stored state) or feeds
- * (the transactions stream).
+ * and what a scenario looks at (the ingress queue's depth, the egress queues, stored state) or
+ * feeds (its pipelines' streams).
  */
 interface LocalApp extends AutoCloseable {
   /**
    * Brings the template up on {@code backend}: its resources created and its handlers constructed,
-   * or, in memory, the examples' in-memory wiring.
+   * or, in memory, the in-memory wiring of the application it declares.
    *
-   * @param hold the carts' hold time, or null for the template's (in memory: the default)
+   * @param settings variables set instead of the template's (where it sets them; in memory, added)
    */
   static LocalApp open(
-      Backend backend, Template template, String prefix, Duration hold, PrintWriter log) {
+      Backend backend,
+      Template template,
+      String prefix,
+      Map<String, String> settings,
+      PrintWriter log) {
     if (!backend.hasServers()) {
-      return new InMemoryApp(
-          template, hold == null ? Cart.DEFAULT_HOLD : hold, LocalDeployment.PIPELINE_IDLE);
+      return new InMemoryApp(template, settings);
     }
-    Map<String, String> overrides =
-        hold == null ? Map.of() : Map.of(ExampleApp.HOLD_SECONDS, Long.toString(hold.toSeconds()));
-    return new ServersApp(LocalDeployment.create(template, backend, prefix, log, overrides));
+    return new ServersApp(LocalDeployment.create(template, backend, prefix, log, settings));
   }
+
+  /**
+   * The application the template declares ({@code STATEKIT_APPLICATION} of its application
+   * function), loaded from its code.
+   *
+   * @throws IllegalStateException if it declares none
+   */
+  static Application declared(Template template) {
+    var function =
+        ApplicationCode.applicationFunction(template)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "No function of "
+                            + template.source()
+                            + " sets "
+                            + Application.VARIABLE
+                            + ": the local runner needs the application's declaration (its"
+                            + " StateKitApplication class) for this"));
+    return ApplicationCode.application(template, function);
+  }
+
+  /** The application's declaration. */
+  Application application();
+
+  /** The function that runs the application (the one behind the function URL). */
+  LocalFunction applicationFunction();
+
+  /** The value the application function gets for {@code variable}, if set. */
+  Optional<String> setting(String variable);
 
   /** The backend, for the console. */
   String describe();
@@ -61,11 +93,8 @@ interface LocalApp extends AutoCloseable {
   /** Messages on the ingress queue, in flight or not. */
   int pendingMessages();
 
-  /** Greetings that reached the greeter's egress since the last call. */
-  List<String> takeGreetings();
-
-  /** Orders that reached the shop's egress since the last call. */
-  List<String> takeOrders();
+  /** Records that reached egress {@code egress} (declared as a queue) since the last call. */
+  List<String> takeEgress(TypeName egress);
 
   /** Dead letters that reached the dead-letter queue since the last call, each with its error. */
   List<String> takeDeadLetters();
@@ -74,12 +103,13 @@ interface LocalApp extends AutoCloseable {
   StateView stateView();
 
   /**
-   * Hands {@code records} to the fraud check: onto the transactions stream, where the emulated
-   * event source mapping reads them, or (in memory) straight to the function as Kinesis events.
+   * Hands {@code records} to pipeline {@code pipeline}: onto the stream it reads, where the
+   * emulated event source mapping reads them, or (in memory) straight to the function as Kinesis
+   * events.
    *
    * @return what was done, for the console
    */
-  String feedTransactions(List<byte[]> records);
+  String feed(String pipeline, List<byte[]> records);
 
   @Override
   void close();

@@ -2,7 +2,7 @@ package dev.statekit.local;
 
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
-import dev.statekit.examples.ExampleApp;
+import dev.statekit.application.Application;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.StateKitHandler;
@@ -13,7 +13,6 @@ import dev.statekit.local.template.Template;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,22 +26,12 @@ import java.util.Optional;
  */
 final class LocalDeployment {
   /**
-   * How long a pipeline's shard may be silent, locally, before its windows fire without it: one
-   * process runs every batch, so a replay's held-back windows fire within seconds rather than after
-   * the minute the template gives Lambda.
+   * What the local runner sets instead of the template (when the template sets the variable), for
+   * every application: a batch timeout of 5 s (no local batch runs that long, so an idle shard's
+   * windows fire within seconds). The application's own {@link Application#localSettings()} come on
+   * top.
    */
-  static final Duration PIPELINE_IDLE = Duration.ofSeconds(2);
-
-  /**
-   * What the local runner sets instead of the template (when the template sets the variable): the
-   * pipeline's idle timeout above, and a batch timeout of 5 s (no local batch runs that long).
-   */
-  static final Map<String, String> LOCAL_TIMING =
-      Map.of(
-          ExampleApp.FRAUD_IDLE_SECONDS,
-          Long.toString(PIPELINE_IDLE.toSeconds()),
-          ExampleApp.BATCH_TIMEOUT_SECONDS,
-          "5");
+  static final Map<String, String> LOCAL_TIMING = Map.of("STATEKIT_BATCH_TIMEOUT_SECONDS", "5");
 
   private final Template template;
   private final Backend backend;
@@ -87,6 +76,8 @@ final class LocalDeployment {
             backend.mode() == Backend.Mode.AWS,
             log);
     Map<String, String> settings = new LinkedHashMap<>(LOCAL_TIMING);
+    ApplicationCode.applicationFunction(template)
+        .ifPresent(f -> settings.putAll(ApplicationCode.application(template, f).localSettings()));
     settings.putAll(overrides);
     return new LocalDeployment(template, backend, resources, settings);
   }
@@ -174,17 +165,7 @@ final class LocalDeployment {
   }
 
   private RequestStreamHandler construct(FunctionDef definition) {
-    Class<?> type;
-    try {
-      type = Class.forName(definition.handlerClass());
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException(
-          definition.logicalId()
-              + "'s handler "
-              + definition.handlerClass()
-              + " is not on the local runner's class path",
-          e);
-    }
+    Class<?> type = ApplicationCode.load(template, definition, definition.handlerClass());
     if (!RequestStreamHandler.class.isAssignableFrom(type)) {
       throw new IllegalStateException(
           definition.handlerClass()
@@ -192,7 +173,16 @@ final class LocalDeployment {
     }
     try {
       Constructor<?> constructor = type.getConstructor(Variables.class);
-      return (RequestStreamHandler) constructor.newInstance(Variables.of(environment(definition)));
+      // The application's declaration is loaded by the handler from the same code.
+      Thread thread = Thread.currentThread();
+      ClassLoader previous = thread.getContextClassLoader();
+      thread.setContextClassLoader(ApplicationCode.loader(template));
+      try {
+        return (RequestStreamHandler)
+            constructor.newInstance(Variables.of(environment(definition)));
+      } finally {
+        thread.setContextClassLoader(previous);
+      }
     } catch (NoSuchMethodException e) {
       throw new IllegalStateException(
           definition.handlerClass()

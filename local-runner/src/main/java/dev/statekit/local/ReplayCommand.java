@@ -1,7 +1,8 @@
 package dev.statekit.local;
 
 import dev.statekit.aws.events.EventWriter;
-import dev.statekit.examples.ExamplePipelines;
+import dev.statekit.application.Application;
+import dev.statekit.entry.internal.EventWriter;
 import dev.statekit.local.template.EventSource;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.local.template.Template;
@@ -44,8 +45,7 @@ final class ReplayCommand implements Callable<Integer> {
       names = "--pipeline",
       required = true,
       paramLabel = "NAME",
-      description = "The pipeline: ${COMPLETION-CANDIDATES}.",
-      completionCandidates = PipelineNames.class)
+      description = "The pipeline, as the application declares it.")
   String pipeline;
 
   @Parameters(paramLabel = "FILE", description = "Records, one per line (JSON lines).")
@@ -63,12 +63,16 @@ final class ReplayCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (!ExamplePipelines.names().contains(pipeline)) {
+    Template template = options.template();
+    Application application = LocalApp.declared(template);
+    if (application.pipeline(pipeline).isEmpty()) {
       err.println(
-          "statekit-local replay: there is no pipeline '"
+          "statekit-local replay: "
+              + application.name()
+              + " has no pipeline '"
               + pipeline
               + "'; choose one of "
-              + ExamplePipelines.names());
+              + application.pipelineNames());
       return 2;
     }
     if (!Files.isRegularFile(file)) {
@@ -82,8 +86,9 @@ final class ReplayCommand implements Callable<Integer> {
         records.add(line.strip().getBytes(StandardCharsets.UTF_8));
       }
     }
-    Template template = options.template();
-    FunctionDef function = template.urlFunction().orElse(template.functions().get(0));
+    FunctionDef function =
+        ApplicationCode.applicationFunction(template)
+            .orElse(template.urlFunction().orElse(template.functions().get(0)));
     Invocations functions = Invocations.open(spec, options);
     String stream = functions.prefix() + "-" + kinesisSource(function);
     String shard = "shardId-replay-" + HexFormat.of().formatHex(sha256(content), 0, 6);
@@ -111,7 +116,7 @@ final class ReplayCommand implements Callable<Integer> {
         PipelineTicks.until(
             payload -> functions.invoke(function.logicalId(), payload).body(),
             PipelineTicks.rule(function),
-            pipeline + "-tick",
+            Application.tickTask(pipeline),
             Long.MIN_VALUE + 1,
             Duration.ofSeconds(waitSeconds));
     out.println(
@@ -143,13 +148,5 @@ final class ReplayCommand implements Callable<Integer> {
 
   private static byte[] sha256(byte[] content) throws java.security.NoSuchAlgorithmException {
     return MessageDigest.getInstance("SHA-256").digest(content);
-  }
-
-  /** Completion candidates of --pipeline. */
-  static final class PipelineNames implements Iterable<String> {
-    @Override
-    public java.util.Iterator<String> iterator() {
-      return ExamplePipelines.names().iterator();
-    }
   }
 }

@@ -89,11 +89,11 @@ final class ServeCommand implements Callable<Integer> {
     Backend backend = options.backend();
     Template template = options.template();
     out.println("StateKit local runner: " + template.source() + " on " + backend.describe());
-    LocalApp app = LocalApp.open(backend, template, options.prefix, null, out);
+    LocalApp app = LocalApp.open(backend, template, options.prefix, java.util.Map.of(), out);
     LocalLambdaServer server =
         LocalLambdaServer.start(host, port, app::function, app.urlFunction(), controlApi(app));
     Activity activity = new Activity(out);
-    EgressLog.showOn(activity);
+    EgressLog.showOn(activity, declaredOrNone(app));
     List<String> sources =
         app.startEventSources(
             activity,
@@ -116,6 +116,15 @@ final class ServeCommand implements Callable<Integer> {
     out.println("Stop with Ctrl-C.");
     out.flush();
     return new Running(server, app, record);
+  }
+
+  /** The application's declaration, or null for a template that declares none. */
+  private static dev.statekit.application.Application declaredOrNone(LocalApp app) {
+    try {
+      return app.application();
+    } catch (IllegalStateException e) {
+      return null;
+    }
   }
 
   private static ControlApi controlApi(LocalApp app) {

@@ -1,13 +1,17 @@
 package dev.statekit.local;
 
-import dev.statekit.examples.ExampleApp;
+import dev.statekit.application.Application;
+import dev.statekit.application.EgressQueue;
+import dev.statekit.application.PipelineDeclaration;
+import dev.statekit.function.TypeName;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.emulation.ScheduleTicker;
-import dev.statekit.local.template.EventSource;
+import dev.statekit.local.template.FunctionDef;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
@@ -20,10 +24,40 @@ final class ServersApp implements LocalApp {
   private final LocalDeployment deployment;
   private final SqsClient sqs;
   private EventSources sources;
+  private Application application;
 
   ServersApp(LocalDeployment deployment) {
     this.deployment = deployment;
     this.sqs = deployment.backend().sqsClient();
+  }
+
+  @Override
+  public synchronized Application application() {
+    if (application == null) {
+      application = LocalApp.declared(deployment.template());
+    }
+    return application;
+  }
+
+  private FunctionDef applicationDefinition() {
+    return ApplicationCode.applicationFunction(deployment.template())
+        .or(() -> deployment.urlFunction())
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "No function of the template runs the application (sets "
+                        + Application.VARIABLE
+                        + " or has a function URL)"));
+  }
+
+  @Override
+  public LocalFunction applicationFunction() {
+    return deployment.function(applicationDefinition().logicalId());
+  }
+
+  @Override
+  public Optional<String> setting(String variable) {
+    return Optional.ofNullable(deployment.environment(applicationDefinition()).get(variable));
   }
 
   LocalDeployment deployment() {
@@ -89,13 +123,16 @@ final class ServersApp implements LocalApp {
   }
 
   @Override
-  public List<String> takeGreetings() {
-    return drain(appVariable(ExampleApp.GREETS_QUEUE_URL));
-  }
-
-  @Override
-  public List<String> takeOrders() {
-    return drain(appVariable(ExampleApp.ORDERS_QUEUE_URL));
+  public List<String> takeEgress(TypeName egress) {
+    EgressQueue queue =
+        application().egressQueues().stream()
+            .filter(q -> q.egress().equals(egress))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        application().name() + " sends no egress " + egress + " to a queue"));
+    return drain(appVariable(queue.queueVariable()));
   }
 
   @Override
@@ -104,8 +141,20 @@ final class ServersApp implements LocalApp {
   }
 
   @Override
-  public String feedTransactions(List<byte[]> records) {
-    String stream = kinesisStream();
+  public String feed(String pipeline, List<byte[]> records) {
+    PipelineDeclaration declared =
+        application()
+            .pipeline(pipeline)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "There is no pipeline '"
+                            + pipeline
+                            + "'; choose one of "
+                            + application().pipelineNames()));
+    String named = appVariable(declared.streamVariable());
+    // The variable may hold the stream's ARN (!GetAtt ...Arn): PutRecords takes its name.
+    String stream = named.substring(named.lastIndexOf('/') + 1);
     KinesisClient kinesis = deployment.backend().kinesisClient();
     for (int i = 0; i < records.size(); i += 500) {
       List<PutRecordsRequestEntry> entries = new ArrayList<>();
@@ -119,7 +168,7 @@ final class ServersApp implements LocalApp {
       kinesis.putRecords(b -> b.streamName(stream).records(entries));
     }
     return records.size()
-        + " transactions put on "
+        + " records put on "
         + stream
         + ": the emulated event source mapping hands them to the function";
   }
@@ -131,21 +180,12 @@ final class ServersApp implements LocalApp {
     }
   }
 
-  private String kinesisStream() {
-    for (var function : deployment.template().functions()) {
-      for (EventSource event : function.events()) {
-        if (event.type().equals("Kinesis")) {
-          return deployment.resources().get(event.sourceLogicalId()).ref();
-        }
-      }
-    }
-    throw new IllegalStateException("No function of the template reads a Kinesis stream");
-  }
-
   private String appVariable(String name) {
-    String value = deployment.environment(deployment.urlFunction().orElseThrow()).get(name);
+    FunctionDef function = applicationDefinition();
+    String value = deployment.environment(function).get(name);
     if (value == null) {
-      throw new IllegalStateException("The application function has no " + name);
+      throw new IllegalStateException(
+          function.logicalId() + " has no " + name + " in the template's environment");
     }
     return value;
   }

@@ -39,6 +39,7 @@ final class AppResources implements AutoCloseable {
     ApplicationTable.createIfAbsent(dynamoDb, prefix + "-table");
     Map<String, String> env = new HashMap<>();
     env.put("AWS_REGION", "us-east-1");
+    env.put("STATEKIT_APPLICATION", "dev.statekit.examples.ExampleApp");
     env.put(AwsConfig.DYNAMODB_ENDPOINT, LocalServers.dynamoDb().toString());
     env.put(AwsConfig.SQS_ENDPOINT, LocalServers.sqs().toString());
     env.put(AwsConfig.KINESIS_ENDPOINT, LocalServers.kinesis().toString());

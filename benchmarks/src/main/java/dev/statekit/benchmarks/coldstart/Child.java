@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Runs in a fresh JVM with only the handlers jar (and this class) on the classpath: constructs the
+ * Runs in a fresh JVM with only the examples' jar (and this class) on the classpath: constructs the
  * handler as Lambda does, optionally primes it as SnapStart's checkpoint hook does, invokes it once
  * with the payload and prints the timings. Arguments: handler class (or {@code counting} for an
  * entry point that only counts DynamoDB Streams records), payload file, {@code prime} or {@code

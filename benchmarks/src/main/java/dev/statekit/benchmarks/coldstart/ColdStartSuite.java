@@ -21,7 +21,7 @@ import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 
 /**
- * For each payload kind, fresh JVMs (the handlers jar alone on the classpath, as on Lambda) are
+ * For each payload kind, fresh JVMs (the examples' jar alone on the classpath, as on Lambda) are
  * timed from start to the first completed invocation of the one entry point; the ToFunction kind
  * runs beside a plain statefun-sdk-java handler in a JVM with only that SDK on its classpath. Each
  * case also runs primed (the SnapStart checkpoint hook before the invocation) to show what priming
@@ -29,7 +29,7 @@ import java.util.jar.JarOutputStream;
  * (default 5) runs, the two sides alternating.
  */
 public final class ColdStartSuite implements Suite {
-  private static final String APP = "dev.statekit.examples.ExampleAppHandler";
+  private static final String APP = "dev.statekit.handlers.ApplicationHandler";
   private static final String GREETER = "dev.statekit.examples.greeter.GreeterHandler";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -48,7 +48,7 @@ public final class ColdStartSuite implements Suite {
   public List<Result> run(PrintStream log) throws Exception {
     Path handlersJar =
         Path.of(
-            System.getProperty("statekit.handlers.jar", "handlers/target/statekit-handlers.jar"));
+            System.getProperty("statekit.handlers.jar", "examples/target/statekit-examples.jar"));
     if (!Files.isRegularFile(handlersJar)) {
       throw new IllegalStateException(
           handlersJar.toAbsolutePath()

@@ -14,18 +14,23 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A SAM template: its resources and its functions (with {@code Globals.Function} merged in). {@link
- * #load} reads a file; {@link #bundled()} the copy of the repository's {@code template.yaml} inside
- * the local runner's jar.
+ * A SAM template: its resources and its functions (with {@code Globals.Function} merged in), and
+ * where their code is ({@code CodeUri}, relative to the template's directory). {@link #load} reads
+ * a file.
  */
 public final class Template {
   private final String source;
+  private final Path directory;
+  private final String globalCodeUri;
   private final Map<String, Resource> resources = new LinkedHashMap<>();
   private final List<FunctionDef> functions = new ArrayList<>();
 
-  private Template(String source, JsonNode root) {
+  private Template(String source, Path directory, JsonNode root) {
     this.source = source;
+    this.directory = directory;
     JsonNode globals = root.path("Globals").path("Function");
+    this.globalCodeUri =
+        globals.path("CodeUri").isTextual() ? globals.get("CodeUri").asText() : null;
     root.path("Resources")
         .fields()
         .forEachRemaining(
@@ -56,18 +61,22 @@ public final class Template {
    */
   public static Template load(Path file) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return new Template(file.toString(), TemplateReader.read(in));
+      Path parent = file.toAbsolutePath().getParent();
+      return new Template(file.toString(), parent, TemplateReader.read(in));
     }
   }
 
-  /** The repository's {@code template.yaml}, as built into the local runner. */
-  public static Template bundled() throws IOException {
-    try (InputStream in = Template.class.getResourceAsStream("/template.yaml")) {
-      if (in == null) {
-        throw new IOException("No template.yaml inside the local runner's jar; pass --template");
-      }
-      return new Template("the bundled template.yaml", TemplateReader.read(in));
-    }
+  /**
+   * Where function {@code logicalId}'s code is: its {@code CodeUri} (or the {@code Globals} one),
+   * resolved against the template's directory; empty if it names none (or not as a plain path).
+   */
+  public Optional<Path> codeUri(String logicalId) {
+    Resource resource = resources.get(logicalId);
+    JsonNode own = resource == null ? null : resource.properties().get("CodeUri");
+    String uri = own != null && own.isTextual() ? own.asText() : globalCodeUri;
+    return uri == null || uri.contains("://")
+        ? Optional.empty()
+        : Optional.of(directory.resolve(uri));
   }
 
   /** Where the template came from, for messages. */

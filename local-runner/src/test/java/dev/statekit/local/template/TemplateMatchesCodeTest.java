@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  */
 class TemplateMatchesCodeTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-  private static final Path JAR = ROOT.resolve("handlers/target/statekit-handlers.jar");
+  private static final Path JAR = ROOT.resolve("examples/target/statekit-examples.jar");
 
   /** Set by Lambda itself, or read by the JVM rather than the code. */
   private static final Set<String> NOT_FROM_THE_TEMPLATE =
@@ -50,7 +50,7 @@ class TemplateMatchesCodeTest {
   static void load() throws Exception {
     template = Template.load(ROOT.resolve("template.yaml"));
     if (!Files.isRegularFile(JAR)) {
-      fail(JAR + " is missing: build the handlers module first (mvn -B package)");
+      fail(JAR + " is missing: build the examples module first (mvn -B package)");
     }
     // Only the jar and the JDK: a class found here is one Lambda will find.
     jar = new URLClassLoader(new URL[] {JAR.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
@@ -106,7 +106,14 @@ class TemplateMatchesCodeTest {
 
   @Test
   void theReadmeDocumentsEveryVariableTheCodeReads() throws Exception {
-    String readme = Files.readString(ROOT.resolve("README.md"));
+    // The README and its pages under docs/ (the configuration reference is docs/reference.md).
+    StringBuilder docs = new StringBuilder(Files.readString(ROOT.resolve("README.md")));
+    try (var pages = Files.list(ROOT.resolve("docs"))) {
+      for (Path page : pages.filter(p -> p.toString().endsWith(".md")).toList()) {
+        docs.append(Files.readString(page));
+      }
+    }
+    String readme = docs.toString();
     Set<String> read = new TreeSet<>();
     for (FunctionDef function : template.functions()) {
       Wired wired = Wired.of(function);
@@ -322,7 +329,7 @@ class TemplateMatchesCodeTest {
     }
     FunctionDef app =
         template.functions().stream()
-            .filter(f -> f.handlerClass().equals("dev.statekit.examples.ExampleAppHandler"))
+            .filter(f -> f.handlerClass().equals("dev.statekit.handlers.ApplicationHandler"))
             .findFirst()
             .orElseThrow();
     Set<String> eventTypes = new TreeSet<>();

@@ -1,4 +1,4 @@
-package dev.statekit.local;
+package dev.statekit.examples;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.statekit.examples.fraud.Transaction;
@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Random;
 
 /** The demo's card transactions: ordinary use, and three cards that break a rule each. */
-final class DemoData {
+public final class DemoData {
   static final String BURST = "4000-0000-0000-0666";
   static final String TRAVEL = "4000-0000-0000-0777";
   static final String SPENDER = "4000-0000-0000-0888";

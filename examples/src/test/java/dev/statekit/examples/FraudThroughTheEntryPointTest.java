@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.application.InMemoryApplication;
 import dev.statekit.examples.fraud.Card;
 import dev.statekit.examples.fraud.CardBlock;
 import dev.statekit.examples.fraud.Transaction;
@@ -30,7 +31,7 @@ class FraudThroughTheEntryPointTest {
   private static final long MINUTE = 60_000;
 
   private final ManualClock clock = new ManualClock(T0 + 2 * 60 * MINUTE);
-  private final ExampleApp.InMemory app =
+  private final InMemoryApplication app =
       ExampleApp.inMemory(Duration.ofMinutes(15), Duration.ofMinutes(1), clock);
 
   @Test

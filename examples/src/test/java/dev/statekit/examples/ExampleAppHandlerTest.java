@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statekit.application.InMemoryApplication;
 import dev.statekit.entry.InvocationError;
 import dev.statekit.examples.shop.Inventory;
 import dev.statekit.examples.shop.InventoryState;
 import dev.statekit.function.Address;
+import dev.statekit.handlers.StateKitHandler;
 import dev.statekit.runtime.store.StoredValue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -25,9 +27,9 @@ class ExampleAppHandlerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Path EVENTS = Path.of("..", "events");
 
-  private final ExampleApp.InMemory app =
+  private final InMemoryApplication app =
       ExampleApp.inMemory(Duration.ofMinutes(15), Duration.ofMinutes(1), Clock.systemUTC());
-  private final ExampleAppHandler handler = new ExampleAppHandler(app.entryPoint());
+  private final StateKitHandler handler = new StateKitHandler(app.entryPoint());
 
   @Test
   void aFunctionUrlEventIsAnsweredWithTheStateFunResponse() throws Exception {

@@ -1,0 +1,35 @@
+package dev.statekit.handlers;
+
+import dev.statekit.application.Application;
+
+/**
+ * The Lambda handler of an application's event sources: the ingress queue's batches, each
+ * pipeline's stream, the schedule and the StateFun requests of the function URL, wired from the
+ * {@link Application} that {@code STATEKIT_APPLICATION} names ({@link Application#entryPoint}).
+ * {@code template.yaml} names it as {@code
+ * dev.statekit.handlers.ApplicationHandler::handleRequest}.
+ */
+public class ApplicationHandler extends StateKitHandler {
+  private final Application application;
+
+  /** Lambda's constructor: the declaration and its wiring from the environment, once. */
+  public ApplicationHandler() {
+    this(Variables.fromEnvironment());
+  }
+
+  /** The declaration {@code variables} name, wired from them (the local runner, tests). */
+  public ApplicationHandler(Variables variables) {
+    this(Application.fromVariables(variables), variables);
+  }
+
+  /** A given declaration, wired from {@code variables}. */
+  public ApplicationHandler(Application application, Variables variables) {
+    super(application.entryPoint(variables));
+    this.application = application;
+  }
+
+  /** The declaration this handler wires. */
+  public Application application() {
+    return application;
+  }
+}

@@ -1,0 +1,34 @@
+package dev.statekit.handlers;
+
+import dev.statekit.application.Application;
+
+/**
+ * The Lambda handler producers invoke directly: ingress envelopes to the runtime of the {@link
+ * Application} that {@code STATEKIT_APPLICATION} names, and nothing else ({@link
+ * Application#ingressEntryPoint}): an event-source event or a StateFun request sent here is
+ * refused.
+ */
+public class ApplicationIngressHandler extends StateKitHandler {
+  private final Application application;
+
+  /** Lambda's constructor: the declaration and its wiring from the environment, once. */
+  public ApplicationIngressHandler() {
+    this(Variables.fromEnvironment());
+  }
+
+  /** The declaration {@code variables} name, wired from them (the local runner, tests). */
+  public ApplicationIngressHandler(Variables variables) {
+    this(Application.fromVariables(variables), variables);
+  }
+
+  /** A given declaration, wired from {@code variables}. */
+  public ApplicationIngressHandler(Application application, Variables variables) {
+    super(application.ingressEntryPoint(variables));
+    this.application = application;
+  }
+
+  /** The declaration this handler wires. */
+  public Application application() {
+    return application;
+  }
+}
