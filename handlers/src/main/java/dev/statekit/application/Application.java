@@ -2,8 +2,8 @@ package dev.statekit.application;
 
 import dev.statekit.entry.EntryPoint;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.handlers.Variables;
+import dev.statekit.types.TypeName;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

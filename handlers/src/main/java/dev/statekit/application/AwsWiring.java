@@ -2,20 +2,20 @@ package dev.statekit.application;
 
 import dev.statekit.aws.AwsConfig;
 import dev.statekit.aws.Priming;
+import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
+import dev.statekit.aws.sqs.SqsEgressSink;
+import dev.statekit.aws.sqs.SqsMessageBus;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.LoggingSink;
-import dev.statekit.egress.SqsEgressSink;
 import dev.statekit.entry.EntryPoint;
 import dev.statekit.entry.EntryPointBuilder;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.handlers.KinesisShards;
 import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.Variables;
 import dev.statekit.runtime.FunctionRuntime;
-import dev.statekit.runtime.bus.SqsMessageBus;
-import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.stream.lambda.BatchPipeline;
-import dev.statekit.stream.state.dynamodb.DynamoDbBatchStore;
+import dev.statekit.stream.lambda.dynamodb.DynamoDbBatchStore;
+import dev.statekit.stream.lambda.kinesis.KinesisShards;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,7 +40,7 @@ final class AwsWiring {
   private final String deadLetters;
   private final FunctionRuntime runtime;
   private final Duration batchTimeout;
-  private final java.util.Map<dev.statekit.function.TypeName, dev.statekit.egress.EgressSink>
+  private final java.util.Map<dev.statekit.types.TypeName, dev.statekit.egress.EgressSink>
       egressQueues = new java.util.LinkedHashMap<>();
 
   private AwsWiring(Application application, Variables variables) {
@@ -70,7 +70,12 @@ final class AwsWiring {
   }
 
   EntryPoint eventsEntryPoint() {
-    EntryPointBuilder entry = EntryPoint.builder().functions(functions).runtime(runtime, queue);
+    EntryPointBuilder entry =
+        EntryPoint.builder()
+            .functions(functions)
+            .envelopes(runtime.envelopeConsumer())
+            .queue(queue, runtime.queueConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask());
     for (PipelineDeclaration declared : application.pipelines()) {
       String stream =
           variables.required(
@@ -106,7 +111,7 @@ final class AwsWiring {
       PipelineDeclaration declared,
       dev.statekit.stream.lambda.BatchStore store,
       FunctionRuntime on,
-      java.util.Map<dev.statekit.function.TypeName, dev.statekit.egress.EgressSink> sinks) {
+      java.util.Map<dev.statekit.types.TypeName, dev.statekit.egress.EgressSink> sinks) {
     return declared
         .factory()
         .build(
@@ -129,10 +134,15 @@ final class AwsWiring {
     // Offline and never invoked from outside: it takes the priming events of any source. The
     // pipelines without their shard listing: priming calls no AWS API, not even offline Kinesis.
     EntryPointBuilder copy =
-        EntryPoint.builder().functions(functions).runtimeOnAnyQueue(offline).anyScheduleRule();
+        EntryPoint.builder()
+            .functions(functions)
+            .envelopes(offline.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, offline.sweepTask())
+            .anyQueue(offline.queueConsumer())
+            .anyScheduleRule();
     for (PipelineDeclaration declared : application.pipelines()) {
       // Its egress queues replaced by sinks that drop: priming sends nothing anywhere.
-      java.util.Map<dev.statekit.function.TypeName, dev.statekit.egress.EgressSink> dropped =
+      java.util.Map<dev.statekit.types.TypeName, dev.statekit.egress.EgressSink> dropped =
           new java.util.HashMap<>();
       egressQueues.keySet().forEach(name -> dropped.put(name, records -> {}));
       BatchPipeline pipeline =

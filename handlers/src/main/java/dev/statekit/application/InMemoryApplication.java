@@ -1,18 +1,18 @@
 package dev.statekit.application;
 
+import dev.statekit.bus.InMemoryMessageBus;
 import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.LoggingSink;
 import dev.statekit.entry.EntryPoint;
 import dev.statekit.entry.EntryPointBuilder;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.handlers.Variables;
 import dev.statekit.runtime.FunctionRuntime;
-import dev.statekit.runtime.bus.InMemoryMessageBus;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
 import dev.statekit.stream.lambda.BatchPipeline;
 import dev.statekit.stream.lambda.InMemoryBatchStore;
+import dev.statekit.types.TypeName;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -75,7 +75,12 @@ public final class InMemoryApplication {
             .build();
     // In one process nothing but the local runner invokes it: any queue and rule will do.
     EntryPointBuilder entry =
-        EntryPoint.builder().functions(functions).runtimeOnAnyQueue(runtime).anyScheduleRule();
+        EntryPoint.builder()
+            .functions(functions)
+            .envelopes(runtime.envelopeConsumer())
+            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
+            .anyQueue(runtime.queueConsumer())
+            .anyScheduleRule();
     for (PipelineDeclaration declared : application.pipelines()) {
       BatchPipeline pipeline =
           declared

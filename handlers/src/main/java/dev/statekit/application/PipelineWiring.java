@@ -2,10 +2,10 @@ package dev.statekit.application;
 
 import dev.statekit.egress.EgressSink;
 import dev.statekit.egress.LoggingSink;
-import dev.statekit.function.TypeName;
 import dev.statekit.handlers.Variables;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.stream.lambda.BatchStore;
+import dev.statekit.types.TypeName;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.statekit.application;
 
-import dev.statekit.function.TypeName;
+import dev.statekit.types.TypeName;
 import java.time.Duration;
 import java.util.List;
 

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.EgressMessageBuilder;
 import dev.statekit.function.StatefulFunctions;
-import dev.statekit.function.TypeName;
 import dev.statekit.handlers.ApplicationHandler;
 import dev.statekit.handlers.Variables;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.lambda.BatchPipeline;
 import dev.statekit.stream.lambda.BatchSource;
 import dev.statekit.stream.lambda.EgressOutput;
+import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

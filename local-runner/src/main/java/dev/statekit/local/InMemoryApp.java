@@ -1,13 +1,12 @@
 package dev.statekit.local;
 
-import dev.statekit.aws.events.EventWriter;
 import dev.statekit.application.Application;
 import dev.statekit.application.InMemoryApplication;
 import dev.statekit.application.PipelineDeclaration;
+import dev.statekit.aws.events.EventWriter;
+import dev.statekit.bus.BusMessage;
 import dev.statekit.egress.CollectingEgressSink;
-import dev.statekit.entry.internal.EventWriter;
 import dev.statekit.function.Address;
-import dev.statekit.function.TypeName;
 import dev.statekit.handlers.StateKitHandler;
 import dev.statekit.handlers.Variables;
 import dev.statekit.local.emulation.Activity;
@@ -16,7 +15,7 @@ import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.local.template.Template;
 import dev.statekit.runtime.Ingress;
-import dev.statekit.runtime.bus.BusMessage;
+import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

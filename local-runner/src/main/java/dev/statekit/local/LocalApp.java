@@ -1,10 +1,10 @@
 package dev.statekit.local;
 
 import dev.statekit.application.Application;
-import dev.statekit.function.TypeName;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.template.Template;
+import dev.statekit.types.TypeName;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.statekit.local;
 
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
 import dev.statekit.application.Application;
+import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.StateKitHandler;

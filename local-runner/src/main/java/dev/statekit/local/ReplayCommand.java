@@ -1,8 +1,7 @@
 package dev.statekit.local;
 
-import dev.statekit.aws.events.EventWriter;
 import dev.statekit.application.Application;
-import dev.statekit.entry.internal.EventWriter;
+import dev.statekit.aws.events.EventWriter;
 import dev.statekit.local.template.EventSource;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.local.template.Template;

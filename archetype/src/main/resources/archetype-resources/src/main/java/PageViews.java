@@ -1,11 +1,11 @@
 package ${package};
 
 import dev.statekit.application.PipelineWiring;
-import dev.statekit.function.TypeName;
+import dev.statekit.types.TypeName;
 import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.Serdes;
+import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.WatermarkStrategy;
 import dev.statekit.stream.Windows;

@@ -4,7 +4,7 @@ import dev.statekit.function.Context;
 import dev.statekit.function.EgressMessageBuilder;
 import dev.statekit.function.Message;
 import dev.statekit.function.StatefulFunction;
-import dev.statekit.function.TypeName;
+import dev.statekit.types.TypeName;
 import dev.statekit.function.ValueSpec;
 
 /**
