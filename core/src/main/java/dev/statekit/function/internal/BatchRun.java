@@ -57,7 +57,7 @@ public final class BatchRun {
               self.type(), stateName, cell.typeName, value.typeName());
         }
         cell.provided = true;
-        cell.bytes = value == null ? null : value.value();
+        cell.offered(value == null ? null : value.value());
         cell.object = null;
         return true;
       }
@@ -114,7 +114,7 @@ public final class BatchRun {
     for (StateCell cell : cells) {
       if (cell.status == StateCell.MODIFIED) {
         mutations.add(
-            StateMutation.modify(cell.spec.name(), new TypedValue(cell.typeName, cell.bytes)));
+            StateMutation.modify(cell.spec.name(), new TypedValue(cell.typeName, cell.bytes())));
       } else if (cell.status == StateCell.DELETED) {
         mutations.add(StateMutation.delete(cell.spec.name()));
       }

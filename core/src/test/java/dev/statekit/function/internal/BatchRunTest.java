@@ -93,6 +93,24 @@ class BatchRunTest {
   }
 
   @Test
+  void aFailureAfterAWriteOrARemovalRestoresTheValueAsItStood() {
+    // Written values of the built-in types are serialized when the mutations are read, not on
+    // write: what a failed invocation restores must still be the last good one's value.
+    BatchRun written = opened(5);
+    written.invoke(null, string("a"));
+    assertThrows(FunctionInvocationException.class, () -> written.invoke(null, string("fail")));
+    assertEquals(6, Types.integerType().deserialize(written.mutations().get(0).value().value()));
+    assertEquals("a", Types.stringType().deserialize(written.mutations().get(1).value().value()));
+
+    BatchRun removed = opened(0);
+    removed.invoke(null, string("a"));
+    removed.invoke(null, string("reset"));
+    assertThrows(FunctionInvocationException.class, () -> removed.invoke(null, string("fail")));
+    assertEquals(2, Types.integerType().deserialize(removed.mutations().get(0).value().value()));
+    assertTrue(removed.mutations().get(1).isDelete());
+  }
+
+  @Test
   void aRemovalAfterWritesIsOneDelete() {
     BatchRun run = opened(0);
     run.invoke(null, string("a"));
