@@ -37,6 +37,11 @@ class BatchRunTest {
                   (context, message) -> {
                     leaked.set(context);
                     String command = message.asUtf8String();
+                    if (command.equals("blind-fail")) {
+                      // Writes without reading first: the offered bytes were never decoded.
+                      context.storage().set(COUNT, 100);
+                      throw new IllegalStateException("failing after a blind write");
+                    }
                     int count = context.storage().get(COUNT).orElse(0) + 1;
                     context.storage().set(COUNT, count);
                     context.storage().set(LOG, context.storage().get(LOG).orElse("") + command);
@@ -101,6 +106,10 @@ class BatchRunTest {
     assertThrows(FunctionInvocationException.class, () -> written.invoke(null, string("fail")));
     assertEquals(6, Types.integerType().deserialize(written.mutations().get(0).value().value()));
     assertEquals("a", Types.stringType().deserialize(written.mutations().get(1).value().value()));
+
+    BatchRun blind = opened(5);
+    assertThrows(FunctionInvocationException.class, () -> blind.invoke(null, string("blind-fail")));
+    assertEquals(6, blind.invoke(null, string("b")).egress().get(0).asInt());
 
     BatchRun removed = opened(0);
     removed.invoke(null, string("a"));
