@@ -72,6 +72,18 @@ public final class BatchEngineSuite implements Suite {
       FlinkRun.run(job, warmData);
       CpuTime.Run flink =
           median(rounds, () -> CpuTime.measure(records, () -> FlinkRun.run(job, measuredData)));
+      // Both run the input to its end, which fires every window: they must agree, or the
+      // comparison compares different work. (The batch engine's last windows stay open: no
+      // watermark passes them without more records or a tick.)
+      if (inProcess.outputs() != flink.outputs()) {
+        throw new IllegalStateException(
+            job.label
+                + ": the in-process engine gave "
+                + inProcess.outputs()
+                + " outputs and Flink "
+                + flink.outputs()
+                + "; the two jobs are not the same");
+      }
       log.printf(
           "  %s: in-process %.0f ns/record (%,d outputs), Flink %.0f ns/record (%,d outputs)%n",
           job.label,
