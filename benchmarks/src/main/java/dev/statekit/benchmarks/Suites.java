@@ -1,5 +1,6 @@
 package dev.statekit.benchmarks;
 
+import dev.statekit.benchmarks.batch.BatchEngineSuite;
 import dev.statekit.benchmarks.coldstart.ColdStartSuite;
 import dev.statekit.benchmarks.operators.OperatorsSuite;
 import dev.statekit.benchmarks.pipeline.PipelineCostSuite;
@@ -17,6 +18,7 @@ final class Suites {
         new ProtocolSuite(),
         new RuntimeCostSuite(),
         new ColdStartSuite(),
-        new PipelineCostSuite());
+        new PipelineCostSuite(),
+        new BatchEngineSuite());
   }
 }

@@ -58,7 +58,7 @@ public final class AddressRun {
               self.type(), stateName, cell.typeName, value.typeName());
         }
         cell.provided = true;
-        cell.bytes = value == null ? null : value.value();
+        cell.offered(value == null ? null : value.value());
         cell.object = null;
         return true;
       }
@@ -115,7 +115,7 @@ public final class AddressRun {
     for (StateCell cell : cells) {
       if (cell.status == StateCell.MODIFIED) {
         mutations.add(
-            StateMutation.modify(cell.spec.name(), new TypedValue(cell.typeName, cell.bytes)));
+            StateMutation.modify(cell.spec.name(), new TypedValue(cell.typeName, cell.bytes())));
       } else if (cell.status == StateCell.DELETED) {
         mutations.add(StateMutation.delete(cell.spec.name()));
       }

@@ -12,76 +12,110 @@ import java.util.List;
  * users.
  */
 public final class InvocationEffects {
+  // Most invocations send at most one of each kind: the first is held in a field and a list is
+  // only made for the second, which saves a list and its array per invocation on the hot path.
+  private Message firstMessage;
   private List<Message> messages;
+  private DelayedAction firstDelayed;
   private List<DelayedAction> delayed;
+  private EgressMessage firstEgress;
   private List<EgressMessage> egress;
 
   InvocationEffects() {}
 
   void add(Message message) {
+    if (firstMessage == null) {
+      firstMessage = message;
+      return;
+    }
     if (messages == null) {
-      messages = new ArrayList<>(2);
+      messages = new ArrayList<>(4);
+      messages.add(firstMessage);
     }
     messages.add(message);
   }
 
   void add(DelayedAction action) {
+    if (firstDelayed == null) {
+      firstDelayed = action;
+      return;
+    }
     if (delayed == null) {
-      delayed = new ArrayList<>(2);
+      delayed = new ArrayList<>(4);
+      delayed.add(firstDelayed);
     }
     delayed.add(action);
   }
 
   void add(EgressMessage message) {
+    if (firstEgress == null) {
+      firstEgress = message;
+      return;
+    }
     if (egress == null) {
-      egress = new ArrayList<>(2);
+      egress = new ArrayList<>(4);
+      egress.add(firstEgress);
     }
     egress.add(message);
   }
 
-  /** Messages sent now. */
+  /** The messages sent, in order. */
   public List<Message> messages() {
-    return messages == null ? List.of() : Collections.unmodifiableList(messages);
+    return view(firstMessage, messages);
   }
 
-  /** Delayed messages and cancellations, in the order the function made them. */
+  /** The delayed messages sent and cancellations, in order. */
   public List<DelayedAction> delayed() {
-    return delayed == null ? List.of() : Collections.unmodifiableList(delayed);
+    return view(firstDelayed, delayed);
   }
 
-  /** Egress records. */
+  /** The egress records sent, in order. */
   public List<EgressMessage> egress() {
-    return egress == null ? List.of() : Collections.unmodifiableList(egress);
+    return view(firstEgress, egress);
   }
 
-  /** How many messages were sent now; with {@link #message(int)}, reads without allocating. */
+  /** How many messages were sent. */
   public int messageCount() {
-    return messages == null ? 0 : messages.size();
+    return messages != null ? messages.size() : firstMessage == null ? 0 : 1;
   }
 
-  /** The {@code index}th message sent now. */
+  /** The {@code index}th message sent. */
   public Message message(int index) {
-    return messages.get(index);
+    return messages != null ? messages.get(index) : only(firstMessage, index);
   }
 
-  /** How many delayed messages and cancellations were made. */
+  /** How many delayed messages and cancellations were sent. */
   public int delayedCount() {
-    return delayed == null ? 0 : delayed.size();
+    return delayed != null ? delayed.size() : firstDelayed == null ? 0 : 1;
   }
 
   /** The {@code index}th delayed message or cancellation. */
   public DelayedAction delayed(int index) {
-    return delayed.get(index);
+    return delayed != null ? delayed.get(index) : only(firstDelayed, index);
   }
 
   /** How many egress records were sent. */
   public int egressCount() {
-    return egress == null ? 0 : egress.size();
+    return egress != null ? egress.size() : firstEgress == null ? 0 : 1;
   }
 
-  /** The {@code index}th egress record. */
+  /** The {@code index}th egress record sent. */
   public EgressMessage egress(int index) {
-    return egress.get(index);
+    return egress != null ? egress.get(index) : only(firstEgress, index);
+  }
+
+  private static <T> List<T> view(T first, List<T> all) {
+    if (all != null) {
+      return Collections.unmodifiableList(all);
+    }
+    return first == null ? List.of() : List.of(first);
+  }
+
+  private static <T> T only(T first, int index) {
+    if (first == null || index != 0) {
+      throw new IndexOutOfBoundsException("Index " + index + " out of bounds");
+    }
+    return first;
   }
 
   @Override

@@ -1,11 +1,5 @@
 package dev.statekit.protocol;
 
-import static com.google.protobuf.CodedOutputStream.computeInt64Size;
-import static com.google.protobuf.CodedOutputStream.computeStringSize;
-import static com.google.protobuf.CodedOutputStream.computeTagSize;
-import static com.google.protobuf.CodedOutputStream.computeUInt32SizeNoTag;
-
-import com.google.protobuf.CodedOutputStream;
 import dev.statekit.function.Address;
 import dev.statekit.function.DelayedMessage;
 import dev.statekit.function.EgressMessage;
@@ -15,8 +9,7 @@ import dev.statekit.invocation.DelayedAction;
 import dev.statekit.invocation.InvocationEffects;
 import dev.statekit.invocation.StateMutation;
 import dev.statekit.types.TypeName;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
@@ -26,6 +19,10 @@ import java.util.List;
  * (a slot is reserved before its children, so lengths come out in writing order) and each value's
  * bytes; pass two walks them again and writes. The output is what the generated serializer
  * produces: fields in number order, proto3 defaults omitted, invocations in batch order.
+ *
+ * <p>The bytes are written by hand rather than through protobuf's {@code CodedOutputStream}: the
+ * few primitives needed (tags, varints, raw bytes) cost less inline than through its checked,
+ * virtual writes, and the size table is counted exactly before pass one instead of grown.
  */
 final class FromFunctionWriter {
   private static final int LENGTH_DELIMITED = 2;
@@ -34,11 +31,16 @@ final class FromFunctionWriter {
   private final InvocationEffects[] effects;
   private final int invocations;
   private final List<StateMutation> mutations;
-  private int[] sizes;
+  private final int[] sizes;
   private int sizeCount;
   private boolean writing;
-  private CodedOutputStream out;
+  private byte[] out;
+  private int pos;
   private int sizeCursor;
+  // Strings without a cached encoding (ids, tokens), encoded in pass one and reused in pass two.
+  private byte[][] encoded;
+  private int encodedCount;
+  private int encodedCursor;
   private final Utf8Cache utf8;
 
   // A batch's egress records and values mostly share one egress and one type: remember the last.
@@ -47,6 +49,10 @@ final class FromFunctionWriter {
   private byte[] lastEgressName;
   private String lastTypeName;
   private byte[] lastTypeNameBytes;
+  private String otherTypeName;
+  private byte[] otherTypeNameBytes;
+  private String lastStateName;
+  private byte[] lastStateNameBytes;
   private final Payloads.Access payloads = Payloads.access();
 
   private FromFunctionWriter(
@@ -55,36 +61,52 @@ final class FromFunctionWriter {
     this.invocations = invocations;
     this.mutations = mutations;
     this.utf8 = utf8;
-    this.sizes = new int[16 + 8 * invocations];
+    this.sizes = new int[slots(effects, invocations, mutations)];
+  }
+
+  /** How many nested messages the answer has: one size slot each. */
+  private static int slots(
+      InvocationEffects[] effects, int invocations, List<StateMutation> mutations) {
+    int slots = 1;
+    for (int i = 0, n = mutations.size(); i < n; i++) {
+      slots += mutations.get(i).isDelete() ? 1 : 2;
+    }
+    for (int i = 0; i < invocations; i++) {
+      InvocationEffects invocation = effects[i];
+      slots += 3 * invocation.messageCount() + 2 * invocation.egressCount();
+      for (int j = 0, n = invocation.delayedCount(); j < n; j++) {
+        slots += invocation.delayed(j).isCancellation() ? 1 : 3;
+      }
+    }
+    return slots;
   }
 
   static byte[] result(
       InvocationEffects[] effects, int invocations, List<StateMutation> mutations, Utf8Cache utf8) {
     FromFunctionWriter writer = new FromFunctionWriter(effects, invocations, mutations, utf8);
-    try {
-      int response = writer.response();
-      byte[] bytes = new byte[computeTagSize(100) + computeUInt32SizeNoTag(response) + response];
-      writer.startWriting(bytes);
-      writer.out.writeTag(100, LENGTH_DELIMITED);
-      writer.response();
-      writer.out.checkNoSpaceLeft();
-      return bytes;
-    } catch (IOException e) {
-      throw new UncheckedIOException("The FromFunction length was miscounted", e);
+    int response = writer.response();
+    byte[] bytes = new byte[tagSize(100) + varintSize(response) + response];
+    writer.writing = true;
+    writer.out = bytes;
+    writer.writeTag(100, LENGTH_DELIMITED);
+    writer.response();
+    if (writer.pos != bytes.length || writer.sizeCursor != writer.sizeCount) {
+      throw new IllegalStateException(
+          "The FromFunction length was miscounted: wrote "
+              + writer.pos
+              + " of "
+              + bytes.length
+              + " bytes");
     }
-  }
-
-  private void startWriting(byte[] bytes) {
-    writing = true;
-    out = CodedOutputStream.newInstance(bytes);
+    return bytes;
   }
 
   /** Both passes walk the same tree; this returns the body size of a nested message. */
-  private int response() throws IOException {
+  private int response() {
     int slot = open();
     int size = 0;
-    for (StateMutation mutation : mutations) {
-      size += mutation(mutation);
+    for (int i = 0, n = mutations.size(); i < n; i++) {
+      size += mutation(mutations.get(i));
     }
     // Indexed loops: no iterator objects on the hot path.
     for (int i = 0; i < invocations; i++) {
@@ -108,13 +130,18 @@ final class FromFunctionWriter {
     return close(slot, size);
   }
 
-  private int mutation(StateMutation mutation) throws IOException {
+  private int mutation(StateMutation mutation) {
     int slot = openField(1);
     int size = 0;
     if (!mutation.isDelete()) {
       size += enumField(1, MODIFY);
     }
-    size += bytesField(2, utf8.bytes(mutation.stateName()));
+    String name = mutation.stateName();
+    if (name != lastStateName) {
+      lastStateNameBytes = utf8.bytes(name);
+      lastStateName = name;
+    }
+    size += bytesField(2, lastStateNameBytes);
     if (!mutation.isDelete()) {
       size += typedValue(3, mutation.value().typeName(), mutation.value().value());
     }
@@ -122,8 +149,7 @@ final class FromFunctionWriter {
   }
 
   /** A {@code FromFunction.Invocation} (field 2) or the body of a delayed one (field 3). */
-  private int message(int field, Message message, long delayMillis, String token)
-      throws IOException {
+  private int message(int field, Message message, long delayMillis, String token) {
     int slot = openField(field);
     int size = 0;
     if (field == 3 && delayMillis != 0) {
@@ -138,7 +164,7 @@ final class FromFunctionWriter {
     return closeField(field, slot, size);
   }
 
-  private int delayed(DelayedAction action) throws IOException {
+  private int delayed(DelayedAction action) {
     if (action.isCancellation()) {
       int slot = openField(3);
       int size = boolField(10) + stringField(11, action.cancelledToken());
@@ -149,7 +175,7 @@ final class FromFunctionWriter {
         3, delayed.message(), delayed.delay().toMillis(), delayed.cancellationToken().orElse(null));
   }
 
-  private int egress(EgressMessage egress) throws IOException {
+  private int egress(EgressMessage egress) {
     int slot = openField(4);
     TypeName target = egress.targetEgress();
     if (target != lastEgress) {
@@ -162,7 +188,7 @@ final class FromFunctionWriter {
     return closeField(4, slot, size);
   }
 
-  private int address(int field, Address address) throws IOException {
+  private int address(int field, Address address) {
     int slot = openField(field);
     int size =
         bytesField(1, utf8.bytes(address.type().namespace()))
@@ -171,11 +197,17 @@ final class FromFunctionWriter {
     return closeField(field, slot, size);
   }
 
-  private int typedValue(int field, String typeName, byte[] value) throws IOException {
+  private int typedValue(int field, String typeName, byte[] value) {
     int slot = openField(field);
     if (typeName != lastTypeName) {
-      lastTypeNameBytes = utf8.bytes(typeName);
+      // An answer mostly alternates between two types (a state's and an egress value's): keep
+      // both, so neither evicts the other.
+      String evicted = lastTypeName;
+      byte[] evictedBytes = lastTypeNameBytes;
+      lastTypeNameBytes = typeName == otherTypeName ? otherTypeNameBytes : utf8.bytes(typeName);
       lastTypeName = typeName;
+      otherTypeName = evicted;
+      otherTypeNameBytes = evictedBytes;
     }
     int size = bytesField(1, lastTypeNameBytes) + boolField(2) + bytesField(3, value);
     return closeField(field, slot, size);
@@ -183,55 +215,65 @@ final class FromFunctionWriter {
 
   // ---- primitives: size in pass one, bytes in pass two ----
 
-  private int stringField(int field, String value) throws IOException {
+  /** A string with no cached encoding; encoded once, in pass one. */
+  private int stringField(int field, String value) {
     if (value.isEmpty()) {
       return 0;
     }
     if (writing) {
-      out.writeString(field, value);
+      return bytesField(field, encoded[encodedCursor++]);
     }
-    return computeStringSize(field, value);
+    // String.getBytes replaces an unpaired surrogate with '?', as protobuf-java's writer does.
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    if (encoded == null) {
+      encoded = new byte[4][];
+    } else if (encodedCount == encoded.length) {
+      encoded = Arrays.copyOf(encoded, encodedCount * 2);
+    }
+    encoded[encodedCount++] = bytes;
+    return bytesField(field, bytes);
   }
 
   /** A string already encoded, or a bytes field; empty ones are omitted, as proto3 does. */
-  private int bytesField(int field, byte[] value) throws IOException {
-    if (value.length == 0) {
+  private int bytesField(int field, byte[] value) {
+    int length = value.length;
+    if (length == 0) {
       return 0;
     }
     if (writing) {
-      out.writeTag(field, LENGTH_DELIMITED);
-      out.writeUInt32NoTag(value.length);
-      out.writeRawBytes(value);
+      writeTag(field, LENGTH_DELIMITED);
+      writeVarint(length);
+      System.arraycopy(value, 0, out, pos, length);
+      pos += length;
     }
-    return computeTagSize(field) + computeUInt32SizeNoTag(value.length) + value.length;
+    return tagSize(field) + varintSize(length) + length;
   }
 
-  private int boolField(int field) throws IOException {
-    if (writing) {
-      out.writeBool(field, true);
-    }
-    return computeTagSize(field) + 1;
+  private int boolField(int field) {
+    return enumField(field, 1);
   }
 
-  private int enumField(int field, int value) throws IOException {
+  private int enumField(int field, int value) {
     if (writing) {
-      out.writeEnum(field, value);
+      writeTag(field, 0);
+      out[pos++] = (byte) value;
     }
-    return computeTagSize(field) + 1;
+    return tagSize(field) + 1;
   }
 
-  private int int64Field(int field, long value) throws IOException {
+  private int int64Field(int field, long value) {
     if (writing) {
-      out.writeInt64(field, value);
+      writeTag(field, 0);
+      writeVarint64(value);
     }
-    return computeInt64Size(field, value);
+    return tagSize(field) + varint64Size(value);
   }
 
   /** Pass one reserves the slot for a nested message's length; pass two writes tag and length. */
-  private int openField(int field) throws IOException {
+  private int openField(int field) {
     if (writing) {
-      out.writeTag(field, LENGTH_DELIMITED);
-      out.writeUInt32NoTag(sizes[sizeCursor++]);
+      writeTag(field, LENGTH_DELIMITED);
+      writeVarint(sizes[sizeCursor++]);
       return -1;
     }
     return open();
@@ -239,16 +281,13 @@ final class FromFunctionWriter {
 
   private int closeField(int field, int slot, int size) {
     close(slot, size);
-    return computeTagSize(field) + computeUInt32SizeNoTag(size) + size;
+    return tagSize(field) + varintSize(size) + size;
   }
 
-  private int open() throws IOException {
+  private int open() {
     if (writing) {
-      out.writeUInt32NoTag(sizes[sizeCursor++]);
+      writeVarint(sizes[sizeCursor++]);
       return -1;
-    }
-    if (sizeCount == sizes.length) {
-      sizes = Arrays.copyOf(sizes, sizeCount * 2);
     }
     return sizeCount++;
   }
@@ -258,5 +297,40 @@ final class FromFunctionWriter {
       sizes[slot] = size;
     }
     return size;
+  }
+
+  private void writeTag(int field, int wireType) {
+    writeVarint((field << 3) | wireType);
+  }
+
+  /** An unsigned 32-bit varint (tags and lengths are never negative). */
+  private void writeVarint(int value) {
+    while ((value & ~0x7F) != 0) {
+      out[pos++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    out[pos++] = (byte) value;
+  }
+
+  /** An int64 as protobuf writes it: a negative one takes ten bytes. */
+  private void writeVarint64(long value) {
+    while ((value & ~0x7FL) != 0) {
+      out[pos++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    out[pos++] = (byte) value;
+  }
+
+  private static int tagSize(int field) {
+    return varintSize(field << 3);
+  }
+
+  static int varintSize(int value) {
+    // Bits used, in groups of seven; zero takes one byte.
+    return (31 - Integer.numberOfLeadingZeros(value | 1)) / 7 + 1;
+  }
+
+  static int varint64Size(long value) {
+    return (63 - Long.numberOfLeadingZeros(value | 1)) / 7 + 1;
   }
 }

@@ -8,6 +8,7 @@ import dev.statekit.function.ValueSpec;
 import dev.statekit.invocation.AddressRun;
 import dev.statekit.invocation.FunctionEngine;
 import dev.statekit.invocation.InvocationEffects;
+import dev.statekit.invocation.TypedValue;
 import dev.statekit.types.TypeName;
 import java.util.List;
 import java.util.Objects;
@@ -88,13 +89,18 @@ public final class RequestReplyHandler {
       return IncompleteContext.answer(missing);
     }
     InvocationEffects[] effects = new InvocationEffects[count];
+    // A batch's arguments usually share one (interned) type name: check it once.
+    String checkedType = null;
     for (int i = 0; i < count; i++) {
       String[] caller = request.callers[i];
+      String type = request.argumentTypes[i];
+      TypedValue argument =
+          type == checkedType
+              ? new TypedValue(type, request.argumentValues[i])
+              : RequestDecoding.argument(type, request.argumentValues[i], run.self(), i);
+      checkedType = type;
       effects[i] =
-          run.invoke(
-              caller == null ? null : RequestDecoding.address(caller, "caller"),
-              RequestDecoding.argument(
-                  request.argumentTypes[i], request.argumentValues[i], run.self(), i));
+          run.invoke(caller == null ? null : RequestDecoding.address(caller, "caller"), argument);
     }
     return FromFunctionWriter.result(effects, count, run.mutations(), utf8);
   }

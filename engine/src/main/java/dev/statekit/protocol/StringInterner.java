@@ -17,7 +17,40 @@ final class StringInterner {
   private static final int SLOTS = 512;
   private static final int MAX_INTERNED_LENGTH = 96;
 
+  /**
+   * Roles a string plays in a request (namespace, type, state name, ...), see {@link #intern(int,
+   * byte[], int, int)}.
+   */
+  static final int ROLES = 8;
+
   private final Entry[] slots = new Entry[SLOTS];
+
+  /**
+   * The last string seen in each role. The same role nearly always holds the same bytes from one
+   * request to the next, and comparing them is cheaper than hashing them.
+   */
+  private final Entry[] recent = new Entry[ROLES];
+
+  /**
+   * The string of {@code length} bytes at {@code offset}, found by the last string of the same
+   * {@code role} before the table is asked.
+   *
+   * @throws CharacterCodingException if they are not valid UTF-8
+   */
+  String intern(int role, byte[] bytes, int offset, int length) throws CharacterCodingException {
+    Entry last = recent[role];
+    if (last != null
+        && last.bytes.length == length
+        && Arrays.equals(last.bytes, 0, length, bytes, offset, offset + length)) {
+      return last.value;
+    }
+    if (length == 0 || length > MAX_INTERNED_LENGTH) {
+      return intern(bytes, offset, length);
+    }
+    Entry entry = entry(bytes, offset, length);
+    recent[role] = entry;
+    return entry.value;
+  }
 
   /**
    * The string of {@code length} bytes at {@code offset}.
@@ -31,6 +64,10 @@ final class StringInterner {
     if (length > MAX_INTERNED_LENGTH) {
       return decode(bytes, offset, length);
     }
+    return entry(bytes, offset, length).value;
+  }
+
+  private Entry entry(byte[] bytes, int offset, int length) throws CharacterCodingException {
     int hash = length;
     for (int i = offset, end = offset + length; i < end; i++) {
       hash = 31 * hash + bytes[i];
@@ -40,11 +77,13 @@ final class StringInterner {
     if (entry != null
         && entry.bytes.length == length
         && Arrays.equals(entry.bytes, 0, length, bytes, offset, offset + length)) {
-      return entry.value;
+      return entry;
     }
-    String value = decode(bytes, offset, length);
-    slots[slot] = new Entry(Arrays.copyOfRange(bytes, offset, offset + length), value);
-    return value;
+    entry =
+        new Entry(
+            Arrays.copyOfRange(bytes, offset, offset + length), decode(bytes, offset, length));
+    slots[slot] = entry;
+    return entry;
   }
 
   /** Strict UTF-8, as protobuf requires of proto3 strings. */

@@ -37,6 +37,11 @@ class AddressRunTest {
                   (context, message) -> {
                     leaked.set(context);
                     String command = message.asUtf8String();
+                    if (command.equals("blind-fail")) {
+                      // Writes without reading first: the offered bytes were never decoded.
+                      context.storage().set(COUNT, 100);
+                      throw new IllegalStateException("failing after a blind write");
+                    }
                     int count = context.storage().get(COUNT).orElse(0) + 1;
                     context.storage().set(COUNT, count);
                     context.storage().set(LOG, context.storage().get(LOG).orElse("") + command);
@@ -90,6 +95,28 @@ class AddressRunTest {
     assertTrue(e.getMessage().contains("failing on purpose"), e.getMessage());
     assertEquals(2, after.egress().get(0).asInt());
     assertEquals("ab", Types.stringType().deserialize(run.mutations().get(1).value().value()));
+  }
+
+  @Test
+  void aFailureAfterAWriteOrARemovalRestoresTheValueAsItStood() {
+    // Written values of the built-in types are serialized when the mutations are read, not on
+    // write: what a failed invocation restores must still be the last good one's value.
+    AddressRun written = opened(5);
+    written.invoke(null, string("a"));
+    assertThrows(FunctionInvocationException.class, () -> written.invoke(null, string("fail")));
+    assertEquals(6, Types.integerType().deserialize(written.mutations().get(0).value().value()));
+    assertEquals("a", Types.stringType().deserialize(written.mutations().get(1).value().value()));
+
+    AddressRun blind = opened(5);
+    assertThrows(FunctionInvocationException.class, () -> blind.invoke(null, string("blind-fail")));
+    assertEquals(6, blind.invoke(null, string("b")).egress().get(0).asInt());
+
+    AddressRun removed = opened(0);
+    removed.invoke(null, string("a"));
+    removed.invoke(null, string("reset"));
+    assertThrows(FunctionInvocationException.class, () -> removed.invoke(null, string("fail")));
+    assertEquals(2, Types.integerType().deserialize(removed.mutations().get(0).value().value()));
+    assertTrue(removed.mutations().get(1).isDelete());
   }
 
   @Test

@@ -16,15 +16,18 @@ public record CardActivity(long count, long totalCents, List<String> countries) 
     countries = List.copyOf(countries);
   }
 
-  static final CardActivity NONE = new CardActivity(0, 0, List.of());
+  /** No transactions: the accumulator a window starts from. */
+  public static final CardActivity NONE = new CardActivity(0, 0, List.of());
 
-  CardActivity add(Transaction t) {
+  /** This activity with one more transaction. */
+  public CardActivity add(Transaction t) {
     TreeSet<String> more = new TreeSet<>(countries);
     more.add(t.country());
     return new CardActivity(count + 1, totalCents + t.amountCents(), List.copyOf(more));
   }
 
-  CardActivity merge(CardActivity other) {
+  /** The activity of both. */
+  public CardActivity merge(CardActivity other) {
     TreeSet<String> all = new TreeSet<>(countries);
     all.addAll(other.countries);
     return new CardActivity(count + other.count, totalCents + other.totalCents, List.copyOf(all));

@@ -1,0 +1,82 @@
+package dev.statekit.benchmarks.batch;
+
+import dev.statekit.egress.EgressSink;
+import dev.statekit.examples.fraud.Card;
+import dev.statekit.stream.lambda.BatchPipeline;
+import dev.statekit.stream.lambda.BatchResult;
+import dev.statekit.stream.lambda.BatchSource;
+import dev.statekit.stream.lambda.EgressOutput;
+import dev.statekit.stream.lambda.InMemoryBatchStore;
+import dev.statekit.stream.lambda.SourceBatch;
+import dev.statekit.types.TypeName;
+import dev.statekit.types.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A job through {@link BatchPipeline} on the in-memory store, as Lambda would hand it a Kinesis
+ * stream's batches: each shard's records (placed by card) cut into batches of {@code batchSize},
+ * the shards taking turns, every batch processed on the calling thread and checkpointed.
+ */
+final class BatchEngineRun {
+  private BatchEngineRun() {}
+
+  /** The batches of {@code records} of the input, per shard, in the order they are processed. */
+  static List<SourceBatch> batches(Transactions input, int from, int to, int shards, int size) {
+    List<List<Integer>> perShard = new ArrayList<>();
+    for (int s = 0; s < shards; s++) {
+      perShard.add(new ArrayList<>());
+    }
+    for (int i = from; i < to; i++) {
+      perShard.get(input.shard(i, shards)).add(i);
+    }
+    List<List<SourceBatch>> cut = new ArrayList<>();
+    int most = 0;
+    for (int s = 0; s < shards; s++) {
+      List<Integer> records = perShard.get(s);
+      List<SourceBatch> batches = new ArrayList<>();
+      for (int start = 0; start < records.size(); start += size) {
+        SourceBatch.Builder batch = SourceBatch.ordered("transactions/shardId-" + s);
+        for (int r = start; r < Math.min(records.size(), start + size); r++) {
+          int i = records.get(r);
+          // Fixed-width sequence numbers, increasing per shard, as Kinesis gives them.
+          batch.add(String.valueOf(100_000_000_000L + i), input.arrival[i], input.data[i]);
+        }
+        batches.add(batch.build());
+      }
+      cut.add(batches);
+      most = Math.max(most, batches.size());
+    }
+    List<SourceBatch> order = new ArrayList<>();
+    for (int b = 0; b < most; b++) {
+      for (int s = 0; s < shards; s++) {
+        if (b < cut.get(s).size()) {
+          order.add(cut.get(s).get(b));
+        }
+      }
+    }
+    return order;
+  }
+
+  /** Processes the batches through a fresh pipeline and store; returns the outputs delivered. */
+  static long run(Jobs job, List<SourceBatch> batches) {
+    AtomicLong delivered = new AtomicLong();
+    EgressSink sink = records -> delivered.addAndGet(records.size());
+    EgressOutput<?> out =
+        job == Jobs.FRAUD
+            ? EgressOutput.to(sink, TypeName.of("bench", "alerts"), Card.ALERT)
+            : EgressOutput.to(sink, TypeName.of("bench", "counts"), Types.stringType());
+    BatchPipeline pipeline =
+        BatchPipeline.builder("bench-" + job.label, job.pipeline(BatchSource.records(), out))
+            .store(new InMemoryBatchStore())
+            .build();
+    for (SourceBatch batch : batches) {
+      BatchResult result = pipeline.process(batch);
+      if (!result.succeeded()) {
+        throw new IllegalStateException("A batch of " + batch.split() + " failed: " + result);
+      }
+    }
+    return delivered.get();
+  }
+}

@@ -1,0 +1,143 @@
+package dev.statekit.benchmarks.batch;
+
+import dev.statekit.benchmarks.Result;
+import dev.statekit.benchmarks.Suite;
+import dev.statekit.stream.Record;
+import dev.statekit.stream.lambda.SourceBatch;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * CPU time per record of the Lambda batch engine ({@code BatchPipeline} on the in-memory store),
+ * for the fraud check and a keyed one-minute tumbling count, in batches of 100 and 1,000 records
+ * over 1, 4 and 16 shards; beside it the same jobs on the in-process engine and on Flink's local
+ * execution, on the same bytes. CPU time is the process's (every thread, collector and compiler
+ * included) over the measured run, after a warm-up run of each case; each case runs {@code
+ * -Dstatekit.batch.rounds=N} times (default 3) and reports the median. {@code
+ * -Dstatekit.batch.records=N} sets the measured records (default 200,000).
+ */
+public final class BatchEngineSuite implements Suite {
+  private static final String NAME = "batch-engine";
+  private static final int[] BATCH_SIZES = {100, 1000};
+  private static final int[] SHARDS = {1, 4, 16};
+
+  /** The in-process engine's source hands records over in chunks of this many. */
+  private static final int IN_PROCESS_READ_BATCH = 1000;
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "CPU per record of the Lambda batch engine (in-memory store), fraud check and keyed"
+        + " one-minute count, batches of 100/1,000 over 1/4/16 shards, beside the in-process"
+        + " engine and Flink 2.3 local";
+  }
+
+  @Override
+  public List<Result> run(PrintStream log) throws Exception {
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    int records = Integer.getInteger("statekit.batch.records", 200_000);
+    int rounds = Integer.getInteger("statekit.batch.rounds", 3);
+    if (records < 10_000) {
+      throw new IllegalArgumentException(
+          "statekit.batch.records is at least 10000, got " + records);
+    }
+    if (rounds < 1) {
+      throw new IllegalArgumentException("statekit.batch.rounds is at least 1, got " + rounds);
+    }
+    int warmup = records / 4;
+    Transactions input = Transactions.generate(warmup + records);
+    log.printf(
+        "  %,d transactions of %,d cards (%,d more to warm up), %d ms of event time apart%n",
+        records, Transactions.CARDS, warmup, Transactions.SPACING_MILLIS);
+    List<Result> results = new ArrayList<>();
+    for (Jobs job : Jobs.values()) {
+      List<Record<byte[]>> warmRecords = InProcessRun.records(input, 0, warmup);
+      List<Record<byte[]>> measuredRecords = InProcessRun.records(input, warmup, warmup + records);
+      InProcessRun.run(job, warmRecords, IN_PROCESS_READ_BATCH);
+      CpuTime.Run inProcess =
+          median(
+              rounds,
+              () ->
+                  CpuTime.measure(
+                      records,
+                      () -> InProcessRun.run(job, measuredRecords, IN_PROCESS_READ_BATCH)));
+      byte[][] warmData = Arrays.copyOfRange(input.data, 0, warmup);
+      byte[][] measuredData = Arrays.copyOfRange(input.data, warmup, warmup + records);
+      FlinkRun.run(job, warmData);
+      CpuTime.Run flink =
+          median(rounds, () -> CpuTime.measure(records, () -> FlinkRun.run(job, measuredData)));
+      // Both run the input to its end, which fires every window: they must agree, or the
+      // comparison compares different work. (The batch engine's last windows stay open: no
+      // watermark passes them without more records or a tick.)
+      if (inProcess.outputs() != flink.outputs()) {
+        throw new IllegalStateException(
+            job.label
+                + ": the in-process engine gave "
+                + inProcess.outputs()
+                + " outputs and Flink "
+                + flink.outputs()
+                + "; the two jobs are not the same");
+      }
+      log.printf(
+          "  %s: in-process %.0f ns/record (%,d outputs), Flink %.0f ns/record (%,d outputs)%n",
+          job.label,
+          inProcess.processPerRecord(),
+          inProcess.outputs(),
+          flink.processPerRecord(),
+          flink.outputs());
+      for (int batchSize : BATCH_SIZES) {
+        for (int shards : SHARDS) {
+          BatchEngineRun.run(job, BatchEngineRun.batches(input, 0, warmup, shards, batchSize));
+          List<SourceBatch> batches =
+              BatchEngineRun.batches(input, warmup, warmup + records, shards, batchSize);
+          CpuTime.Run batch =
+              median(
+                  rounds, () -> CpuTime.measure(records, () -> BatchEngineRun.run(job, batches)));
+          log.printf(
+              "  %s batch %d shards %d: %.0f ns/record (calling thread %.0f), %,d batches,"
+                  + " %,d outputs delivered; in-process/batch %.2f%n",
+              job.label,
+              batchSize,
+              shards,
+              batch.processPerRecord(),
+              batch.threadPerRecord(),
+              batches.size(),
+              batch.outputs(),
+              inProcess.processPerRecord() / batch.processPerRecord());
+          results.add(
+              Result.of(NAME, job.label + "-b" + batchSize + "-s" + shards)
+                  .with("job", job.label)
+                  .with("batch", batchSize)
+                  .with("shards", shards)
+                  .with("records", records)
+                  .with("batch_cpu_ns_per_record", batch.processPerRecord())
+                  .with("batch_thread_cpu_ns_per_record", batch.threadPerRecord())
+                  .with("in_process_cpu_ns_per_record", inProcess.processPerRecord())
+                  .with("flink_cpu_ns_per_record", flink.processPerRecord())
+                  .with("ratio", inProcess.processPerRecord() / batch.processPerRecord())
+                  .with("flink_ratio", flink.processPerRecord() / batch.processPerRecord()));
+        }
+      }
+    }
+    return results;
+  }
+
+  private static CpuTime.Run median(int rounds, Measured measured) throws Exception {
+    List<CpuTime.Run> runs = new ArrayList<>();
+    for (int i = 0; i < rounds; i++) {
+      runs.add(measured.run());
+    }
+    runs.sort((a, b) -> Long.compare(a.processNanos(), b.processNanos()));
+    return runs.get(runs.size() / 2);
+  }
+
+  private interface Measured {
+    CpuTime.Run run() throws Exception;
+  }
+}
