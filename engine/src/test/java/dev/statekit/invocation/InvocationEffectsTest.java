@@ -1,4 +1,4 @@
-package dev.statekit.function.internal;
+package dev.statekit.invocation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
