@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Registers what each payload shape goes to, then builds the {@link EntryPoint}; from {@link
@@ -125,6 +126,26 @@ public final class EntryPointBuilder {
     Objects.requireNonNull(ingressQueue, "ingressQueue");
     runtime(runtime);
     return queue(ingressQueue, records -> RuntimeRoutes.queueBatch(runtime, records));
+  }
+
+  /**
+   * Like {@link #runtime(FunctionRuntime, String)}, with the runtime built when the first payload
+   * that needs it arrives (an envelope, a batch of the ingress queue, a scheduled event), not when
+   * the entry point is: a cold start whose first payload is a StateFun request then builds no
+   * store, queue or SDK client. {@code runtime} is asked once (pass the same {@link Lazy} to
+   * whatever else shares the runtime); under SnapStart, build it in a {@linkplain #primer primer}.
+   *
+   * @param ingressQueue the queue's ARN (only that queue), URL (that name in that account) or name
+   *     (that name in any account)
+   */
+  public EntryPointBuilder runtime(Supplier<FunctionRuntime> runtime, String ingressQueue) {
+    Objects.requireNonNull(runtime, "runtime");
+    Objects.requireNonNull(ingressQueue, "ingressQueue");
+    Lazy<FunctionRuntime> lazy =
+        runtime instanceof Lazy<FunctionRuntime> given ? given : Lazy.of(runtime);
+    envelopes(json -> lazy.get().invokeJson(json));
+    scheduled("timers", event -> RuntimeRoutes.sweep(lazy.get(), event.deadline()));
+    return queue(ingressQueue, records -> RuntimeRoutes.queueBatch(lazy.get(), records));
   }
 
   /**

@@ -68,7 +68,11 @@ public final class Types {
    * @param typeName the name sent with each value, e.g. {@code com.example/Order}
    */
   public static <T> Type<T> json(TypeName typeName, Class<T> javaType) {
-    return json(typeName, javaType, DefaultJson.MAPPER);
+    Objects.requireNonNull(typeName, "typeName");
+    Objects.requireNonNull(javaType, "javaType");
+    // The default mapper is built with the first JSON value, not with the first JSON type.
+    return new JsonType<>(
+        typeName, () -> DefaultJson.MAPPER, m -> m.constructType(javaType), javaType.getName());
   }
 
   /** Values of {@code javaType} written as JSON by the given mapper. */
@@ -76,7 +80,8 @@ public final class Types {
     Objects.requireNonNull(typeName, "typeName");
     Objects.requireNonNull(javaType, "javaType");
     Objects.requireNonNull(mapper, "mapper");
-    return new JsonType<>(typeName, mapper.constructType(javaType), mapper);
+    return new JsonType<>(
+        typeName, () -> mapper, m -> m.constructType(javaType), javaType.getName());
   }
 
   /**

@@ -7,7 +7,11 @@ import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.egress.LoggingSink;
 import dev.statekit.egress.SqsEgressSink;
+import dev.statekit.entry.BatchConsumer;
 import dev.statekit.entry.EntryPoint;
+import dev.statekit.entry.KinesisRecord;
+import dev.statekit.entry.Lazy;
+import dev.statekit.entry.ScheduledTask;
 import dev.statekit.examples.fraud.Card;
 import dev.statekit.examples.fraud.FraudCheck;
 import dev.statekit.examples.greeter.Audit;
@@ -30,7 +34,9 @@ import dev.statekit.stream.lambda.InMemoryBatchStore;
 import dev.statekit.stream.state.dynamodb.DynamoDbBatchStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -105,56 +111,103 @@ public final class ExampleApp {
    * only, by its ARN), the minute tick (that rule only) and the StateFun requests of the function
    * URL. {@code template.yaml} lets nothing else invoke it; producers invoke {@link
    * #ingressEntryPoint} instead.
+   *
+   * <p>Every variable is read here (a missing one fails the constructor), but the SDK clients, the
+   * runtime and the fraud check's pipeline are built with the first payload that needs them: a
+   * StateFun request builds none, an envelope or a queue batch the DynamoDB and SQS clients and the
+   * runtime, a Kinesis batch or the tick the pipeline and the Kinesis client too. The primer builds
+   * all of them, so a SnapStart snapshot holds them built.
    */
   public static EntryPoint entryPoint(Variables variables) {
-    AwsConfig aws = variables.aws();
-    Wiring wiring = Wiring.of(variables, aws);
+    return entryPoint(variables, Clients.of(variables));
+  }
+
+  /** {@link #entryPoint(Variables)} with the given client factories (tests count their calls). */
+  static EntryPoint entryPoint(Variables variables, Clients clients) {
+    Wiring wiring = Wiring.of(variables, clients);
     String stream =
         variables.required(TRANSACTIONS_STREAM, "the Kinesis stream of card transactions");
     String rule = variables.required(SCHEDULE_RULE, "the EventBridge rule of the minute tick");
     Duration idle = seconds(variables, FRAUD_IDLE_SECONDS, FraudCheck.IDLE_TIMEOUT);
     Duration batchTimeout = seconds(variables, BATCH_TIMEOUT_SECONDS, Duration.ofMinutes(15));
-    BatchPipeline fraudCheck =
-        ExamplePipelines.fraudCheck(
-            new DynamoDbBatchStore(wiring.dynamoDb(), wiring.table()),
-            wiring.runtime(),
-            idle,
-            batchTimeout,
-            Clock.systemUTC());
-    KinesisShards shards = new KinesisShards(aws.kinesisClient(), stream, fraudCheck);
+    Lazy<KinesisShards> shards =
+        Lazy.of(
+            () ->
+                new KinesisShards(
+                    clients.kinesis().get(),
+                    stream,
+                    ExamplePipelines.fraudCheck(
+                        new DynamoDbBatchStore(wiring.dynamoDb().get(), wiring.table()),
+                        wiring.runtime(),
+                        idle,
+                        batchTimeout,
+                        Clock.systemUTC())));
+    Lazy<BatchConsumer<KinesisRecord>> transactions = Lazy.of(() -> shards.get().kinesisConsumer());
+    Lazy<ScheduledTask> tick = Lazy.of(() -> shards.get().tickTask());
     return EntryPoint.builder()
         .functions(wiring.functions())
         .runtime(wiring.runtime(), wiring.queue())
-        .kinesisStream(stream, shards.kinesisConsumer())
-        .scheduled(FRAUD_TICK, shards.tickTask())
+        .kinesisStream(stream, records -> transactions.get().accept(records))
+        .scheduled(FRAUD_TICK, event -> tick.get().run(event))
         .scheduleRule(rule)
-        .primer(() -> prime(wiring, idle, batchTimeout))
+        .primer(
+            () -> {
+              // Built before the snapshot; constructing a client opens no connection.
+              wiring.runtime().get();
+              transactions.get();
+              tick.get();
+              prime(wiring, idle, batchTimeout);
+            })
         .build();
   }
 
   /**
    * The entry point producers invoke directly: ingress envelopes, nothing else (an event-source
    * event or a StateFun request sent here is refused), so that being allowed to invoke it is not
-   * being allowed to pass an event off as the ingress queue's or the stream's.
+   * being allowed to pass an event off as the ingress queue's or the stream's. The runtime and its
+   * clients are built with the first envelope, or by the primer.
    */
   public static EntryPoint ingressEntryPoint(Variables variables) {
-    Wiring wiring = Wiring.of(variables, variables.aws());
+    Wiring wiring = Wiring.of(variables, Clients.of(variables));
+    Lazy<FunctionRuntime> runtime = wiring.runtime();
     return EntryPoint.builder()
-        .envelopes(wiring.runtime()::invokeJson)
-        .primer(() -> prime(wiring, FraudCheck.IDLE_TIMEOUT, Duration.ofMinutes(15)))
+        .envelopes(json -> runtime.get().invokeJson(json))
+        .primer(
+            () -> {
+              runtime.get();
+              prime(wiring, FraudCheck.IDLE_TIMEOUT, Duration.ofMinutes(15));
+            })
         .build();
   }
 
-  /** What both entry points share: the functions on the runtime, from the same variables. */
+  /**
+   * How the wiring gets its SDK clients: each factory is called once, when the first payload that
+   * needs its service arrives.
+   */
+  record Clients(
+      Supplier<DynamoDbClient> dynamoDb, Supplier<SqsClient> sqs, Supplier<KinesisClient> kinesis) {
+    /** Clients configured by {@code variables}, read and checked now, built on first use. */
+    static Clients of(Variables variables) {
+      Lazy<AwsConfig> aws = variables.awsOnFirstUse();
+      return new Clients(
+          () -> aws.get().dynamoDbClient(),
+          () -> aws.get().sqsClient(),
+          () -> aws.get().kinesisClient());
+    }
+  }
+
+  /**
+   * What both entry points share: the functions on the runtime, from the same variables; the
+   * clients and the runtime built on first use.
+   */
   private record Wiring(
       StatefulFunctions functions,
-      DynamoDbClient dynamoDb,
+      Lazy<DynamoDbClient> dynamoDb,
       String table,
       String queue,
       String deadLetters,
-      FunctionRuntime runtime) {
-    static Wiring of(Variables variables, AwsConfig aws) {
-      SqsClient sqs = aws.sqsClient();
+      Lazy<FunctionRuntime> runtime) {
+    static Wiring of(Variables variables, Clients clients) {
       StatefulFunctions functions = ExampleApp.functions(hold(variables));
       String table =
           variables.required(RuntimeEnvironment.TABLE, "the application's DynamoDB table");
@@ -162,21 +215,23 @@ public final class ExampleApp {
       String deadLetters =
           variables.required(
               RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue");
-      EgressRoutes egress =
-          egress(
-              new SqsEgressSink(
-                  sqs, variables.required(GREETS_QUEUE_URL, "the greeter's egress queue")),
-              new SqsEgressSink(
-                  sqs, variables.required(ORDERS_QUEUE_URL, "the shop's orders queue")),
-              new LoggingSink());
-      DynamoDbClient dynamoDb = aws.dynamoDbClient();
-      return new Wiring(
-          functions,
-          dynamoDb,
-          table,
-          queue,
-          deadLetters,
-          ExampleApp.runtime(functions, dynamoDb, sqs, table, queue, deadLetters, egress));
+      String greets = variables.required(GREETS_QUEUE_URL, "the greeter's egress queue");
+      String orders = variables.required(ORDERS_QUEUE_URL, "the shop's orders queue");
+      Lazy<DynamoDbClient> dynamoDb = Lazy.of(clients.dynamoDb());
+      Lazy<SqsClient> sqs = Lazy.of(clients.sqs());
+      Lazy<FunctionRuntime> runtime =
+          Lazy.of(
+              () -> {
+                SqsClient client = sqs.get();
+                EgressRoutes egress =
+                    egress(
+                        new SqsEgressSink(client, greets),
+                        new SqsEgressSink(client, orders),
+                        new LoggingSink());
+                return ExampleApp.runtime(
+                    functions, dynamoDb.get(), client, table, queue, deadLetters, egress);
+              });
+      return new Wiring(functions, dynamoDb, table, queue, deadLetters, runtime);
     }
   }
 

@@ -50,6 +50,7 @@ final class AppResources implements AutoCloseable {
     env.put("TRANSACTIONS_STREAM", STREAM);
     env.put("FRAUD_IDLE_SECONDS", "60");
     env.put("STATEKIT_BATCH_TIMEOUT_SECONDS", "30");
+    env.put("STATEKIT_SCHEDULE_RULE", "statekit-tick");
     return env;
   }
 
