@@ -1,6 +1,7 @@
 package dev.statekit.benchmarks;
 
 import dev.statekit.benchmarks.coldstart.ColdStartSuite;
+import dev.statekit.benchmarks.cost.CostSuite;
 import dev.statekit.benchmarks.operators.OperatorsSuite;
 import dev.statekit.benchmarks.pipeline.PipelineCostSuite;
 import dev.statekit.benchmarks.protocol.ProtocolSuite;
@@ -17,6 +18,7 @@ final class Suites {
         new ProtocolSuite(),
         new RuntimeCostSuite(),
         new ColdStartSuite(),
-        new PipelineCostSuite());
+        new PipelineCostSuite(),
+        new CostSuite());
   }
 }
