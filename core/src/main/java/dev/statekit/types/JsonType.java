@@ -6,6 +6,11 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.statekit.function.TypeName;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
+import java.util.Iterator;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -21,6 +26,14 @@ final class JsonType<T> implements Type<T> {
   private final Function<ObjectMapper, JavaType> javaType;
   private final String declaredName;
   private volatile Codec codec;
+
+  /**
+   * Every JSON type made, weakly: {@link #prepareAll} makes their codecs before a SnapStart
+   * snapshot, so a restored environment does not introspect on its first value.
+   */
+  private static final Queue<WeakReference<JsonType<?>>> MADE = new ConcurrentLinkedQueue<>();
+
+  private static final AtomicInteger SINCE_PURGE = new AtomicInteger();
 
   /** Jackson's reader and writer for the type, and its canonical name. */
   private record Codec(ObjectReader reader, ObjectWriter writer, String javaTypeName) {}
@@ -41,6 +54,23 @@ final class JsonType<T> implements Type<T> {
     this.mapper = mapper;
     this.javaType = javaType;
     this.declaredName = declaredName;
+    MADE.add(new WeakReference<>(this));
+    if (SINCE_PURGE.incrementAndGet() % 1024 == 0) {
+      // Types made per call (not as constants) must not pile up as cleared references.
+      MADE.removeIf(ref -> ref.get() == null);
+    }
+  }
+
+  /** Makes the reader and writer of every JSON type still in use that has none yet. */
+  static void prepareAll() {
+    for (Iterator<WeakReference<JsonType<?>>> it = MADE.iterator(); it.hasNext(); ) {
+      JsonType<?> type = it.next().get();
+      if (type == null) {
+        it.remove();
+      } else {
+        type.codec();
+      }
+    }
   }
 
   private Codec codec() {

@@ -20,6 +20,15 @@ public final class Types {
     static final ObjectMapper MAPPER = JsonMapper.builder().findAndAddModules().build();
   }
 
+  /**
+   * Makes now what JSON types make with their first value (Jackson's reader and writer, and the
+   * default mapper): {@code EntryPoint.prime()} calls it before a SnapStart snapshot, so a restored
+   * environment's first value of each type finds them made.
+   */
+  public static void prepareJsonTypes() {
+    JsonType.prepareAll();
+  }
+
   /** {@code io.statefun.types/bool}. */
   public static Type<Boolean> booleanType() {
     return BooleanType.INSTANCE;

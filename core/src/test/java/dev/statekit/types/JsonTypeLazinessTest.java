@@ -59,4 +59,18 @@ class JsonTypeLazinessTest {
     assertTrue(e.getMessage().contains("shop/order"), e.getMessage());
     assertTrue(e.getMessage().contains("Order"), e.getMessage());
   }
+
+  @Test
+  void primingAnEntryPointMakesTheReadersAndWritersOfTheJsonTypesAlreadyMade() {
+    CountingMapper mapper = new CountingMapper();
+    Type<Order> type = Types.json(TypeName.of("shop", "order"), Order.class, mapper);
+    dev.statekit.entry.EntryPoint entry =
+        dev.statekit.entry.EntryPoint.builder().envelopes(json -> json).build();
+
+    assertEquals(0, mapper.made.get());
+    entry.prime();
+    assertEquals(2, mapper.made.get(), "made before a snapshot");
+    type.serialize(new Order("o1", 1));
+    assertEquals(2, mapper.made.get(), "not made again on the first value");
+  }
 }

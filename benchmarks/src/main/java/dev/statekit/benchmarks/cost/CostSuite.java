@@ -136,7 +136,7 @@ public final class CostSuite implements Suite {
     List<Result> results = new ArrayList<>();
     log.printf(
         Locale.ROOT,
-        "  %s: StateKit on Lambda vs %s, dollars a month (a million records)%n",
+        "  %s: StateKit on Lambda vs %s, dollars a month (and a million records or messages)%n",
         workload,
         peer);
     for (int rate : RATES) {
@@ -148,12 +148,12 @@ public final class CostSuite implements Suite {
           rate,
           statekit,
           CostModel.perMillion(statekit, rate),
-          peer.substring(0, peer.indexOf(' ')),
+          peer.startsWith("Managed") ? "Flink" : "StateFun",
           flink,
           CostModel.perMillion(flink, rate));
       results.add(
           Result.of(name(), workload + "-r" + rate)
-              .with("records_per_second", rate)
+              .with("rate_per_second", rate)
               .with("statekit_usd_month", statekit)
               .with("flink_usd_month", flink)
               .with("statekit_usd_per_million", CostModel.perMillion(statekit, rate))
@@ -166,15 +166,19 @@ public final class CostSuite implements Suite {
         "    break-even: %s%n",
         Double.isNaN(breakEven)
             ? "none up to 100,000 a second"
-            : String.format(Locale.ROOT, "%.1f records a second", breakEven));
+            : String.format(
+                Locale.ROOT,
+                "%.1f a second (%.0f million a month)",
+                breakEven,
+                breakEven * CostModel.MONTH_SECONDS / 1e6));
     Result result = Result.of(name(), workload + "-break-even");
     if (Double.isNaN(breakEven)) {
-      result.with("records_per_second", "none-below-100000");
+      result.with("rate_per_second", "none-below-100000");
     } else {
       result
-          .with("records_per_second", breakEven)
+          .with("rate_per_second", breakEven)
           .with("usd_month", ours.at(breakEven))
-          .with("records_per_month_millions", breakEven * CostModel.MONTH_SECONDS / 1e6);
+          .with("millions_per_month", breakEven * CostModel.MONTH_SECONDS / 1e6);
     }
     results.add(result);
     return results;

@@ -32,8 +32,10 @@ public final class PipelineBatchCost {
       double readUnits,
       double roundTrips) {}
 
-  private static final int WARMUP_BATCHES = 3;
-  private static final int BATCHES = 5;
+  /** Unmeasured batches first: the JIT compiles the request path (small batches make few). */
+  private static final int WARMUP_BATCHES = 20;
+
+  private static final int BATCHES = 10;
 
   private final CostMeter meter = new CostMeter();
   private final DynamoDbClient dynamoDb;

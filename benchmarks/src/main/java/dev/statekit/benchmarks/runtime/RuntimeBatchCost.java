@@ -41,8 +41,10 @@ public final class RuntimeBatchCost {
       double producerSqsRequests,
       double roundTrips) {}
 
-  private static final int WARMUP_BATCHES = 3;
-  private static final int BATCHES = 5;
+  /** Unmeasured batches first: the JIT compiles the request path (small batches make few). */
+  private static final int WARMUP_BATCHES = 20;
+
+  private static final int BATCHES = 10;
 
   private final CostBench bench = new CostBench();
   private final String ingress = bench.fifoQueue("cost-ingress");
