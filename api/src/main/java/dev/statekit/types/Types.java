@@ -19,6 +19,15 @@ public final class Types {
     static final ObjectMapper MAPPER = JsonMapper.builder().findAndAddModules().build();
   }
 
+  /**
+   * Makes now what JSON types make with their first value (Jackson's reader and writer, and the
+   * default mapper): {@code EntryPoint.prime()} calls it before a SnapStart snapshot, so a restored
+   * environment's first value of each type finds them made.
+   */
+  public static void prepareJsonTypes() {
+    JsonType.prepareAll();
+  }
+
   /** {@code io.statefun.types/bool}. */
   public static Type<Boolean> booleanType() {
     return BooleanType.INSTANCE;
@@ -67,7 +76,11 @@ public final class Types {
    * @param typeName the name sent with each value, e.g. {@code com.example/Order}
    */
   public static <T> Type<T> json(TypeName typeName, Class<T> javaType) {
-    return json(typeName, javaType, DefaultJson.MAPPER);
+    Objects.requireNonNull(typeName, "typeName");
+    Objects.requireNonNull(javaType, "javaType");
+    // The default mapper is built with the first JSON value, not with the first JSON type.
+    return new JsonType<>(
+        typeName, () -> DefaultJson.MAPPER, m -> m.constructType(javaType), javaType.getName());
   }
 
   /** Values of {@code javaType} written as JSON by the given mapper. */
@@ -75,7 +88,8 @@ public final class Types {
     Objects.requireNonNull(typeName, "typeName");
     Objects.requireNonNull(javaType, "javaType");
     Objects.requireNonNull(mapper, "mapper");
-    return new JsonType<>(typeName, mapper.constructType(javaType), mapper);
+    return new JsonType<>(
+        typeName, () -> mapper, m -> m.constructType(javaType), javaType.getName());
   }
 
   /**

@@ -9,6 +9,7 @@ import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -47,8 +48,27 @@ public record AwsConfig(
   /** Environment variable that overrides the Kinesis endpoint. */
   public static final String KINESIS_ENDPOINT = "STATEKIT_KINESIS_ENDPOINT";
 
-  private static final AwsCredentialsProvider EMULATOR_CREDENTIALS =
-      StaticCredentialsProvider.create(AwsBasicCredentials.create("statekit", "statekit"));
+  /** In a class of its own, so {@link #check} loads none of the SDK's credential classes. */
+  private static final class Emulator {
+    static final AwsCredentialsProvider CREDENTIALS =
+        StaticCredentialsProvider.create(AwsBasicCredentials.create("statekit", "statekit"));
+  }
+
+  /**
+   * Reads and checks every variable {@link #fromVariables} reads, without building anything: a
+   * wiring that builds its configuration with the first payload that needs AWS calls it at
+   * construction, so a malformed endpoint still fails there.
+   *
+   * @throws IllegalArgumentException if an endpoint variable is not an http(s) URL
+   */
+  public static void check(Map<String, String> variables) {
+    variables.get("AWS_REGION");
+    endpoint(variables, DYNAMODB_ENDPOINT);
+    endpoint(variables, SQS_ENDPOINT);
+    endpoint(variables, KINESIS_ENDPOINT);
+    variables.containsKey("AWS_CONTAINER_CREDENTIALS_FULL_URI");
+    variables.containsKey("AWS_ACCESS_KEY_ID");
+  }
 
   /** Reads the configuration from this process's environment. */
   public static AwsConfig fromEnvironment() {
@@ -76,7 +96,7 @@ public record AwsConfig(
     } else if (variables.containsKey("AWS_ACCESS_KEY_ID")) {
       credentials = EnvironmentVariableCredentialsProvider.create();
     } else if (anyEmulator) {
-      credentials = EMULATOR_CREDENTIALS;
+      credentials = Emulator.CREDENTIALS;
     } else {
       credentials = DefaultCredentialsProvider.builder().build();
     }
@@ -94,7 +114,7 @@ public record AwsConfig(
         Optional.of(dynamoDb),
         Optional.of(sqs),
         Optional.of(kinesis),
-        EMULATOR_CREDENTIALS);
+        Emulator.CREDENTIALS);
   }
 
   /** A DynamoDB client for this configuration. */
@@ -103,7 +123,7 @@ public record AwsConfig(
         DynamoDbClient.builder()
             .region(region)
             .credentialsProvider(credentials)
-            .httpClient(UrlConnectionHttpClient.create());
+            .httpClient(SharedHttp.CLIENT);
     dynamoDbEndpoint.ifPresent(builder::endpointOverride);
     return builder.build();
   }
@@ -114,7 +134,7 @@ public record AwsConfig(
         SqsClient.builder()
             .region(region)
             .credentialsProvider(credentials)
-            .httpClient(UrlConnectionHttpClient.create());
+            .httpClient(SharedHttp.CLIENT);
     sqsEndpoint.ifPresent(builder::endpointOverride);
     return builder.build();
   }
@@ -131,9 +151,19 @@ public record AwsConfig(
         KinesisClient.builder()
             .region(region)
             .credentialsProvider(credentials)
-            .httpClient(UrlConnectionHttpClient.create());
+            .httpClient(SharedHttp.CLIENT);
     kinesisEndpoint.ifPresent(builder::endpointOverride);
     return builder.build();
+  }
+
+  /**
+   * One HTTP client for every SDK client of the process: it is thread-safe, the JDK pools its
+   * connections anyway, and building one sets up a TLS context (the trust store read and parsed),
+   * which a cold start then pays once rather than once per service. The SDK leaves a client it was
+   * given open when it closes.
+   */
+  private static final class SharedHttp {
+    static final SdkHttpClient CLIENT = UrlConnectionHttpClient.create();
   }
 
   private static Optional<URI> endpoint(Map<String, String> variables, String name) {

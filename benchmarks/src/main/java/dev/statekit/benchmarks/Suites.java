@@ -2,6 +2,7 @@ package dev.statekit.benchmarks;
 
 import dev.statekit.benchmarks.batch.BatchEngineSuite;
 import dev.statekit.benchmarks.coldstart.ColdStartSuite;
+import dev.statekit.benchmarks.cost.CostSuite;
 import dev.statekit.benchmarks.operators.OperatorsSuite;
 import dev.statekit.benchmarks.pipeline.PipelineCostSuite;
 import dev.statekit.benchmarks.protocol.ProtocolSuite;
@@ -19,6 +20,7 @@ final class Suites {
         new RuntimeCostSuite(),
         new ColdStartSuite(),
         new PipelineCostSuite(),
-        new BatchEngineSuite());
+        new BatchEngineSuite(),
+        new CostSuite());
   }
 }

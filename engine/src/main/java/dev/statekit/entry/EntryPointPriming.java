@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.statekit.entry.internal.Answers;
 import dev.statekit.entry.internal.EventReader;
 import dev.statekit.entry.internal.PrimingSamples;
+import dev.statekit.types.Types;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -29,6 +30,8 @@ final class EntryPointPriming {
         default -> {}
       }
     }
+    // The JSON types' readers and writers, made lazily on a cold start without SnapStart.
+    Types.prepareJsonTypes();
     Answers.batchItemFailures(List.of("primed"));
     Answers.tasks(Map.of("primed", Map.of("n", 0)));
     for (Runnable primer : routes.primers) {

@@ -1,6 +1,7 @@
 package dev.statekit.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.json.BoundedJson;
 import dev.statekit.protocol.MalformedRequestException;
@@ -114,7 +115,7 @@ public final class HttpEventAdapter {
   }
 
   private static byte[] response(HttpAnswer answer) {
-    ObjectNode response = BoundedJson.mapper().createObjectNode();
+    ObjectNode response = JsonNodeFactory.instance.objectNode();
     response.put("statusCode", answer.status());
     ObjectNode headers = response.putObject("headers");
     headers.put("Content-Type", answer.contentType());
@@ -126,10 +127,6 @@ public final class HttpEventAdapter {
             ? Base64.getEncoder().encodeToString(answer.body())
             : new String(answer.body(), StandardCharsets.UTF_8));
     response.put("isBase64Encoded", binary);
-    try {
-      return BoundedJson.mapper().writeValueAsBytes(response);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("Could not write the HTTP response JSON", e);
-    }
+    return BoundedJson.write(response);
   }
 }

@@ -26,24 +26,40 @@ public final class BoundedJson {
   /** The longest field name read, in characters. */
   public static final int MAX_NAME_LENGTH = 1024;
 
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder(
-              JsonFactory.builder()
-                  .streamReadConstraints(
-                      StreamReadConstraints.builder()
-                          .maxNestingDepth(MAX_DEPTH)
-                          .maxStringLength(MAX_STRING_LENGTH)
-                          .maxNumberLength(MAX_NUMBER_LENGTH)
-                          .maxNameLength(MAX_NAME_LENGTH)
-                          .build())
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(MAX_DEPTH)
+                  .maxStringLength(MAX_STRING_LENGTH)
+                  .maxNumberLength(MAX_NUMBER_LENGTH)
+                  .maxNameLength(MAX_NAME_LENGTH)
                   .build())
           .build();
+
+  /** Built on first use: reading and writing trees needs no mapper (see {@link #read}). */
+  private static final class Mapper {
+    static final ObjectMapper MAPPER = JsonMapper.builder(FACTORY).build();
+  }
 
   private BoundedJson() {}
 
   /** The mapper, for writing as well (writing has no bounds). */
   public static ObjectMapper mapper() {
-    return MAPPER;
+    return Mapper.MAPPER;
+  }
+
+  /**
+   * Writes {@code tree} as UTF-8 JSON, the bytes {@code mapper().writeValueAsBytes(tree)} gives,
+   * without building the mapper.
+   */
+  public static byte[] write(JsonNode tree) {
+    try {
+      return JsonTrees.write(FACTORY, tree);
+    } catch (IOException e) {
+      // Writing to memory fails only for a tree Jackson cannot write.
+      throw new IllegalStateException("Could not write a JSON tree: " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -52,7 +68,8 @@ public final class BoundedJson {
    * @throws IOException if they are not JSON, or pass a bound ({@link #describe} says which)
    */
   public static JsonNode read(byte[] bytes) throws IOException {
-    return MAPPER.readTree(bytes);
+    // The tree mapper().readTree(bytes) would build, read without building the mapper.
+    return JsonTrees.read(FACTORY, bytes);
   }
 
   /**

@@ -12,6 +12,7 @@ import dev.statekit.stream.lambda.EgressOutput;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 /** The example pipelines, as the one entry point runs them: batch by batch, on Lambda's events. */
 public final class ExamplePipelines {
@@ -33,6 +34,20 @@ public final class ExamplePipelines {
   public static BatchPipeline fraudCheck(
       BatchStore store,
       FunctionRuntime runtime,
+      Duration idleTimeout,
+      Duration batchTimeout,
+      Clock clock) {
+    java.util.Objects.requireNonNull(runtime, "runtime");
+    return fraudCheck(store, () -> runtime, idleTimeout, batchTimeout, clock);
+  }
+
+  /**
+   * Like {@link #fraudCheck(BatchStore, FunctionRuntime, Duration, Duration, Clock)}, the runtime
+   * asked for with the first alert (a batch that raises none needs no runtime).
+   */
+  public static BatchPipeline fraudCheck(
+      BatchStore store,
+      Supplier<FunctionRuntime> runtime,
       Duration idleTimeout,
       Duration batchTimeout,
       Clock clock) {

@@ -6,23 +6,46 @@ import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
 import dev.statekit.aws.sqs.SqsEgressSink;
 import dev.statekit.aws.sqs.SqsMessageBus;
 import dev.statekit.egress.EgressRoutes;
+import dev.statekit.egress.EgressSink;
 import dev.statekit.egress.LoggingSink;
 import dev.statekit.entry.EntryPoint;
 import dev.statekit.entry.EntryPointBuilder;
+import dev.statekit.entry.Lazy;
+import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.ScheduledTask;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.Variables;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.stream.lambda.BatchPipeline;
+import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.dynamodb.DynamoDbBatchStore;
 import dev.statekit.stream.lambda.kinesis.KinesisShards;
+import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
-/** An application wired on AWS from its variables, as {@code template.yaml} sets them. */
+/**
+ * An application wired on AWS from its variables, as {@code template.yaml} sets them.
+ *
+ * <p>Every variable is read and checked when the wiring is made (a missing one, or a malformed
+ * endpoint, fails the handler's constructor), but the SDK clients, the runtime and the pipelines
+ * are built with the first payload that needs them: a cold start whose first payload is a StateFun
+ * request builds none; an envelope or an ingress batch builds the DynamoDB and SQS clients and the
+ * runtime; a pipeline's batch or tick builds that pipeline and the Kinesis client too. The primer
+ * builds all of them, so a SnapStart snapshot holds them built.
+ */
 final class AwsWiring {
   /** The schedule's rule: scheduled events of any other rule are refused. */
   static final String SCHEDULE_RULE = "STATEKIT_SCHEDULE_RULE";
@@ -30,72 +53,131 @@ final class AwsWiring {
   /** The function's timeout in seconds (optional, default 900, the most Lambda allows). */
   static final String BATCH_TIMEOUT_SECONDS = "STATEKIT_BATCH_TIMEOUT_SECONDS";
 
+  /**
+   * How the wiring gets its SDK clients: each factory is called once, when the first payload that
+   * needs its service arrives (tests count the calls).
+   */
+  record Clients(
+      Supplier<DynamoDbClient> dynamoDb, Supplier<SqsClient> sqs, Supplier<KinesisClient> kinesis) {
+    /** Clients configured by {@code variables}, read and checked now, built on first use. */
+    static Clients of(Variables variables) {
+      Lazy<AwsConfig> aws = variables.awsOnFirstUse();
+      return new Clients(
+          () -> aws.get().dynamoDbClient(),
+          () -> aws.get().sqsClient(),
+          () -> aws.get().kinesisClient());
+    }
+  }
+
   private final Application application;
   private final Variables variables;
-  private final AwsConfig aws;
   private final StatefulFunctions functions;
-  private final DynamoDbClient dynamoDb;
   private final String table;
   private final String queue;
   private final String deadLetters;
-  private final FunctionRuntime runtime;
   private final Duration batchTimeout;
-  private final java.util.Map<dev.statekit.types.TypeName, dev.statekit.egress.EgressSink>
-      egressQueues = new java.util.LinkedHashMap<>();
+  private final Map<TypeName, String> egressQueueUrls = new LinkedHashMap<>();
+  private final Lazy<DynamoDbClient> dynamoDb;
+  private final Lazy<SqsClient> sqs;
+  private final Lazy<KinesisClient> kinesis;
+  private final Lazy<Map<TypeName, EgressSink>> egressQueues;
+  private final Lazy<FunctionRuntime> runtime;
 
-  private AwsWiring(Application application, Variables variables) {
+  private AwsWiring(Application application, Variables variables, Clients clients) {
     this.application = application;
     this.variables = variables;
-    this.aws = variables.aws();
-    SqsClient sqs = aws.sqsClient();
     this.functions = application.functions(variables);
     this.table = variables.required(RuntimeEnvironment.TABLE, "the application's DynamoDB table");
     this.queue = variables.required(RuntimeEnvironment.QUEUE_URL, "the ingress FIFO queue");
     this.deadLetters =
         variables.required(RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue");
-    EgressRoutes.Builder egress = EgressRoutes.builder();
     for (EgressQueue route : application.egressQueues()) {
-      SqsEgressSink sink =
-          new SqsEgressSink(sqs, variables.required(route.queueVariable(), route.meaning()));
-      egress.route(route.egress(), sink);
-      egressQueues.put(route.egress(), sink);
+      egressQueueUrls.put(
+          route.egress(), variables.required(route.queueVariable(), route.meaning()));
     }
-    this.dynamoDb = aws.dynamoDbClient();
-    this.runtime = runtime(dynamoDb, sqs, egress.otherwise(new LoggingSink()).build());
     this.batchTimeout = Settings.seconds(variables, BATCH_TIMEOUT_SECONDS, Duration.ofMinutes(15));
+    this.dynamoDb = Lazy.of(clients.dynamoDb());
+    this.sqs = Lazy.of(clients.sqs());
+    this.kinesis = Lazy.of(clients.kinesis());
+    this.egressQueues =
+        Lazy.of(
+            () -> {
+              Map<TypeName, EgressSink> sinks = new LinkedHashMap<>();
+              egressQueueUrls.forEach(
+                  (name, url) -> sinks.put(name, new SqsEgressSink(sqs.get(), url)));
+              return sinks;
+            });
+    this.runtime =
+        Lazy.of(
+            () -> {
+              EgressRoutes.Builder egress = EgressRoutes.builder();
+              egressQueues.get().forEach(egress::route);
+              return runtime(
+                  dynamoDb.get(), sqs.get(), egress.otherwise(new LoggingSink()).build());
+            });
   }
 
   static AwsWiring of(Application application, Variables variables) {
-    return new AwsWiring(application, variables);
+    return of(application, variables, Clients.of(variables));
+  }
+
+  static AwsWiring of(Application application, Variables variables, Clients clients) {
+    return new AwsWiring(application, variables, clients);
   }
 
   EntryPoint eventsEntryPoint() {
     EntryPointBuilder entry =
         EntryPoint.builder()
             .functions(functions)
-            .envelopes(runtime.envelopeConsumer())
-            .queue(queue, runtime.queueConsumer())
-            .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask());
+            .envelopes(json -> runtime.get().envelopeConsumer().invoke(json))
+            .queue(queue, records -> runtime.get().queueConsumer().accept(records))
+            .scheduled(FunctionRuntime.SWEEP_TASK, event -> runtime.get().sweepTask().run(event));
+    List<Runnable> builds = new ArrayList<>();
+    builds.add(runtime::get);
     for (PipelineDeclaration declared : application.pipelines()) {
       String stream =
           variables.required(
               declared.streamVariable(),
               "the Kinesis stream pipeline " + declared.name() + " reads");
-      BatchPipeline pipeline =
-          pipeline(declared, new DynamoDbBatchStore(dynamoDb, table), runtime, egressQueues);
-      KinesisShards shards = new KinesisShards(aws.kinesisClient(), stream, pipeline);
+      Lazy<KinesisShards> shards =
+          Lazy.of(
+              () ->
+                  new KinesisShards(
+                      kinesis.get(),
+                      stream,
+                      pipeline(
+                          declared,
+                          new DynamoDbBatchStore(dynamoDb.get(), table),
+                          runtime.get(),
+                          egressQueues.get())));
+      Lazy<BatchConsumer<KinesisRecord>> records = Lazy.of(() -> shards.get().kinesisConsumer());
+      Lazy<ScheduledTask> tick = Lazy.of(() -> shards.get().tickTask());
       entry
-          .kinesisStream(stream, shards.kinesisConsumer())
-          .scheduled(Application.tickTask(declared.name()), shards.tickTask());
+          .kinesisStream(stream, batch -> records.get().accept(batch))
+          .scheduled(Application.tickTask(declared.name()), event -> tick.get().run(event));
+      builds.add(records::get);
+      builds.add(tick::get);
     }
     return entry
         .scheduleRule(variables.required(SCHEDULE_RULE, "the EventBridge rule of the schedule"))
-        .primer(this::prime)
+        .primer(
+            () -> {
+              // Built before the snapshot; constructing a client opens no connection.
+              builds.forEach(Runnable::run);
+              prime();
+            })
         .build();
   }
 
   EntryPoint ingressEntryPoint() {
-    return EntryPoint.builder().envelopes(runtime::invokeJson).primer(this::prime).build();
+    return EntryPoint.builder()
+        .envelopes(json -> runtime.get().invokeJson(json))
+        .primer(
+            () -> {
+              runtime.get();
+              prime();
+            })
+        .build();
   }
 
   private FunctionRuntime runtime(DynamoDbClient client, SqsClient sqs, EgressRoutes egress) {
@@ -109,9 +191,9 @@ final class AwsWiring {
 
   private BatchPipeline pipeline(
       PipelineDeclaration declared,
-      dev.statekit.stream.lambda.BatchStore store,
+      BatchStore store,
       FunctionRuntime on,
-      java.util.Map<dev.statekit.types.TypeName, dev.statekit.egress.EgressSink> sinks) {
+      Map<TypeName, EgressSink> sinks) {
     return declared
         .factory()
         .build(
@@ -142,9 +224,8 @@ final class AwsWiring {
             .anyScheduleRule();
     for (PipelineDeclaration declared : application.pipelines()) {
       // Its egress queues replaced by sinks that drop: priming sends nothing anywhere.
-      java.util.Map<dev.statekit.types.TypeName, dev.statekit.egress.EgressSink> dropped =
-          new java.util.HashMap<>();
-      egressQueues.keySet().forEach(name -> dropped.put(name, records -> {}));
+      Map<TypeName, EgressSink> dropped = new HashMap<>();
+      egressQueueUrls.keySet().forEach(name -> dropped.put(name, records -> {}));
       BatchPipeline pipeline =
           pipeline(declared, new DynamoDbBatchStore(offlineDynamoDb, table), offline, dropped);
       copy.anyKinesisStream(pipeline.kinesisConsumer())

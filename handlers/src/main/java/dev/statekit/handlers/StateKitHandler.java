@@ -21,10 +21,13 @@ import org.crac.Resource;
  * caller).
  *
  * <p>Subclass it with a public no-argument constructor that builds the entry point (see {@code
- * ExampleAppHandler}); Lambda constructs the handler once per execution environment. With SnapStart
- * the constructor runs before the snapshot: build clients there (the SDK opens no connection until
- * the first request), open no connection, and leave the rest to {@link #beforeCheckpoint}, which
- * primes every payload path without calling AWS or running a function.
+ * ExampleAppHandler}); Lambda constructs the handler once per execution environment. Without
+ * SnapStart every scale-out pays the constructor and the first payload: read the configuration
+ * there, and build what only some payloads need (SDK clients, the runtime, pipelines) with the
+ * first payload that needs it ({@link dev.statekit.entry.Lazy}). With SnapStart the constructor and
+ * {@link #beforeCheckpoint} run before the snapshot: a primer registered on the entry point builds
+ * everything then (the SDK opens no connection until the first request) and primes every payload
+ * path without calling AWS or running a function.
  */
 public class StateKitHandler implements RequestStreamHandler, Resource {
   private final EntryPoint entryPoint;

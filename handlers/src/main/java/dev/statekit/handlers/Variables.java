@@ -1,6 +1,7 @@
 package dev.statekit.handlers;
 
 import dev.statekit.aws.AwsConfig;
+import dev.statekit.entry.Lazy;
 import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -61,23 +62,39 @@ public final class Variables {
 
   /** The SDK's configuration from these variables (region, endpoint overrides, credentials). */
   public AwsConfig aws() {
-    return AwsConfig.fromVariables(
-        new AbstractMap<>() {
-          @Override
-          public String get(Object key) {
-            return optional((String) key).orElse(null);
-          }
+    return AwsConfig.fromVariables(awsView());
+  }
 
-          @Override
-          public boolean containsKey(Object key) {
-            return get(key) != null;
-          }
+  /**
+   * {@link #aws()} built on its first {@code get()}: the variables are read and the endpoints
+   * checked now (a malformed one fails here), the region and the credentials provider, which load
+   * the SDK, only when a client is first built.
+   *
+   * @throws IllegalArgumentException if an endpoint variable is not an http(s) URL
+   */
+  public Lazy<AwsConfig> awsOnFirstUse() {
+    Map<String, String> view = awsView();
+    AwsConfig.check(view);
+    return Lazy.of(() -> AwsConfig.fromVariables(view));
+  }
 
-          @Override
-          public Set<Map.Entry<String, String>> entrySet() {
-            return values.entrySet();
-          }
-        });
+  private Map<String, String> awsView() {
+    return new AbstractMap<>() {
+      @Override
+      public String get(Object key) {
+        return optional((String) key).orElse(null);
+      }
+
+      @Override
+      public boolean containsKey(Object key) {
+        return get(key) != null;
+      }
+
+      @Override
+      public Set<Map.Entry<String, String>> entrySet() {
+        return values.entrySet();
+      }
+    };
   }
 
   /** The names read with {@link #required}, in first-read order. */

@@ -19,6 +19,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * fixture's stream exists on kinesalite, for the shard listing of the first Kinesis batch.
  */
 final class AppResources implements AutoCloseable {
+  /** The queue the SQS fixture's records come from (its eventSourceARN), shared by the runs. */
+  static final String INGRESS = "statekit-IngressQueue";
+
   /** The stream the Kinesis fixture's records come from. */
   static final String STREAM = "statekit-TransactionsStream";
 
@@ -44,13 +47,15 @@ final class AppResources implements AutoCloseable {
     env.put(AwsConfig.SQS_ENDPOINT, LocalServers.sqs().toString());
     env.put(AwsConfig.KINESIS_ENDPOINT, LocalServers.kinesis().toString());
     env.put("STATEKIT_TABLE", prefix + "-table");
-    env.put("STATEKIT_QUEUE_URL", fifo(prefix + "-ingress"));
+    // The SQS fixture's records come from this queue: the entry point routes that queue only.
+    env.put("STATEKIT_QUEUE_URL", fifo(INGRESS));
     env.put("STATEKIT_DEAD_LETTER_QUEUE_URL", fifo(prefix + "-dead"));
     env.put("GREETS_QUEUE_URL", sqs.createQueue(b -> b.queueName(prefix + "-greets")).queueUrl());
     env.put("ORDERS_QUEUE_URL", sqs.createQueue(b -> b.queueName(prefix + "-orders")).queueUrl());
     env.put("TRANSACTIONS_STREAM", STREAM);
     env.put("FRAUD_IDLE_SECONDS", "60");
     env.put("STATEKIT_BATCH_TIMEOUT_SECONDS", "30");
+    env.put("STATEKIT_SCHEDULE_RULE", "statekit-tick");
     return env;
   }
 

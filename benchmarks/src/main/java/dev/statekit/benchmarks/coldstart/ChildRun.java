@@ -25,10 +25,15 @@ record ChildRun(double firstInvokeMs, double constructMs, double primeMs, double
   private static final long TIMEOUT_SECONDS = 120;
 
   static ChildRun start(
-      List<String> classpath, String mainClass, List<String> args, Map<String, String> env)
+      List<String> jvmFlags,
+      List<String> classpath,
+      String mainClass,
+      List<String> args,
+      Map<String, String> env)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmFlags);
     command.add("-cp");
     command.add(String.join(java.io.File.pathSeparator, classpath));
     command.add(mainClass);

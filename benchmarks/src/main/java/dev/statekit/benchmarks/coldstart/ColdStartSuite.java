@@ -56,17 +56,22 @@ public final class ColdStartSuite implements Suite {
               + " mvn -B -q -DskipTests package, or pass -Dstatekit.handlers.jar=PATH");
     }
     int runs = Integer.getInteger("statekit.coldstart.runs", 5);
+    List<String> flags = jvmFlags();
+    List<Kind> kinds = kinds();
+    log.println("  child JVM flags (both sides): " + String.join(" ", flags));
     Path work = Files.createTempDirectory("statekit-cold-start");
     Path classes = childClasses(work);
     Path peerJar = peerJar(work);
     List<String> ours = List.of(classes.toString(), handlersJar.toString());
     List<String> theirs = List.of(classes.toString(), peerJar.toString());
+    Path peerPayload = work.resolve("peer.payload");
+    Files.write(peerPayload, Kind.ALL.get(0).payload());
     log.println(
         "  starting the embedded DynamoDB, SQS and Kinesis servers the handlers' children use");
     AppResources resources = new AppResources();
 
     List<Result> results = new ArrayList<>();
-    for (Kind kind : Kind.ALL) {
+    for (Kind kind : kinds) {
       Path payload = work.resolve(kind.name() + ".payload");
       Files.write(payload, kind.payload());
       double[] cold = new double[runs];
@@ -77,6 +82,7 @@ public final class ColdStartSuite implements Suite {
       for (int i = 0; i < runs; i++) {
         ChildRun run =
             ChildRun.start(
+                flags,
                 ours,
                 Child.class.getName(),
                 List.of(kind.handler(), payload.toString(), "cold"),
@@ -84,28 +90,34 @@ public final class ColdStartSuite implements Suite {
         cold[i] = run.firstInvokeMs();
         construct[i] = run.constructMs();
         invoke[i] = run.invokeMs();
-        primedInvoke[i] =
-            ChildRun.start(
-                    ours,
-                    Child.class.getName(),
-                    List.of(kind.handler(), payload.toString(), "prime"),
-                    resources.fresh())
-                .invokeMs();
-        if (kind.withPeer()) {
-          peer[i] =
+        if (kind.primable()) {
+          primedInvoke[i] =
               ChildRun.start(
-                      theirs, PeerChild.class.getName(), List.of(payload.toString()), Map.of())
-                  .firstInvokeMs();
+                      flags,
+                      ours,
+                      Child.class.getName(),
+                      List.of(kind.handler(), payload.toString(), "prime"),
+                      resources.fresh())
+                  .invokeMs();
         }
+        // The peer runs beside every case, so each ratio compares JVMs started under the same load.
+        peer[i] =
+            ChildRun.start(
+                    flags,
+                    theirs,
+                    PeerChild.class.getName(),
+                    List.of(peerPayload.toString()),
+                    Map.of())
+                .firstInvokeMs();
         log.printf(
-            "  %-20s run %d: %.0f ms (constructor %.0f, invoke %.1f%s)%s%n",
+            "  %-20s run %d: %.0f ms (constructor %.0f, invoke %.1f%s) sdk %.0f ms%n",
             kind.name(),
             i + 1,
             cold[i],
             construct[i],
             invoke[i],
             kind.primable() ? String.format(", after priming %.1f", primedInvoke[i]) : "",
-            kind.withPeer() ? String.format(" sdk %.0f ms", peer[i]) : "");
+            peer[i]);
       }
       Result result =
           Result.of(name(), kind.name())
@@ -116,17 +128,56 @@ public final class ColdStartSuite implements Suite {
       if (kind.primable()) {
         result.with("primed_invoke_ms", median(primedInvoke));
       }
-      if (kind.withPeer()) {
-        result.with("sdk_first_invoke_ms", median(peer)).with("ratio", median(cold) / median(peer));
-      }
+      result
+          .with("sdk_first_invoke_ms", median(peer))
+          .with("ratio_to_sdk", median(cold) / median(peer));
       results.add(result);
     }
     resources.close();
     return results;
   }
 
+  /**
+   * The flags of every child JVM, ours and the peer's: by default those Lambda's java17 and java21
+   * runtimes start the JVM with (tiered compilation stopped at C1, the serial collector), so the
+   * figures are what a function without SnapStart pays; {@code -Dstatekit.coldstart.jvmFlags}
+   * replaces them (space-separated, empty for the JVM's own defaults).
+   */
+  static List<String> jvmFlags() {
+    String flags = System.getProperty("statekit.coldstart.jvmFlags", LAMBDA_FLAGS).trim();
+    return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
+  }
+
+  /** The JVM flags Lambda's java17 and java21 runtimes use by default. */
+  static final String LAMBDA_FLAGS =
+      "-XX:+TieredCompilation -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
+  /** The payload kinds to measure: every one, or those {@code -Dstatekit.coldstart.kinds} names. */
+  static List<Kind> kinds() {
+    String names = System.getProperty("statekit.coldstart.kinds", "").trim();
+    if (names.isEmpty()) {
+      return Kind.ALL;
+    }
+    List<Kind> chosen = new ArrayList<>();
+    for (String name : names.split(",")) {
+      Kind kind =
+          Kind.ALL.stream()
+              .filter(k -> k.name().equals(name.trim()))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "-Dstatekit.coldstart.kinds names '"
+                              + name.trim()
+                              + "', which is no payload kind; the kinds are "
+                              + Kind.ALL.stream().map(Kind::name).toList()));
+      chosen.add(kind);
+    }
+    return chosen;
+  }
+
   /** A payload kind: its name, the handler that takes it, the payload. */
-  private record Kind(String name, String handler, String fixture, boolean withPeer) {
+  record Kind(String name, String handler, String fixture) {
     /** Only the one entry point's handler has SnapStart's priming hook. */
     boolean primable() {
       return !handler.equals(GREETER);
@@ -134,14 +185,14 @@ public final class ColdStartSuite implements Suite {
 
     static final List<Kind> ALL =
         List.of(
-            new Kind("to-function", APP, "/events/statefun-function-url.json", true),
-            new Kind("to-function-greeter", GREETER, "/events/statefun-function-url.json", true),
-            new Kind("http-event", APP, "/events/statefun-function-url.json", false),
-            new Kind("envelope", APP, "/events/envelope-add-item.json", false),
-            new Kind("sqs", APP, "/events/sqs-ingress.json", false),
-            new Kind("scheduled", APP, "/events/schedule-tick.json", false),
-            new Kind("kinesis", APP, "/events/kinesis-transactions.json", false),
-            new Kind("dynamodb-stream", "counting", "/coldstart/dynamodb-stream.json", false));
+            new Kind("to-function", APP, "/events/statefun-function-url.json"),
+            new Kind("to-function-greeter", GREETER, "/events/statefun-function-url.json"),
+            new Kind("http-event", APP, "/events/statefun-function-url.json"),
+            new Kind("envelope", APP, "/events/envelope-add-item.json"),
+            new Kind("sqs", APP, "/events/sqs-ingress.json"),
+            new Kind("scheduled", APP, "/events/schedule-tick.json"),
+            new Kind("kinesis", APP, "/events/kinesis-transactions.json"),
+            new Kind("dynamodb-stream", "counting", "/coldstart/dynamodb-stream.json"));
 
     byte[] payload() throws IOException {
       byte[] json = resource(fixture);

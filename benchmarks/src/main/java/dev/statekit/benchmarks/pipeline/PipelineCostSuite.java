@@ -174,7 +174,8 @@ public final class PipelineCostSuite implements Suite {
     return List.of(ours, theirs);
   }
 
-  private static Pipeline counts(String run) {
+  /** The job: a keyed count in one-hour tumbling windows over "key,time" records. */
+  static Pipeline counts(String run) {
     EgressSink discard = records -> {};
     return Pipeline.from(BatchSource.records())
         .map(bytes -> new String(bytes, StandardCharsets.UTF_8).split(","))

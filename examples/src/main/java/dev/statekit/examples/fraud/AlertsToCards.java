@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
@@ -29,10 +30,19 @@ public final class AlertsToCards implements EgressSink {
 
   private static final Logger LOG = Logger.getLogger(AlertsToCards.class.getPackageName());
 
-  private final FunctionRuntime runtime;
+  private final Supplier<FunctionRuntime> runtime;
 
   /** Applies alerts to the card functions through {@code runtime}. */
   public AlertsToCards(FunctionRuntime runtime) {
+    Objects.requireNonNull(runtime, "runtime");
+    this.runtime = () -> runtime;
+  }
+
+  /**
+   * Applies alerts through the runtime {@code runtime} gives, asked for with each delivery (pass a
+   * {@link dev.statekit.entry.Lazy} to build it with the first alert).
+   */
+  public AlertsToCards(Supplier<FunctionRuntime> runtime) {
     this.runtime = Objects.requireNonNull(runtime, "runtime");
   }
 
@@ -58,7 +68,7 @@ public final class AlertsToCards implements EgressSink {
       alerts.add(alert);
       invocations.add(DirectInvocation.of(message(alert), record.id()));
     }
-    List<DirectResult> results = runtime.invoke(invocations);
+    List<DirectResult> results = runtime.get().invoke(invocations);
     List<String> failed = new ArrayList<>();
     boolean rejected = false;
     for (int i = 0; i < results.size(); i++) {
