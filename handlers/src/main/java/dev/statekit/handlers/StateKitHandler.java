@@ -20,14 +20,14 @@ import org.crac.Resource;
  * in the function's log (Lambda shows a thrown exception's type, message and stack trace to the
  * caller).
  *
- * <p>Subclass it with a public no-argument constructor that builds the entry point (see {@code
- * ExampleAppHandler}); Lambda constructs the handler once per execution environment. Without
- * SnapStart every scale-out pays the constructor and the first payload: read the configuration
- * there, and build what only some payloads need (SDK clients, the runtime, pipelines) with the
- * first payload that needs it ({@link dev.statekit.entry.Lazy}). With SnapStart the constructor and
- * {@link #beforeCheckpoint} run before the snapshot: a primer registered on the entry point builds
- * everything then (the SDK opens no connection until the first request) and primes every payload
- * path without calling AWS or running a function.
+ * <p>Subclass it with a public no-argument constructor that builds the entry point (as {@link
+ * ApplicationHandler} does from an application's declaration); Lambda constructs the handler once
+ * per execution environment. Without SnapStart every scale-out pays the constructor and the first
+ * payload: read the configuration there, and build what only some payloads need (SDK clients, the
+ * runtime, pipelines) with the first payload that needs it ({@link dev.statekit.entry.Lazy}). With
+ * SnapStart the constructor and {@link #beforeCheckpoint} run before the snapshot: a primer
+ * registered on the entry point builds everything then (the SDK opens no connection until the first
+ * request) and primes every payload path without calling AWS or running a function.
  */
 public class StateKitHandler implements RequestStreamHandler, Resource {
   private final EntryPoint entryPoint;
