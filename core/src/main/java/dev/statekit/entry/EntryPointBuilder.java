@@ -128,6 +128,20 @@ public final class EntryPointBuilder {
   }
 
   /**
+   * Like {@link #runtime(FunctionRuntime, String)}, and the batches of the runtime's wake-up queue
+   * (the standard queue given to {@code FunctionRuntime.Builder.wakeUps}), which deliver delayed
+   * messages on time.
+   *
+   * @param wakeUpQueue the wake-up queue's ARN, URL or name, as for {@code ingressQueue}
+   */
+  public EntryPointBuilder runtime(
+      FunctionRuntime runtime, String ingressQueue, String wakeUpQueue) {
+    Objects.requireNonNull(wakeUpQueue, "wakeUpQueue");
+    runtime(runtime, ingressQueue);
+    return queue(wakeUpQueue, records -> RuntimeRoutes.queueBatch(runtime, records));
+  }
+
+  /**
    * Like {@link #runtime(FunctionRuntime)}, taking the batches of every queue not declared by name
    * as the runtime's: only for a function nothing but its event source mappings may invoke (in
    * memory, in tests).

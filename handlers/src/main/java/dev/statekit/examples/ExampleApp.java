@@ -22,6 +22,7 @@ import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.Variables;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.bus.InMemoryMessageBus;
+import dev.statekit.runtime.bus.InMemoryStandardQueue;
 import dev.statekit.runtime.bus.SqsMessageBus;
 import dev.statekit.runtime.store.DynamoDbFunctionStore;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
@@ -124,7 +125,7 @@ public final class ExampleApp {
     KinesisShards shards = new KinesisShards(aws.kinesisClient(), stream, fraudCheck);
     return EntryPoint.builder()
         .functions(wiring.functions())
-        .runtime(wiring.runtime(), wiring.queue())
+        .runtime(wiring.runtime(), wiring.queue(), wiring.wakeUps())
         .kinesisStream(stream, shards.kinesisConsumer())
         .scheduled(FRAUD_TICK, shards.tickTask())
         .scheduleRule(rule)
@@ -152,6 +153,7 @@ public final class ExampleApp {
       String table,
       String queue,
       String deadLetters,
+      String wakeUps,
       FunctionRuntime runtime) {
     static Wiring of(Variables variables, AwsConfig aws) {
       SqsClient sqs = aws.sqsClient();
@@ -169,6 +171,10 @@ public final class ExampleApp {
               new SqsEgressSink(
                   sqs, variables.required(ORDERS_QUEUE_URL, "the shop's orders queue")),
               new LoggingSink());
+      String wakeUps =
+          variables.required(
+              RuntimeEnvironment.WAKE_UP_QUEUE_URL,
+              "the wake-up standard queue of delayed messages");
       DynamoDbClient dynamoDb = aws.dynamoDbClient();
       return new Wiring(
           functions,
@@ -176,7 +182,8 @@ public final class ExampleApp {
           table,
           queue,
           deadLetters,
-          ExampleApp.runtime(functions, dynamoDb, sqs, table, queue, deadLetters, egress));
+          wakeUps,
+          ExampleApp.runtime(functions, dynamoDb, sqs, table, queue, deadLetters, wakeUps, egress));
     }
   }
 
@@ -187,10 +194,12 @@ public final class ExampleApp {
       String table,
       String queue,
       String deadLetters,
+      String wakeUps,
       EgressRoutes egress) {
     return FunctionRuntime.builder(functions)
         .store(new DynamoDbFunctionStore(dynamoDb, table))
         .queue(new SqsMessageBus(sqs, queue))
+        .wakeUps(new SqsMessageBus(sqs, wakeUps))
         .deadLetters(new SqsMessageBus(sqs, deadLetters))
         .egress(egress)
         .build();
@@ -212,6 +221,7 @@ public final class ExampleApp {
             table,
             wiring.queue(),
             wiring.deadLetters(),
+            wiring.wakeUps(),
             EgressRoutes.builder().otherwise(records -> {}).build());
     // The pipeline without its shard listing: priming calls no AWS API, not even offline Kinesis.
     BatchPipeline fraudCheck =
@@ -269,6 +279,7 @@ public final class ExampleApp {
     InMemoryFunctionStore store = new InMemoryFunctionStore();
     InMemoryMessageBus ingress = new InMemoryMessageBus(clock, Duration.ofSeconds(30));
     InMemoryMessageBus deadLetters = new InMemoryMessageBus(clock, Duration.ofSeconds(30));
+    InMemoryStandardQueue wakeUps = new InMemoryStandardQueue(clock, Duration.ofSeconds(30));
     CollectingEgressSink greets = new CollectingEgressSink();
     CollectingEgressSink orders = new CollectingEgressSink();
     FunctionRuntime runtime =
@@ -276,6 +287,7 @@ public final class ExampleApp {
             .store(store)
             .queue(ingress)
             .deadLetters(deadLetters)
+            .wakeUps(wakeUps)
             .egress(egress(greets, orders, new LoggingSink()))
             .clock(clock)
             .build();
@@ -292,7 +304,8 @@ public final class ExampleApp {
             .scheduled(FRAUD_TICK, fraudCheck.tickTask())
             .anyScheduleRule()
             .build();
-    return new InMemory(functions, store, ingress, deadLetters, greets, orders, entryPoint);
+    return new InMemory(
+        functions, store, ingress, deadLetters, wakeUps, greets, orders, entryPoint);
   }
 
   /**
@@ -303,6 +316,8 @@ public final class ExampleApp {
    * @param ingress the ingress queue: poll it and hand its messages to the entry point as SQS
    *     events, as Lambda's event source mapping would
    * @param deadLetters messages that kept failing
+   * @param wakeUps the wake-ups of delayed messages, each hidden until its timer is due: poll it as
+   *     the ingress queue
    * @param greets the greeter's egress
    * @param orders the shop's orders
    * @param entryPoint the one entry point over all of it
@@ -312,6 +327,7 @@ public final class ExampleApp {
       InMemoryFunctionStore store,
       InMemoryMessageBus ingress,
       InMemoryMessageBus deadLetters,
+      InMemoryStandardQueue wakeUps,
       CollectingEgressSink greets,
       CollectingEgressSink orders,
       EntryPoint entryPoint) {}
