@@ -34,6 +34,10 @@ final class Deployment {
   static final int POLLERS = 3;
   static final int WAKE_UP_POLLERS = 2;
 
+  /** Off with -Dsimulation.wakeUps=false: every schedule then runs with the sweep alone. */
+  private static final boolean WAKE_UPS =
+      Boolean.parseBoolean(System.getProperty("simulation.wakeUps", "true"));
+
   final Simulation sim;
   final SimStore store;
   final InMemoryMessageBus deadLettersQueue;
@@ -91,7 +95,7 @@ final class Deployment {
     this.redeployAt = redeployAt;
     this.wakeUpQueue = new InMemoryStandardQueue(sim.clock(0), VISIBILITY);
     this.wakeUps = new SimWakeUpQueue(sim, wakeUpQueue);
-    this.onTime = sim.chance(0.8);
+    this.onTime = sim.chance(0.8) && WAKE_UPS;
   }
 
   /**
