@@ -45,6 +45,9 @@ final class AppResources implements AutoCloseable {
     env.put("STATEKIT_TABLE", prefix + "-table");
     env.put("STATEKIT_QUEUE_URL", fifo(prefix + "-ingress"));
     env.put("STATEKIT_DEAD_LETTER_QUEUE_URL", fifo(prefix + "-dead"));
+    env.put(
+        "STATEKIT_WAKE_UP_QUEUE_URL",
+        sqs.createQueue(b -> b.queueName(prefix + "-wake-ups")).queueUrl());
     env.put("GREETS_QUEUE_URL", sqs.createQueue(b -> b.queueName(prefix + "-greets")).queueUrl());
     env.put("ORDERS_QUEUE_URL", sqs.createQueue(b -> b.queueName(prefix + "-orders")).queueUrl());
     env.put("TRANSACTIONS_STREAM", STREAM);
