@@ -53,6 +53,21 @@ final class RealServerSet implements Servers {
   }
 
   @Override
+  public QueueSource newStandardQueue(String name) {
+    return SqsQueueSource.standard(sqs, name, VISIBILITY_SECONDS);
+  }
+
+  @Override
+  public void sleep(java.time.Duration time) {
+    try {
+      Thread.sleep(time.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
   public void expire(dev.statekit.function.Address address) {
     dynamoDb.deleteItem(
         b ->

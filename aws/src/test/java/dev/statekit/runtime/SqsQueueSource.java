@@ -26,10 +26,28 @@ final class SqsQueueSource implements QueueSource {
    */
   SqsQueueSource(
       SqsClient sqs, String name, int visibilitySeconds, String redriveToUrl, int maxReceiveCount) {
+    this(sqs, name, visibilitySeconds, redriveToUrl, maxReceiveCount, true);
+  }
+
+  /** A fresh standard queue (no FIFO), with the given visibility. */
+  static SqsQueueSource standard(SqsClient sqs, String name, int visibilitySeconds) {
+    return new SqsQueueSource(sqs, name, visibilitySeconds, null, 0, false);
+  }
+
+  private SqsQueueSource(
+      SqsClient sqs,
+      String name,
+      int visibilitySeconds,
+      String redriveToUrl,
+      int maxReceiveCount,
+      boolean fifo) {
     this.sqs = sqs;
-    String queueName = name + "-" + UUID.randomUUID().toString().substring(0, 8) + ".fifo";
+    String queueName =
+        name + "-" + UUID.randomUUID().toString().substring(0, 8) + (fifo ? ".fifo" : "");
     Map<QueueAttributeName, String> attributes = new HashMap<>();
-    attributes.put(QueueAttributeName.FIFO_QUEUE, "true");
+    if (fifo) {
+      attributes.put(QueueAttributeName.FIFO_QUEUE, "true");
+    }
     attributes.put(QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(visibilitySeconds));
     if (redriveToUrl != null) {
       String arn =

@@ -8,12 +8,15 @@ import java.util.List;
 public final class Main {
   private Main() {}
 
-  /** {@code SUITE} runs one suite, {@code all} runs each; no argument lists them. */
+  /**
+   * {@code SUITE [OPTIONS]} runs one suite (options are the suite's own), {@code all} runs each; no
+   * argument lists them.
+   */
   public static void main(String[] args) throws Exception {
     PrintStream out = System.out;
     List<Suite> suites = Suites.all();
-    if (args.length != 1) {
-      out.println("usage: java -jar benchmarks/target/statekit-benchmarks.jar SUITE|all");
+    if (args.length < 1 || (args[0].equals("all") && args.length > 1)) {
+      out.println("usage: java -jar benchmarks/target/statekit-benchmarks.jar SUITE [OPTIONS]|all");
       suites.forEach(s -> out.println("  " + s.name() + "  " + s.description()));
       System.exit(args.length == 0 ? 0 : 2);
     }
@@ -27,6 +30,14 @@ public final class Main {
       System.err.println(
           "Unknown suite '" + args[0] + "'. Known: " + suites.stream().map(Suite::name).toList());
       System.exit(2);
+    }
+    if (args.length > 1) {
+      try {
+        chosen.get(0).options(List.of(args).subList(1, args.length));
+      } catch (IllegalArgumentException e) {
+        System.err.println(e.getMessage());
+        System.exit(2);
+      }
     }
     List<Result> results = new ArrayList<>();
     for (Suite suite : chosen) {

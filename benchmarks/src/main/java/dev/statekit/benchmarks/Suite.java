@@ -12,6 +12,18 @@ public interface Suite {
   String description();
 
   /**
+   * Takes the options given after the suite's name on the command line.
+   *
+   * @throws IllegalArgumentException for an option the suite does not know (the default: it takes
+   *     none)
+   */
+  default void options(List<String> options) {
+    if (!options.isEmpty()) {
+      throw new IllegalArgumentException(name() + " takes no options, got " + options);
+    }
+  }
+
+  /**
    * Runs every case of the suite.
    *
    * @param log where progress goes while the suite runs

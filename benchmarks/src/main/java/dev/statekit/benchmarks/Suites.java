@@ -7,6 +7,7 @@ import dev.statekit.benchmarks.operators.OperatorsSuite;
 import dev.statekit.benchmarks.pipeline.PipelineCostSuite;
 import dev.statekit.benchmarks.protocol.ProtocolSuite;
 import dev.statekit.benchmarks.runtime.RuntimeCostSuite;
+import dev.statekit.benchmarks.timers.TimersSuite;
 import java.util.List;
 
 /** Every suite the benchmarks jar knows, in the order {@code all} runs them. */
@@ -21,6 +22,7 @@ final class Suites {
         new ColdStartSuite(),
         new PipelineCostSuite(),
         new BatchEngineSuite(),
-        new CostSuite());
+        new CostSuite(),
+        new TimersSuite());
   }
 }

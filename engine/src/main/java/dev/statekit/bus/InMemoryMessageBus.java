@@ -68,6 +68,12 @@ public final class InMemoryMessageBus implements MessageBus {
       throw new IllegalArgumentException(
           "A batch holds at most " + MAX_BATCH + " messages, got " + messages.size());
     }
+    for (BusMessage message : messages) {
+      if (message.delaySeconds() > 0) {
+        throw new IllegalArgumentException(
+            "A FIFO queue has no per-message delay; send delayed messages to a standard queue");
+      }
+    }
     long now = clock.millis();
     deduplication.values().removeIf(sentAt -> sentAt + DEDUPLICATION_WINDOW.toMillis() <= now);
     for (BusMessage message : messages) {

@@ -16,11 +16,15 @@ import dev.statekit.runtime.internal.FaultHook;
 import dev.statekit.runtime.internal.RuntimeRoutes;
 import dev.statekit.runtime.internal.RuntimeSettings;
 import dev.statekit.runtime.internal.TimerSweeper;
+import dev.statekit.runtime.internal.WakeUps;
 import dev.statekit.runtime.store.FunctionStore;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
@@ -53,10 +57,12 @@ public final class FunctionRuntime {
 
   private final DeliveryTranslator entries;
   private final TimerSweeper sweeper;
+  private final WakeUps wakeUps;
 
   private FunctionRuntime(RuntimeSettings settings) {
     this.entries = new DeliveryTranslator(settings);
     this.sweeper = new TimerSweeper(settings);
+    this.wakeUps = new WakeUps(settings);
   }
 
   /** Starts a runtime for {@code functions}. */
@@ -100,7 +106,28 @@ public final class FunctionRuntime {
    * to the dead-letter queue with its error, and its address carries on.
    */
   public QueueBatchResult processQueueBatch(List<QueueMessage> messages) {
-    return entries.process(messages);
+    List<QueueMessage> arrived = new ArrayList<>();
+    List<QueueMessage> others = new ArrayList<>();
+    for (QueueMessage message : messages) {
+      (WakeUps.isWakeUp(message.body()) ? arrived : others).add(message);
+    }
+    if (arrived.isEmpty()) {
+      return entries.process(messages);
+    }
+    List<String> again = wakeUps.arrived(arrived);
+    QueueBatchResult rest =
+        others.isEmpty()
+            ? new QueueBatchResult(List.of(), Map.of(), 0, 0, 0, 0)
+            : entries.process(others);
+    List<String> failed = new ArrayList<>(rest.failedMessageIds());
+    Map<String, String> errors = new LinkedHashMap<>(rest.errors());
+    for (String id : again) {
+      failed.add(id);
+      errors.put(
+          id, "The wake-up could not read its timer or send its message yet; it comes again");
+    }
+    return new QueueBatchResult(
+        failed, errors, rest.applied(), rest.duplicates(), rest.deadLettered(), rest.deferred());
   }
 
   /**
@@ -181,6 +208,8 @@ public final class FunctionRuntime {
     private RandomGenerator random = new SecureRandom();
     private RuntimeSettings.Pauses pauses = RuntimeSettings.Pauses.BACKOFF;
     private int deliveredCacheSize = 10_000;
+    private MessageBus wakeUps;
+    private Duration sweepInterval = Duration.ofMinutes(1);
 
     private Builder(StatefulFunctions functions) {
       this.functions = Objects.requireNonNull(functions, "functions");
@@ -321,6 +350,38 @@ public final class FunctionRuntime {
     }
 
     /**
+     * The standard SQS queue (not FIFO) of delayed messages' wake-ups, for delivery within about a
+     * second of the due time; without one, a delayed message goes out with the first sweep after it
+     * is due. A timer due within 15 minutes gets its wake-up right after its commit, a later one
+     * from the sweep that runs last before it is due. Route this queue's batches to {@link
+     * #processQueueBatch} (as {@code EntryPointBuilder.runtime(runtime, ingressQueue, wakeUpQueue)}
+     * does).
+     *
+     * @throws IllegalArgumentException if {@code wakeUps} is the ingress queue
+     */
+    public Builder wakeUps(MessageBus wakeUps) {
+      this.wakeUps = Objects.requireNonNull(wakeUps, "wakeUps");
+      return this;
+    }
+
+    /**
+     * How often the timer sweep runs (default 1 minute, the template's schedule): each sweep puts
+     * the wake-ups of the timers due before about one and a half of these have passed.
+     *
+     * @throws IllegalArgumentException if under 1 second or over 10 minutes (wake-ups of the next
+     *     run must fit SQS's 15-minute delay)
+     */
+    public Builder sweepInterval(Duration interval) {
+      this.sweepInterval = atLeast(Duration.ofSeconds(1), interval, "sweepInterval");
+      if (interval.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException(
+            "sweepInterval must be at most 10 minutes (a wake-up waits at most 15), got "
+                + interval);
+      }
+      return this;
+    }
+
+    /**
      * How many due timers one sweep reads per shard (default 250; 8 shards).
      *
      * @throws IllegalArgumentException if under 1
@@ -379,6 +440,10 @@ public final class FunctionRuntime {
             "The runtime needs the ingress queue for messages between functions: call"
                 + " queue(new SqsMessageBus(sqs, queueUrl))");
       }
+      if (wakeUps == queue) {
+        throw new IllegalArgumentException(
+            "The wake-up queue is a standard queue of its own, not the ingress FIFO queue");
+      }
       return new FunctionRuntime(
           new RuntimeSettings(
               functions,
@@ -401,7 +466,9 @@ public final class FunctionRuntime {
               parallel != null ? parallel : new ParallelCalls(parallelism),
               random,
               pauses,
-              deliveredCacheSize));
+              deliveredCacheSize,
+              wakeUps,
+              sweepInterval));
     }
 
     private static int atLeast(int minimum, int value, String name) {

@@ -33,6 +33,14 @@ final class MemoryServers implements Servers {
   }
 
   @Override
+  public QueueSource newStandardQueue(String name) {
+    return new MemoryStandardQueueSource(clock, VISIBILITY);
+  }
+
+  @Override
+  public void sleep(Duration time) {}
+
+  @Override
   public void expire(dev.statekit.function.Address address) {
     store.expire(address);
   }

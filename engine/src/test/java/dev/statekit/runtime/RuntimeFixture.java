@@ -26,6 +26,7 @@ abstract class RuntimeFixture {
   final CollectingEgressSink seen = new CollectingEgressSink();
   private QueueSource queue;
   private QueueSource deadLetters;
+  private QueueSource wakeUpQueue;
   final String run = UUID.randomUUID().toString().substring(0, 8);
 
   private Servers servers;
@@ -49,6 +50,20 @@ abstract class RuntimeFixture {
       queue = servers().newQueue("in");
     }
     return queue;
+  }
+
+  /** The standard queue of delayed messages' wake-ups, made on first use. */
+  QueueSource wakeUpQueue() {
+    if (wakeUpQueue == null) {
+      wakeUpQueue = servers().newStandardQueue("wake");
+    }
+    return wakeUpQueue;
+  }
+
+  /** Lets {@code time} pass: for the runtime's clock, and for real servers' queues. */
+  void elapse(Duration time) {
+    servers().sleep(time);
+    clock.advance(time);
   }
 
   /** The dead-letter queue, made on first use. */

@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
@@ -75,6 +76,7 @@ final class AwsWiring {
   private final String table;
   private final String queue;
   private final String deadLetters;
+  private final Optional<String> wakeUps;
   private final Duration batchTimeout;
   private final Map<TypeName, String> egressQueueUrls = new LinkedHashMap<>();
   private final Lazy<DynamoDbClient> dynamoDb;
@@ -91,6 +93,7 @@ final class AwsWiring {
     this.queue = variables.required(RuntimeEnvironment.QUEUE_URL, "the ingress FIFO queue");
     this.deadLetters =
         variables.required(RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue");
+    this.wakeUps = variables.optional(RuntimeEnvironment.WAKE_UP_QUEUE_URL);
     for (EgressQueue route : application.egressQueues()) {
       egressQueueUrls.put(
           route.egress(), variables.required(route.queueVariable(), route.meaning()));
@@ -132,6 +135,9 @@ final class AwsWiring {
             .envelopes(json -> runtime.get().envelopeConsumer().invoke(json))
             .queue(queue, records -> runtime.get().queueConsumer().accept(records))
             .scheduled(FunctionRuntime.SWEEP_TASK, event -> runtime.get().sweepTask().run(event));
+    // Delayed messages' wake-ups reach the runtime as the ingress queue's batches do.
+    wakeUps.ifPresent(
+        url -> entry.queue(url, records -> runtime.get().queueConsumer().accept(records)));
     List<Runnable> builds = new ArrayList<>();
     builds.add(runtime::get);
     for (PipelineDeclaration declared : application.pipelines()) {
@@ -181,7 +187,9 @@ final class AwsWiring {
   }
 
   private FunctionRuntime runtime(DynamoDbClient client, SqsClient sqs, EgressRoutes egress) {
-    return FunctionRuntime.builder(functions)
+    FunctionRuntime.Builder builder = FunctionRuntime.builder(functions);
+    wakeUps.ifPresent(url -> builder.wakeUps(new SqsMessageBus(sqs, url)));
+    return builder
         .store(new DynamoDbFunctionStore(client, table))
         .queue(new SqsMessageBus(sqs, queue))
         .deadLetters(new SqsMessageBus(sqs, deadLetters))

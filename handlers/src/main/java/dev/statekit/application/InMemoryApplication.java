@@ -1,6 +1,7 @@
 package dev.statekit.application;
 
 import dev.statekit.bus.InMemoryMessageBus;
+import dev.statekit.bus.InMemoryStandardQueue;
 import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.LoggingSink;
@@ -21,8 +22,8 @@ import java.util.Optional;
 
 /**
  * An application wired with nothing but the JDK ({@link Application#inMemory}): state and timers in
- * memory, the ingress and dead-letter queues in memory (poll the ingress queue and hand its
- * messages to the entry point as SQS events, as Lambda's event source mapping would), the queue
+ * memory, the ingress, wake-up and dead-letter queues in memory (poll the ingress queue and hand
+ * its messages to the entry point as SQS events, as Lambda's event source mapping would), the queue
  * egresses collected, the other egresses logged, each pipeline over an in-memory batch store.
  *
  * <p>A pipeline reads the Kinesis events of the stream its variable names if the variables name
@@ -35,6 +36,7 @@ public final class InMemoryApplication {
   private final InMemoryFunctionStore store;
   private final InMemoryMessageBus ingress;
   private final InMemoryMessageBus deadLetters;
+  private final InMemoryStandardQueue wakeUps;
   private final Map<TypeName, CollectingEgressSink> egress;
   private final EntryPoint entryPoint;
 
@@ -43,12 +45,14 @@ public final class InMemoryApplication {
       InMemoryFunctionStore store,
       InMemoryMessageBus ingress,
       InMemoryMessageBus deadLetters,
+      InMemoryStandardQueue wakeUps,
       Map<TypeName, CollectingEgressSink> egress,
       EntryPoint entryPoint) {
     this.functions = functions;
     this.store = store;
     this.ingress = ingress;
     this.deadLetters = deadLetters;
+    this.wakeUps = wakeUps;
     this.egress = Map.copyOf(egress);
     this.entryPoint = entryPoint;
   }
@@ -58,6 +62,7 @@ public final class InMemoryApplication {
     InMemoryFunctionStore store = new InMemoryFunctionStore();
     InMemoryMessageBus ingress = new InMemoryMessageBus(clock, Duration.ofSeconds(30));
     InMemoryMessageBus deadLetters = new InMemoryMessageBus(clock, Duration.ofSeconds(30));
+    InMemoryStandardQueue wakeUps = new InMemoryStandardQueue(clock, Duration.ofSeconds(30));
     Map<TypeName, CollectingEgressSink> collected = new LinkedHashMap<>();
     EgressRoutes.Builder routes = EgressRoutes.builder();
     for (EgressQueue queue : application.egressQueues()) {
@@ -70,6 +75,7 @@ public final class InMemoryApplication {
             .store(store)
             .queue(ingress)
             .deadLetters(deadLetters)
+            .wakeUps(wakeUps)
             .egress(routes.otherwise(new LoggingSink()).build())
             .clock(clock)
             .build();
@@ -112,7 +118,7 @@ public final class InMemoryApplication {
       entry.scheduled(Application.tickTask(declared.name()), pipeline.tickTask());
     }
     return new InMemoryApplication(
-        functions, store, ingress, deadLetters, collected, entry.build());
+        functions, store, ingress, deadLetters, wakeUps, collected, entry.build());
   }
 
   /** The registry. */
@@ -133,6 +139,14 @@ public final class InMemoryApplication {
   /** Messages that kept failing, with their errors. */
   public InMemoryMessageBus deadLetters() {
     return deadLetters;
+  }
+
+  /**
+   * The wake-ups of delayed messages, each hidden until its timer is due: poll it as the ingress
+   * queue, and its batches reach the runtime through the entry point.
+   */
+  public InMemoryStandardQueue wakeUps() {
+    return wakeUps;
   }
 
   /** The records of each egress declared as a queue. */

@@ -13,8 +13,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * The self-hosted runtime's wiring on Lambda, read from environment variables that {@code
  * template.yaml} sets: {@code STATEKIT_TABLE} (the application table), {@code STATEKIT_QUEUE_URL}
- * (the ingress FIFO queue) and {@code STATEKIT_DEAD_LETTER_QUEUE_URL}; clients from {@link
- * Variables#aws()}. Build it once, in a handler's constructor.
+ * (the ingress FIFO queue), {@code STATEKIT_DEAD_LETTER_QUEUE_URL} and, optionally, {@code
+ * STATEKIT_WAKE_UP_QUEUE_URL} (the standard queue that delivers delayed messages on time); clients
+ * from {@link Variables#aws()}. Build it once, in a handler's constructor.
  */
 public final class RuntimeEnvironment {
   /** The application table's name. */
@@ -25,6 +26,12 @@ public final class RuntimeEnvironment {
 
   /** The dead-letter FIFO queue's URL. */
   public static final String DEAD_LETTER_QUEUE_URL = "STATEKIT_DEAD_LETTER_QUEUE_URL";
+
+  /**
+   * The wake-up standard queue's URL (optional: without it delayed messages go out with the sweep,
+   * within a minute of their time).
+   */
+  public static final String WAKE_UP_QUEUE_URL = "STATEKIT_WAKE_UP_QUEUE_URL";
 
   private final Variables variables;
   private final DynamoDbClient dynamoDb;
@@ -63,7 +70,11 @@ public final class RuntimeEnvironment {
    * @throws IllegalStateException if a variable is missing
    */
   public FunctionRuntime.Builder runtime(StatefulFunctions functions) {
-    return FunctionRuntime.builder(functions)
+    FunctionRuntime.Builder builder = FunctionRuntime.builder(functions);
+    variables
+        .optional(WAKE_UP_QUEUE_URL)
+        .ifPresent(url -> builder.wakeUps(new SqsMessageBus(sqs, url)));
+    return builder
         .store(
             new DynamoDbFunctionStore(
                 dynamoDb, variables.required(TABLE, "the application's DynamoDB table")))

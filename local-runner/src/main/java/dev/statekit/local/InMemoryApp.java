@@ -118,6 +118,11 @@ final class InMemoryApp implements LocalApp {
         new InMemoryQueuePoller(
             label, app.ingress(), function::invoke, activity, retryAfterSeconds);
     start(label, poller, poller::stop);
+    String wakeUpLabel = function.name() + ".WakeUps";
+    InMemoryQueuePoller wakeUps =
+        new InMemoryQueuePoller(
+            wakeUpLabel, app.wakeUps(), function::invoke, activity, retryAfterSeconds);
+    start(wakeUpLabel, wakeUps, wakeUps::stop);
     Duration period = tick == null ? Duration.ofMinutes(1) : tick;
     ScheduleTicker ticker =
         new ScheduleTicker(
@@ -131,6 +136,7 @@ final class InMemoryApp implements LocalApp {
     start(function.name() + ".Tick", ticker, ticker::stop);
     return List.of(
         label + ": polls the in-memory ingress queue",
+        wakeUpLabel + ": polls the in-memory wake-up queue (delayed messages, on time)",
         function.name() + ".Tick: fires every " + period.toSeconds() + " s");
   }
 

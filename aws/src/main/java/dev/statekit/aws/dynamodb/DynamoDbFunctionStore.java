@@ -35,6 +35,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -518,6 +519,78 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                           .conditionExpression("attribute_exists(pk)")
                           .expressionAttributeValues(
                               Map.of(":sent", DynamoDbStateItems.number(sentAtMillis)))));
+    } catch (ConditionalCheckFailedException gone) {
+      // Applied or cancelled meanwhile: nothing to mark.
+    }
+  }
+
+  @Override
+  public Optional<Timer> timer(TimerKey key) {
+    Map<String, AttributeValue> item =
+        call(
+            "read timer " + key.asString(),
+            () ->
+                dynamoDb
+                    .getItem(
+                        b ->
+                            b.tableName(table)
+                                .key(DynamoDbTimerItems.key(key))
+                                .consistentRead(true))
+                    .item());
+    return item == null || item.isEmpty()
+        ? Optional.empty()
+        : Optional.of(DynamoDbTimerItems.fromItem(item));
+  }
+
+  @Override
+  public List<Timer> timersToWake(int shard, long after, long dueBy, int limit) {
+    String pk = DynamoDbTimerItems.partitionKey(shard);
+    List<Timer> found = new ArrayList<>();
+    Map<String, AttributeValue> start = null;
+    do {
+      Map<String, AttributeValue> from = start;
+      QueryResponse page =
+          call(
+              "read the timers to wake in " + pk,
+              () ->
+                  dynamoDb.query(
+                      b ->
+                          b.tableName(table)
+                              .keyConditionExpression("pk = :pk AND sk BETWEEN :from AND :to")
+                              .filterExpression("attribute_not_exists(#w)")
+                              .expressionAttributeNames(Map.of("#w", DynamoDbTimerItems.WAKE_UP))
+                              .expressionAttributeValues(
+                                  Map.of(
+                                      ":pk", AttributeValue.fromS(pk),
+                                      ":from", AttributeValue.fromS(SortedKeys.sortKeyAfter(after)),
+                                      ":to", AttributeValue.fromS(SortedKeys.sortKeyAfter(dueBy))))
+                              .limit(limit)
+                              .exclusiveStartKey(from)));
+      for (Map<String, AttributeValue> item : page.items()) {
+        if (found.size() < limit) {
+          found.add(DynamoDbTimerItems.fromItem(item));
+        }
+      }
+      start = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
+    } while (start != null && found.size() < limit);
+    return found;
+  }
+
+  @Override
+  public void markWokenUp(TimerKey key, long atMillis) {
+    try {
+      call(
+          "mark the wake-up of timer " + key.asString(),
+          () ->
+              dynamoDb.updateItem(
+                  b ->
+                      b.tableName(table)
+                          .key(DynamoDbTimerItems.key(key))
+                          .updateExpression("SET #w = :w")
+                          .conditionExpression("attribute_exists(pk)")
+                          .expressionAttributeNames(Map.of("#w", DynamoDbTimerItems.WAKE_UP))
+                          .expressionAttributeValues(
+                              Map.of(":w", DynamoDbStateItems.number(atMillis)))));
     } catch (ConditionalCheckFailedException gone) {
       // Applied or cancelled meanwhile: nothing to mark.
     }

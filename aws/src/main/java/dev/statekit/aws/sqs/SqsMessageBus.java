@@ -21,9 +21,11 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
  * A {@link MessageBus} on an SQS queue: one SendMessageBatch per call. On a FIFO queue (its URL
- * ends in {@code .fifo}) the group and deduplication ids are set; a standard queue gets neither.
- * Entries that fail for a passing reason (throttling, a server error) are sent again with {@link
- * RetryPolicy}'s backoff.
+ * ends in {@code .fifo}) the group and deduplication ids are set; a standard queue gets neither,
+ * and takes each message's {@link BusMessage#delaySeconds() delay} instead (FIFO queues have no
+ * per-message delay: a delayed message for one is refused before anything is sent). Entries that
+ * fail for a passing reason (throttling, a server error) are sent again with {@link RetryPolicy}'s
+ * backoff.
  */
 public final class SqsMessageBus implements MessageBus {
   /** SQS's limit for a message and for a whole batch: 256 KiB. */
@@ -56,6 +58,16 @@ public final class SqsMessageBus implements MessageBus {
     if (messages.size() > MAX_BATCH) {
       throw new IllegalArgumentException(
           "SQS takes at most " + MAX_BATCH + " messages per batch, got " + messages.size());
+    }
+    if (fifo) {
+      for (BusMessage message : messages) {
+        if (message.delaySeconds() > 0) {
+          throw new IllegalArgumentException(
+              "A FIFO queue ("
+                  + queueUrl
+                  + ") has no per-message delay; send delayed messages to a standard queue");
+        }
+      }
     }
     Map<String, Integer> pending = new HashMap<>();
     for (int i = 0; i < messages.size(); i++) {
@@ -125,6 +137,8 @@ public final class SqsMessageBus implements MessageBus {
         SendMessageBatchRequestEntry.builder().id(id).messageBody(message.body());
     if (fifo) {
       entry.messageGroupId(message.groupId()).messageDeduplicationId(message.deduplicationId());
+    } else if (message.delaySeconds() > 0) {
+      entry.delaySeconds(message.delaySeconds());
     }
     if (!message.attributes().isEmpty()) {
       Map<String, MessageAttributeValue> attributes = new HashMap<>();

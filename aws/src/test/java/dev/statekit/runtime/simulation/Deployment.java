@@ -3,6 +3,7 @@ package dev.statekit.runtime.simulation;
 import dev.statekit.Deadline;
 import dev.statekit.StateKitException;
 import dev.statekit.bus.InMemoryMessageBus;
+import dev.statekit.bus.InMemoryStandardQueue;
 import dev.statekit.bus.QueueMessage;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.runtime.DirectInvocation;
@@ -31,6 +32,11 @@ final class Deployment {
   static final int MAX_RECEIVES = 10;
   static final int MAX_ATTEMPTS = 5;
   static final int POLLERS = 3;
+  static final int WAKE_UP_POLLERS = 2;
+
+  /** Off with -Dsimulation.wakeUps=false: every schedule then runs with the sweep alone. */
+  private static final boolean WAKE_UPS =
+      Boolean.parseBoolean(System.getProperty("simulation.wakeUps", "true"));
 
   final Simulation sim;
   final SimStore store;
@@ -38,6 +44,12 @@ final class Deployment {
   final InMemoryMessageBus ingressQueue;
   final SimQueue ingress;
   final SimQueue deadLetters;
+  final InMemoryStandardQueue wakeUpQueue;
+  final SimWakeUpQueue wakeUps;
+
+  /** Whether the runtime has a wake-up queue (most schedules), or only the sweep. */
+  final boolean onTime;
+
   final SimSink sink;
   private final long redeployAt;
 
@@ -81,6 +93,9 @@ final class Deployment {
     this.deadLetters = new SimQueue(sim, "dead-letters", deadLettersQueue);
     this.sink = new SimSink(sim);
     this.redeployAt = redeployAt;
+    this.wakeUpQueue = new InMemoryStandardQueue(sim.clock(0), VISIBILITY);
+    this.wakeUps = new SimWakeUpQueue(sim, wakeUpQueue);
+    this.onTime = sim.chance(0.8) && WAKE_UPS;
   }
 
   /**
@@ -111,7 +126,50 @@ final class Deployment {
       int poller = p;
       sim.at(sim.now() + sim.between(0, 1_000), () -> poll(poller));
     }
+    if (onTime) {
+      for (int p = 0; p < WAKE_UP_POLLERS; p++) {
+        int poller = p;
+        sim.at(sim.now() + sim.between(0, 1_000), () -> pollWakeUps(poller));
+      }
+    }
     sim.at(sim.now() + 60_000, this::tick);
+  }
+
+  /**
+   * The wake-up queue's event source mapping: receives, invokes, deletes what the answer did not
+   * name; sometimes invokes a batch twice.
+   */
+  private void pollWakeUps(int poller) {
+    List<InMemoryMessageBus.Received> batch = wakeUpQueue.receive(10);
+    if (batch.isEmpty()) {
+      sim.at(sim.now() + sim.between(20, 1_000), () -> pollWakeUps(poller));
+      return;
+    }
+    List<QueueMessage> messages = new ArrayList<>();
+    batch.forEach(r -> messages.add(r.message()));
+    sim.trace("wake-poller" + poller + " receives", messages.size() + " wake-up(s)");
+    Consumer<Boolean> next =
+        died -> sim.at(sim.now() + sim.between(1, 50), () -> pollWakeUps(poller));
+    run(
+        "wake" + poller,
+        runtime -> {
+          QueueBatchResult result = runtime.processQueueBatch(messages);
+          Set<String> failed = new HashSet<>(result.failedMessageIds());
+          sim.at(
+              sim.now() + sim.between(1, 50),
+              () -> {
+                for (InMemoryMessageBus.Received received : batch) {
+                  if (!failed.contains(received.message().messageId())) {
+                    wakeUpQueue.delete(received.receiptHandle());
+                  }
+                }
+              });
+        },
+        next);
+    if (sim.faults().duplicate(sim)) {
+      duplicates++;
+      run("wake-again" + poller, runtime -> runtime.processQueueBatch(messages), died -> {});
+    }
   }
 
   private void poll(int poller) {
@@ -303,6 +361,9 @@ final class Deployment {
             .markCapacity(4)
             .idempotency(Duration.ofHours(7), 4)
             .outboxSweepAfter(outboxSweepAfter);
+    if (onTime) {
+      builder.wakeUps(wakeUps);
+    }
     SimulationAccess.deterministic(
         builder, sim.split(), attempt -> sim.sleep(sim.between(5, 200)), hook);
     return new Environment("env" + environments++, builder.build(), legacy);

@@ -69,7 +69,19 @@ final class RuntimeSchedule {
             + deployment.crashes
             + " crashes, "
             + deployment.duplicates
-            + " batches invoked twice, ended at "
+            + " batches invoked twice, "
+            + (deployment.onTime
+                ? "wake-ups: "
+                    + deployment.wakeUps.lost
+                    + " lost, "
+                    + deployment.wakeUps.duplicated
+                    + " duplicated, "
+                    + deployment.wakeUps.early
+                    + " early, "
+                    + deployment.wakeUps.late
+                    + " late"
+                : "no wake-up queue (the sweep alone)")
+            + ", ended at "
             + sim.elapsed() / 1000
             + "s"
             + (quiet(sim, deployment, workload)

@@ -231,6 +231,24 @@ final class SimStore implements FunctionStore {
   }
 
   @Override
+  public java.util.Optional<Timer> timer(TimerKey key) {
+    return call("read timer " + key.id(), false, () -> real.timer(key));
+  }
+
+  @Override
+  public List<Timer> timersToWake(int shard, long after, long dueBy, int limit) {
+    return call(
+        "timers to wake of shard " + shard,
+        false,
+        () -> real.timersToWake(shard, after, dueBy, limit));
+  }
+
+  @Override
+  public void markWokenUp(TimerKey key, long atMillis) {
+    run("mark woken up " + key.id(), () -> real.markWokenUp(key, atMillis));
+  }
+
+  @Override
   public long sizeOf(AddressState state) {
     return real.sizeOf(state);
   }

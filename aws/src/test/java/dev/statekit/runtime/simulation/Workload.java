@@ -70,10 +70,12 @@ final class Workload {
       command = "fan " + id + " " + String.join(",", targets);
     } else if (kind < 92) {
       String fireAt = sim.chance(0.8) ? target : nodes.get(sim.nextInt(nodes.size()));
-      long delay = sim.between(1, 90_000);
+      // Now and then past the 15 minutes a wake-up can wait: the sweep wakes those.
+      long delay = sim.chance(0.05) ? sim.between(900_000, 960_000) : sim.between(1, 90_000);
       command = "delay " + id + " " + delay + " k" + i + " " + fireAt;
       if (sim.chance(0.5)) {
-        long cancelAt = Math.max(0, at + sim.between(-5_000, delay + 20_000));
+        // Within the workload's window even for a long delay: the run ends once all is quiet.
+        long cancelAt = Math.max(0, at + sim.between(-5_000, Math.min(delay, 90_000) + 20_000));
         add(sim, "c" + i, target, "cancel c" + i + " k" + i, cancelAt, false);
       }
     } else {

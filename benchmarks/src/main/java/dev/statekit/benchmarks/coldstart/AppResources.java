@@ -50,6 +50,9 @@ final class AppResources implements AutoCloseable {
     // The SQS fixture's records come from this queue: the entry point routes that queue only.
     env.put("STATEKIT_QUEUE_URL", fifo(INGRESS));
     env.put("STATEKIT_DEAD_LETTER_QUEUE_URL", fifo(prefix + "-dead"));
+    env.put(
+        "STATEKIT_WAKE_UP_QUEUE_URL",
+        sqs.createQueue(b -> b.queueName(prefix + "-wake-ups")).queueUrl());
     env.put("GREETS_QUEUE_URL", sqs.createQueue(b -> b.queueName(prefix + "-greets")).queueUrl());
     env.put("ORDERS_QUEUE_URL", sqs.createQueue(b -> b.queueName(prefix + "-orders")).queueUrl());
     env.put("TRANSACTIONS_STREAM", STREAM);

@@ -17,6 +17,7 @@ final class BenchCounter {
   static final TypeName TYPE = TypeName.of("bench", "counter");
   static final TypeName TELLER = TypeName.of("bench", "teller");
   static final TypeName EVENTS = TypeName.of("bench", "events");
+  static final TypeName DELAYER = TypeName.of("bench", "delayer");
   static final ValueSpec<Long> COUNT = ValueSpec.named("count").withLongType();
   static final ValueSpec<String> NOTE = ValueSpec.named("note").withUtf8StringType();
   static final String NOTE_TEXT = "n".repeat(200);
@@ -27,6 +28,7 @@ final class BenchCounter {
     return StatefulFunctions.builder()
         .withFunction(TYPE, BenchCounter::apply, COUNT, NOTE)
         .withFunction(TELLER, BenchCounter::tell, COUNT, NOTE)
+        .withFunction(DELAYER, BenchCounter::delay, COUNT, NOTE)
         .build();
   }
 
@@ -34,6 +36,17 @@ final class BenchCounter {
     apply(context, message);
     context.send(
         EgressMessageBuilder.forEgress(EVENTS).withValue(context.self().id() + " counted").build());
+  }
+
+  /** A string sets a delayed message of 1 s to itself; the counter's long counts, as usual. */
+  private static void delay(Context context, Message message) {
+    if (message.isUtf8String()) {
+      context.sendAfter(
+          java.time.Duration.ofSeconds(1),
+          dev.statekit.function.MessageBuilder.forAddress(context.self()).withValue(1L).build());
+    } else {
+      apply(context, message);
+    }
   }
 
   private static void apply(Context context, Message message) {

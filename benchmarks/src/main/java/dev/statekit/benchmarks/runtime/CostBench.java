@@ -33,6 +33,15 @@ final class CostBench {
     ApplicationTable.createIfAbsent(dynamoDb, table);
   }
 
+  String standardQueue(String name) {
+    String queueName = name + "-" + UUID.randomUUID().toString().substring(0, 8);
+    return sqs.createQueue(
+            b ->
+                b.queueName(queueName)
+                    .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "30")))
+        .queueUrl();
+  }
+
   String fifoQueue(String name) {
     String queueName = name + "-" + UUID.randomUUID().toString().substring(0, 8) + ".fifo";
     return sqs.createQueue(

@@ -50,7 +50,7 @@ public final class RuntimeCostSuite implements Suite {
   }
 
   @Override
-  public List<Result> run(PrintStream log) {
+  public List<Result> run(PrintStream log) throws InterruptedException {
     CostBench bench = new CostBench();
     log.println(
         "  every request gets "
@@ -78,6 +78,7 @@ public final class RuntimeCostSuite implements Suite {
     results.addAll(
         direct(bench, runtime, naive, "distinct100-egress", BenchCounter.TELLER, 100, 1, log));
     results.addAll(fifo(bench, runtime, naive, ingress, "fifo10-egress", BenchCounter.TELLER, log));
+    results.addAll(delayed(bench, store, log));
     return results;
   }
 
@@ -191,6 +192,91 @@ public final class RuntimeCostSuite implements Suite {
       }
     }
     return report(name, ours, theirs, log);
+  }
+
+  /**
+   * Ten delayed messages of 1 s to ten addresses, from the direct invoke that sets them to the
+   * commit that applies them: with wake-ups (put at the commit, received from the standard queue,
+   * the message sent to the FIFO queue) beside the sweep alone (one sweep sends them). SQS counts
+   * every send, receive and delete of both queues.
+   */
+  private List<Result> delayed(CostBench bench, DynamoDbFunctionStore store, PrintStream log)
+      throws InterruptedException {
+    String ingress = bench.fifoQueue("delayed-ingress");
+    String wakeUpQueue = bench.standardQueue("delayed-wake");
+    FunctionRuntime.Builder builder =
+        FunctionRuntime.builder(BenchCounter.registry())
+            .store(store)
+            .queue(new SqsMessageBus(bench.sqs, ingress))
+            .deadLetters(new SqsMessageBus(bench.sqs, bench.fifoQueue("delayed-dlq")));
+    FunctionRuntime sweepOnly = builder.build();
+    FunctionRuntime onTime = builder.wakeUps(new SqsMessageBus(bench.sqs, wakeUpQueue)).build();
+    Measure wakeUps = new Measure();
+    Measure sweep = new Measure();
+    for (int round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+      for (boolean woken : new boolean[] {true, false}) {
+        FunctionRuntime runtime = woken ? onTime : sweepOnly;
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        List<DirectInvocation> sets = new ArrayList<>();
+        for (int a = 0; a < 10; a++) {
+          Address target = Address.of(BenchCounter.DELAYER, "delayed-" + run + "-" + a);
+          sets.add(
+              DirectInvocation.of(
+                  MessageBuilder.forAddress(target).withValue("set").build(), run + "-" + a));
+        }
+        bench.meter.reset();
+        for (DirectResult result : runtime.invoke(sets)) {
+          if (!result.succeeded()) {
+            throw new IllegalStateException("A benchmark message failed: " + result);
+          }
+        }
+        CostMeter.Snapshot setting = bench.meter.snapshot();
+        Thread.sleep(1_100);
+        bench.meter.reset();
+        if (woken) {
+          List<Message> arrived = receive(bench, wakeUpQueue);
+          QueueBatchResult handled = runtime.processQueueBatch(messages(arrived));
+          if (!handled.failedMessageIds().isEmpty()) {
+            throw new IllegalStateException("A wake-up failed: " + handled);
+          }
+          delete(bench, wakeUpQueue, arrived);
+        } else if (runtime.sweepTimers().sent() != 10) {
+          throw new IllegalStateException("The sweep did not send the 10 due timers");
+        }
+        List<Message> fired = receive(bench, ingress);
+        QueueBatchResult applied = runtime.processQueueBatch(messages(fired));
+        if (applied.applied() != 10) {
+          throw new IllegalStateException("The delayed messages were not applied: " + applied);
+        }
+        delete(bench, ingress, fired);
+        CostMeter.Snapshot firing = bench.meter.snapshot();
+        if (round >= WARMUP_ROUNDS) {
+          Measure measure = woken ? wakeUps : sweep;
+          measure.add(setting, 10);
+          measure.add(firing, 0);
+        }
+      }
+    }
+    log.printf("  %-15s wake-ups:   %s%n  %-15s sweep only: %s%n", "delayed10", wakeUps, "", sweep);
+    Result ours = wakeUps.result(name(), "delayed10");
+    ours.with("capacity_ratio", sweep.capacityPerMessage() / wakeUps.capacityPerMessage())
+        .with("sqs_request_ratio", (double) sweep.sqsRequests / Math.max(1, wakeUps.sqsRequests));
+    return List.of(ours, sweep.result(name(), "delayed10-sweep-only"));
+  }
+
+  private static void delete(CostBench bench, String url, List<Message> received) {
+    bench.sqs.deleteMessageBatch(
+        b ->
+            b.queueUrl(url)
+                .entries(
+                    received.stream()
+                        .map(
+                            m ->
+                                DeleteMessageBatchRequestEntry.builder()
+                                    .id(m.messageId())
+                                    .receiptHandle(m.receiptHandle())
+                                    .build())
+                        .toList()));
   }
 
   private static List<Message> receive(CostBench bench, String url) {

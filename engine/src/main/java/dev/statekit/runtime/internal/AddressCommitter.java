@@ -10,6 +10,7 @@ import dev.statekit.runtime.store.OutboxKey;
 import dev.statekit.runtime.store.SpilledMark;
 import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.StoreUnavailableException;
+import dev.statekit.runtime.store.Timer;
 import dev.statekit.runtime.store.TimerKey;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -37,6 +38,7 @@ final class AddressCommitter {
   private CommitPlan prepared;
   private boolean registered;
   private boolean committed;
+  private List<Timer> wakeUps = List.of();
   private Set<InboundInvocation> repeats = Set.of();
   private boolean maybeCommitted;
 
@@ -88,6 +90,11 @@ final class AddressCommitter {
   /** Whether this batch's commit of the address is known written. */
   boolean committed() {
     return committed;
+  }
+
+  /** The timers its commit wrote that are due soon enough for a wake-up now. */
+  List<Timer> wakeUps() {
+    return wakeUps;
   }
 
   /**
@@ -231,6 +238,7 @@ final class AddressCommitter {
       return null;
     }
     committed = true;
+    wakeUps = WakeUps.committedWithWakeUp(next.timerChanges());
     settings.hook.reached(FaultHook.Step.COMMITTED, address);
     settle(prepared.plan());
     return next.outbox() == null

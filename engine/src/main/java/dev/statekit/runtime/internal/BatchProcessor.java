@@ -6,6 +6,7 @@ import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.runtime.store.LoadResult;
 import dev.statekit.runtime.store.OutboxKey;
 import dev.statekit.runtime.store.StoreException;
+import dev.statekit.runtime.store.Timer;
 import dev.statekit.runtime.store.TimerKey;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -92,7 +93,22 @@ public final class BatchProcessor {
         outboxes.add(outbox);
       }
     }
-    Map<Address, Undelivered> failed = delivery.deliver(outboxes, false);
+    List<Timer> wakeUps = new ArrayList<>();
+    work.forEach(c -> wakeUps.addAll(c.wakeUps()));
+    Map<Address, Undelivered> failed;
+    if (wakeUps.isEmpty()) {
+      failed = delivery.deliver(outboxes, false);
+    } else {
+      // The wake-ups go out beside the outboxes: neither waits for the other.
+      List<Callable<Map<Address, Undelivered>>> both = new ArrayList<>();
+      both.add(() -> delivery.deliver(outboxes, false));
+      both.add(
+          () -> {
+            new WakeUps(settings).put(wakeUps);
+            return null;
+          });
+      failed = settings.parallel.all(both).get(0);
+    }
     Map<Address, AddressCommitter> committers = new LinkedHashMap<>();
     work.forEach(c -> committers.put(c.address(), c));
     Set<Address> pending = new HashSet<>();

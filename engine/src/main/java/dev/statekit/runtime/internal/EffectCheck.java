@@ -219,7 +219,10 @@ final class EffectCheck {
     if (body.length() > settings.maxBodyBytes()) {
       return tooLarge(message.targetAddress(), body.length());
     }
-    scheduled.put(key, new Timer(key, QueueIds.groupId(message.targetAddress()), body, 0));
+    // A timer due within SQS's longest delay is written as woken: its wake-up goes out right after
+    // the commit, so the sweep puts none.
+    long wakeUp = WakeUps.putAtCommit(settings, due, now) ? now : 0;
+    scheduled.put(key, new Timer(key, QueueIds.groupId(message.targetAddress()), body, 0, wakeUp));
     // The item holds the body and its keys (a few hundred bytes at most).
     timerBytes.put(key, body.getBytes(StandardCharsets.UTF_8).length + 512);
     if (token != null) {

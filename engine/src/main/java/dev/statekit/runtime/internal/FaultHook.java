@@ -24,7 +24,9 @@ public interface FaultHook {
     /** The batch's outboxes were delivered; they are still registered. */
     DELIVERED,
     /** The delivered outboxes were taken off their registration; nothing is answered yet. */
-    SETTLED
+    SETTLED,
+    /** Arrived wake-ups read their timers; nothing is sent or put back yet. */
+    WOKEN
   }
 
   /**

@@ -84,6 +84,18 @@ record NextState(
       }
     }
 
+    // A timer whose message this commit applies or dead-letters is consumed: a cancellation of its
+    // token run after that message does nothing (and a second action on the timer's item would
+    // make DynamoDB refuse the whole transaction).
+    Set<TimerKey> consumed = new HashSet<>();
+    for (TimerChange change : changes) {
+      if (change instanceof TimerChange.Consume consume) {
+        consumed.add(consume.key());
+      }
+    }
+    changes.removeIf(
+        change -> change instanceof TimerChange.Cancel cancel && consumed.contains(cancel.key()));
+
     OutboxBuilder builder = new OutboxBuilder(settings, self);
     plan.appliedEffects.forEach(builder::add);
     Outbox.Builder outbox = builder.build();

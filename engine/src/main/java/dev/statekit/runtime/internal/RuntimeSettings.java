@@ -65,6 +65,8 @@ public final class RuntimeSettings {
   final ParallelCalls parallel;
   final RandomGenerator random;
   final DeliveredCache delivered;
+  final MessageBus wakeUps;
+  final Duration wakeUpHorizon;
 
   /**
    * The settings; see {@code FunctionRuntime.Builder} for what each means.
@@ -72,6 +74,8 @@ public final class RuntimeSettings {
    * @param parallel how the runtime makes independent calls at once
    * @param random where incarnations and registration ids come from
    * @param pauses how the runtime waits before it redoes a conflicting commit
+   * @param wakeUps the standard queue of delayed messages' wake-ups, or {@code null} for none
+   * @param sweepInterval how often the timer sweep runs
    */
   public RuntimeSettings(
       StatefulFunctions functions,
@@ -94,7 +98,9 @@ public final class RuntimeSettings {
       ParallelCalls parallel,
       RandomGenerator random,
       Pauses pauses,
-      int deliveredCacheSize) {
+      int deliveredCacheSize,
+      MessageBus wakeUps,
+      Duration sweepInterval) {
     this.functions = functions;
     this.engine = new FunctionEngine(functions);
     this.targets = new AddressResolver(functions);
@@ -118,6 +124,9 @@ public final class RuntimeSettings {
     this.parallel = parallel;
     this.random = random;
     this.delivered = new DeliveredCache(deliveredCacheSize);
+    this.wakeUps = wakeUps;
+    // The sweep wakes what is due before its next run, and a little more: schedules are not exact.
+    this.wakeUpHorizon = sweepInterval.plus(sweepInterval.dividedBy(2));
   }
 
   /** How the runtime waits before attempt {@code attempt + 1} of something that conflicted. */

@@ -18,7 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * applies the message, which removes it in the same commit; so a sweep that dies after sending, or
  * a message sent twice, is still applied once, and a cancellation that comes before the message is
  * applied still wins. A timer sent but not applied is sent again after {@code timerResendAfter}.
- * Each call also delivers the outboxes whose batch did not finish ({@link OutboxSweeper}).
+ * With a wake-up queue, each call also puts wake-ups ({@link WakeUps}) for the timers due before
+ * the next sweep that have none, so that they go out on time too; a wake-up lost (or never put, its
+ * process having died after the commit) leaves its timer to the next sweep once due. Each call also
+ * delivers the outboxes whose batch did not finish ({@link OutboxSweeper}).
  */
 public final class TimerSweeper {
   /**
@@ -62,6 +65,7 @@ public final class TimerSweeper {
         && last.sent() > 0
         && ++sweeps < MAX_SWEEPS
         && deadline.hasMoreThan(max(SWEEP_MARGIN, longest.multipliedBy(2))));
+    wakeSoonDue(settings.clock.millis());
     return new SweepResult(sent, failed, last.more(), swept[0], swept[1]);
   }
 
@@ -73,6 +77,7 @@ public final class TimerSweeper {
   public SweepResult sweep() {
     int[] swept = outboxes.sweep();
     SweepResult timers = sweepTimers();
+    wakeSoonDue(settings.clock.millis());
     return new SweepResult(timers.sent(), timers.failed(), timers.more(), swept[0], swept[1]);
   }
 
@@ -91,13 +96,72 @@ public final class TimerSweeper {
       more |= shardDue.size() >= settings.sweepLimit;
     }
     AtomicInteger failed = new AtomicInteger();
-    List<Timer> sent = new ArrayList<>();
-    List<Callable<List<Timer>>> sends = new ArrayList<>();
+    AtomicInteger sent = new AtomicInteger();
+    List<Callable<Void>> sends = new ArrayList<>();
     for (int from = 0; from < due.size(); from += MessageBus.MAX_BATCH) {
       List<Timer> chunk = due.subList(from, Math.min(due.size(), from + MessageBus.MAX_BATCH));
-      sends.add(() -> send(chunk, failed));
+      sends.add(
+          () -> {
+            int notSent = sendDue(settings, chunk, now).size();
+            failed.addAndGet(notSent);
+            sent.addAndGet(chunk.size() - notSent);
+            return null;
+          });
     }
-    settings.parallel.all(sends).forEach(sent::addAll);
+    if (!sends.isEmpty()) {
+      settings.parallel.all(sends);
+    }
+    return new SweepResult(sent.get(), failed.get(), more);
+  }
+
+  /**
+   * Puts wake-ups for the timers due before the next sweep that have none (those written more than
+   * 15 minutes ahead), so they too are sent on time rather than by the next sweep.
+   */
+  private void wakeSoonDue(long now) {
+    if (settings.wakeUps == null) {
+      return;
+    }
+    long until = now + settings.wakeUpHorizon.toMillis();
+    List<Callable<List<Timer>>> reads = new ArrayList<>();
+    for (int shard = 0; shard < RuntimeSettings.TIMER_SHARDS; shard++) {
+      int s = shard;
+      reads.add(() -> settings.store.timersToWake(s, now, until, settings.sweepLimit));
+    }
+    List<Timer> soon = new ArrayList<>();
+    settings.parallel.all(reads).forEach(soon::addAll);
+    List<Callable<Void>> marks = new ArrayList<>();
+    for (Timer timer : new WakeUps(settings).put(soon)) {
+      marks.add(
+          () -> {
+            settings.store.markWokenUp(timer.key(), now);
+            return null;
+          });
+    }
+    if (!marks.isEmpty()) {
+      settings.parallel.all(marks);
+    }
+  }
+
+  /**
+   * Sends due timers (at most {@link MessageBus#MAX_BATCH}) to their targets' queue groups, each
+   * with its timer's id as deduplication id, and marks the sent ones sent at {@code now}.
+   *
+   * @return the timers the queue did not take
+   */
+  static List<Timer> sendDue(RuntimeSettings settings, List<Timer> chunk, long now) {
+    List<BusMessage> messages = new ArrayList<>();
+    for (Timer timer : chunk) {
+      messages.add(new BusMessage(timer.groupId(), "t-" + timer.key().id(), timer.body()));
+    }
+    List<Timer> sent = new ArrayList<>(chunk);
+    List<Timer> notSent = new ArrayList<>();
+    try {
+      settings.queue.send(messages);
+    } catch (BusException e) {
+      e.failedIndices().forEach(i -> notSent.add(chunk.get(i)));
+      sent.removeAll(notSent);
+    }
     List<Callable<Void>> marks = new ArrayList<>();
     for (Timer timer : sent) {
       marks.add(
@@ -109,23 +173,6 @@ public final class TimerSweeper {
     if (!marks.isEmpty()) {
       settings.parallel.all(marks);
     }
-    return new SweepResult(sent.size(), failed.get(), more);
-  }
-
-  private List<Timer> send(List<Timer> chunk, AtomicInteger failed) {
-    List<BusMessage> messages = new ArrayList<>();
-    for (Timer timer : chunk) {
-      messages.add(new BusMessage(timer.groupId(), "t-" + timer.key().id(), timer.body()));
-    }
-    List<Timer> sent = new ArrayList<>(chunk);
-    try {
-      settings.queue.send(messages);
-    } catch (BusException e) {
-      List<Timer> notSent = new ArrayList<>();
-      e.failedIndices().forEach(i -> notSent.add(chunk.get(i)));
-      sent.removeAll(notSent);
-      failed.addAndGet(notSent.size());
-    }
-    return sent;
+    return notSent;
   }
 }

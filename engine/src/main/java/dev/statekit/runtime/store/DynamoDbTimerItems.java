@@ -10,13 +10,17 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * A timer as one DynamoDB item: {@code pk = timer#<shard>}, {@code sk = <due ms, 13 digits>#<id>}
  * (so a query on the shard reads due timers first), {@code g} the target's message group, {@code b}
- * the message body, {@code sent} when a sweep last sent it.
+ * the message body, {@code sent} when a sweep or a wake-up last sent it, {@code w} when a wake-up
+ * was put for it.
  */
 public final class DynamoDbTimerItems {
   static final String PREFIX = "timer#";
   static final String GROUP = "g";
   static final String BODY = "b";
   static final String SENT = "sent";
+
+  /** When a wake-up was put for the timer (the sweep puts none for a timer that has one). */
+  public static final String WAKE_UP = "w";
 
   private DynamoDbTimerItems() {}
 
@@ -37,6 +41,9 @@ public final class DynamoDbTimerItems {
     if (timer.sentAtMillis() > 0) {
       item.put(SENT, DynamoDbStateItems.number(timer.sentAtMillis()));
     }
+    if (timer.wakeUpAtMillis() > 0) {
+      item.put(WAKE_UP, DynamoDbStateItems.number(timer.wakeUpAtMillis()));
+    }
     return item;
   }
 
@@ -48,8 +55,13 @@ public final class DynamoDbTimerItems {
         new TimerKey(
             shard, Long.parseLong(sortKey.substring(0, hash)), sortKey.substring(hash + 1));
     AttributeValue sent = item.get(SENT);
+    AttributeValue wakeUp = item.get(WAKE_UP);
     return new Timer(
-        key, item.get(GROUP).s(), item.get(BODY).s(), sent == null ? 0 : Long.parseLong(sent.n()));
+        key,
+        item.get(GROUP).s(),
+        item.get(BODY).s(),
+        sent == null ? 0 : Long.parseLong(sent.n()),
+        wakeUp == null ? 0 : Long.parseLong(wakeUp.n()));
   }
 
   static String sortKey(TimerKey key) {

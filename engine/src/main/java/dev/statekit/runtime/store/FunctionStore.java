@@ -4,6 +4,7 @@ import dev.statekit.function.Address;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -113,6 +114,24 @@ public interface FunctionStore {
 
   /** Records that a sweep sent the timer at {@code sentAtMillis}; nothing happens if it is gone. */
   void markSent(TimerKey key, long sentAtMillis);
+
+  /**
+   * The timer under {@code key} as of the latest write (a strongly consistent read), or empty if it
+   * is gone (applied or cancelled) or was never written.
+   */
+  Optional<Timer> timer(TimerKey key);
+
+  /**
+   * The timers of {@code shard} due after {@code after} and by {@code dueBy} (epoch ms) that no
+   * wake-up was put for, earliest first, at most {@code limit}.
+   */
+  List<Timer> timersToWake(int shard, long after, long dueBy, int limit);
+
+  /**
+   * Records that a wake-up for the timer was put at {@code atMillis}; nothing happens if it is
+   * gone.
+   */
+  void markWokenUp(TimerKey key, long atMillis);
 
   /** How many bytes {@code state} takes in this store (for {@link #maxStateBytes()}). */
   long sizeOf(AddressState state);

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
@@ -231,9 +232,35 @@ public final class InMemoryFunctionStore implements FunctionStore {
   @Override
   public synchronized void markSent(TimerKey key, long sentAtMillis) {
     timers(key.shard())
-        .computeIfPresent(
-            DynamoDbTimerItems.sortKey(key),
-            (k, t) -> new Timer(t.key(), t.groupId(), t.body(), sentAtMillis));
+        .computeIfPresent(DynamoDbTimerItems.sortKey(key), (k, t) -> t.sentAt(sentAtMillis));
+  }
+
+  @Override
+  public synchronized Optional<Timer> timer(TimerKey key) {
+    return Optional.ofNullable(timers(key.shard()).get(DynamoDbTimerItems.sortKey(key)));
+  }
+
+  @Override
+  public synchronized List<Timer> timersToWake(int shard, long after, long dueBy, int limit) {
+    List<Timer> found = new ArrayList<>();
+    for (Timer timer :
+        timers(shard)
+            .subMap(SortedKeys.sortKeyAfter(after), SortedKeys.sortKeyAfter(dueBy))
+            .values()) {
+      if (found.size() == limit) {
+        break;
+      }
+      if (timer.wakeUpAtMillis() == 0) {
+        found.add(timer);
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public synchronized void markWokenUp(TimerKey key, long atMillis) {
+    timers(key.shard())
+        .computeIfPresent(DynamoDbTimerItems.sortKey(key), (k, t) -> t.wokenAt(atMillis));
   }
 
   @Override

@@ -170,6 +170,49 @@ abstract class FunctionStoreContract {
   }
 
   @Test
+  void timersToWakeAreThoseDueInTheWindowWithoutAWakeUp() {
+    Address owner = address("wake");
+    int shard = 5;
+    TimerKey before = new TimerKey(shard, 10_000, "wa-" + run);
+    TimerKey inside = new TimerKey(shard, 20_000, "wb-" + run);
+    TimerKey woken = new TimerKey(shard, 25_000, "wc-" + run);
+    TimerKey edge = new TimerKey(shard, 30_000, "wd-" + run);
+    TimerKey after = new TimerKey(shard, 30_001, "we-" + run);
+    store()
+        .commit(
+            new Commit(
+                state(owner, 1, "x"),
+                0,
+                List.of(
+                    schedule(before, "a"),
+                    schedule(inside, "b"),
+                    new TimerChange.Schedule(timer(woken, "c").wokenAt(1)),
+                    schedule(edge, "d"),
+                    schedule(after, "e"))));
+
+    assertEquals(
+        List.of(inside, edge),
+        mine(store().timersToWake(shard, 10_000, 30_000, 100)).stream().map(Timer::key).toList(),
+        "due after 'after' and by 'dueBy', none woken");
+    assertEquals(1, mine(store().timersToWake(shard, 10_000, 30_000, 1)).size(), "the limit");
+    store().markWokenUp(inside, 12_345);
+    assertEquals(12_345, store().timer(inside).orElseThrow().wakeUpAtMillis());
+    assertEquals(
+        List.of(edge),
+        mine(store().timersToWake(shard, 10_000, 30_000, 100)).stream().map(Timer::key).toList());
+    assertEquals(1, store().timer(woken).orElseThrow().wakeUpAtMillis(), "kept as written");
+    store().markSent(edge, 777);
+    Timer read = store().timer(edge).orElseThrow();
+    assertEquals(777, read.sentAtMillis());
+    assertEquals("d", read.body());
+
+    store().commit(new Commit(state(owner, 2, "y"), 1, List.of(new TimerChange.Consume(edge))));
+    assertTrue(store().timer(edge).isEmpty(), "gone once consumed");
+    store().markWokenUp(edge, 1);
+    assertTrue(store().timer(edge).isEmpty(), "marking a gone timer brings nothing back");
+  }
+
+  @Test
   void cancellingAndConsumingRemoveTimersWithTheState() {
     Address owner = address("cancel");
     TimerKey cancelled = new TimerKey(0, 1_000, "c-" + run);

@@ -2,7 +2,9 @@ package dev.statekit.local.emulation;
 
 import dev.statekit.aws.events.EventWriter;
 import dev.statekit.bus.InMemoryMessageBus;
+import dev.statekit.bus.InMemoryStandardQueue;
 import dev.statekit.bus.QueueMessage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,15 +13,27 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
- * Lambda's SQS event source mapping over an in-memory queue: batches of up to ten, handed to the
- * function as SQS events; what succeeded is deleted, what failed comes back after the queue's
- * visibility timeout.
+ * Lambda's SQS event source mapping over an in-memory queue (FIFO, or standard with per-message
+ * delays): batches of up to ten, handed to the function as SQS events; what succeeded is deleted,
+ * what failed comes back after the queue's visibility timeout. It polls every 20 ms, so a delayed
+ * message is handed over within that of when it shows.
  */
 public final class InMemoryQueuePoller extends PollLoop {
   private static final int BATCH = 10;
   private static final String ARN = "arn:aws:sqs:us-east-1:000000000000:in-memory-ingress.fifo";
+  private static final String WAKE_UP_ARN = "arn:aws:sqs:us-east-1:000000000000:in-memory-wake-ups";
 
-  private final InMemoryMessageBus queue;
+  /** What the poller needs of an in-memory queue. */
+  private interface Queue {
+    List<InMemoryMessageBus.Received> receive(int max);
+
+    boolean delete(String receipt);
+
+    boolean changeVisibility(String receipt, Duration timeout);
+  }
+
+  private final Queue queue;
+  private final String arn;
   private final Invoker function;
   private final Activity activity;
   private final String name;
@@ -35,9 +49,72 @@ public final class InMemoryQueuePoller extends PollLoop {
       Invoker function,
       Activity activity,
       int retryAfterSeconds) {
+    this(
+        name,
+        new Queue() {
+          @Override
+          public List<InMemoryMessageBus.Received> receive(int max) {
+            return queue.receive(max);
+          }
+
+          @Override
+          public boolean delete(String receipt) {
+            return queue.delete(receipt);
+          }
+
+          @Override
+          public boolean changeVisibility(String receipt, Duration timeout) {
+            return queue.changeVisibility(receipt, timeout);
+          }
+        },
+        ARN,
+        function,
+        activity,
+        retryAfterSeconds);
+  }
+
+  /** Polls the standard {@code queue} (the runtime's wake-ups) for {@code function}. */
+  public InMemoryQueuePoller(
+      String name,
+      InMemoryStandardQueue queue,
+      Invoker function,
+      Activity activity,
+      int retryAfterSeconds) {
+    this(
+        name,
+        new Queue() {
+          @Override
+          public List<InMemoryMessageBus.Received> receive(int max) {
+            return queue.receive(max);
+          }
+
+          @Override
+          public boolean delete(String receipt) {
+            return queue.delete(receipt);
+          }
+
+          @Override
+          public boolean changeVisibility(String receipt, Duration timeout) {
+            return queue.changeVisibility(receipt, timeout);
+          }
+        },
+        WAKE_UP_ARN,
+        function,
+        activity,
+        retryAfterSeconds);
+  }
+
+  private InMemoryQueuePoller(
+      String name,
+      Queue queue,
+      String arn,
+      Invoker function,
+      Activity activity,
+      int retryAfterSeconds) {
     super(name, activity, 20);
     this.name = name;
     this.queue = queue;
+    this.arn = arn;
     this.function = function;
     this.activity = activity;
     this.retryAfterSeconds = retryAfterSeconds;
@@ -58,14 +135,14 @@ public final class InMemoryQueuePoller extends PollLoop {
     try {
       List<String> failures =
           EventWriter.batchItemFailures(
-              function.invoke(EventWriter.sqs(messages, ARN, "us-east-1")));
+              function.invoke(EventWriter.sqs(messages, arn, "us-east-1")));
       List<String> failed = failures == null ? List.of() : failures;
       receipts.forEach(
           (id, receipt) -> {
             if (!failed.contains(id)) {
               queue.delete(receipt);
             } else if (retryAfterSeconds >= 0) {
-              queue.changeVisibility(receipt, java.time.Duration.ofSeconds(retryAfterSeconds));
+              queue.changeVisibility(receipt, Duration.ofSeconds(retryAfterSeconds));
             }
           });
       activity.log(
