@@ -58,6 +58,7 @@ final class AppResources implements AutoCloseable {
     env.put("TRANSACTIONS_STREAM", STREAM);
     env.put("FRAUD_IDLE_SECONDS", "60");
     env.put("STATEKIT_BATCH_TIMEOUT_SECONDS", "30");
+    // The rule of events/schedule-tick.json: AppFunction refuses scheduled events of any other.
     env.put("STATEKIT_SCHEDULE_RULE", "statekit-tick");
     return env;
   }

@@ -1,12 +1,10 @@
-package dev.statekit.runtime.bus;
+package dev.statekit.bus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.bus.BusMessage;
-import dev.statekit.bus.InMemoryMessageBus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,10 +1,9 @@
-package dev.statekit.runtime.bus;
+package dev.statekit.bus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.bus.QueueIds;
 import dev.statekit.function.Address;
 import dev.statekit.types.TypeName;
 import org.junit.jupiter.api.Test;
