@@ -40,12 +40,13 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * An application wired on AWS from its variables, as {@code template.yaml} sets them.
  *
- * <p>Every variable is read and checked when the wiring is made (a missing one, or a malformed
- * endpoint, fails the handler's constructor), but the SDK clients, the runtime and the pipelines
- * are built with the first payload that needs them: a cold start whose first payload is a StateFun
- * request builds none; an envelope or an ingress batch builds the DynamoDB and SQS clients and the
- * runtime; a pipeline's batch or tick builds that pipeline and the Kinesis client too. The primer
- * builds all of them, so a SnapStart snapshot holds them built.
+ * <p>The runtime's variables and the egress queues' are read and checked when the wiring is made (a
+ * missing one, or a malformed endpoint, fails the handler's constructor), but the SDK clients, the
+ * runtime and the pipelines are built with the first payload that needs them (so a variable only a
+ * pipeline's factory reads is read then, or by the primer): a cold start whose first payload is a
+ * StateFun request builds none; an envelope or an ingress batch builds the DynamoDB and SQS clients
+ * and the runtime; a pipeline's batch or tick builds that pipeline and the Kinesis client too. The
+ * primer builds all of them, so a SnapStart snapshot holds them built.
  */
 final class AwsWiring {
   /** The schedule's rule: scheduled events of any other rule are refused. */

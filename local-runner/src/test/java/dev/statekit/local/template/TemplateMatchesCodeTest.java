@@ -392,6 +392,13 @@ class TemplateMatchesCodeTest {
           jar.loadClass(function.handlerClass())
               .getConstructor(variablesClass)
               .newInstance(variables);
+      // What the handler builds on first use (its clients, runtime and pipelines, and the
+      // variables their wiring reads), priming builds now: as before a SnapStart snapshot.
+      Class<?> stateKit = jar.loadClass("dev.statekit.handlers.StateKitHandler");
+      if (stateKit.isInstance(handler)) {
+        Object entryPoint = stateKit.getMethod("entryPoint").invoke(handler);
+        entryPoint.getClass().getMethod("prime").invoke(entryPoint);
+      }
       return new Wired(handler, variables);
     }
 
