@@ -1,8 +1,10 @@
 package dev.statekit.bus;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.function.Address;
@@ -21,6 +23,8 @@ import java.util.Set;
  */
 public final class EnvelopeCodec {
   public static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectReader ONE_DOCUMENT =
+      JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private static final Set<String> FIELDS = Set.of("target", "typename", "value", "id");
   private static final int MAX_ID_LENGTH = 256;
   private static final String EXAMPLE =
@@ -42,7 +46,9 @@ public final class EnvelopeCodec {
   /** Parses JSON text into a tree; {@link InvalidEnvelopeException} if it is not JSON. */
   public static JsonNode tree(String text) {
     try {
-      JsonNode node = JSON.readTree(text);
+      // One document only: the first of two envelopes run together would otherwise be taken and
+      // the second lost without a word.
+      JsonNode node = ONE_DOCUMENT.readTree(text);
       if (node == null || node.isMissingNode()) {
         throw new InvalidEnvelopeException(
             "The payload is empty; send an envelope like " + EXAMPLE);

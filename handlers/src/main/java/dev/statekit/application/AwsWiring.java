@@ -91,13 +91,13 @@ final class AwsWiring {
     this.variables = variables;
     this.functions = application.functions(variables);
     this.table = variables.required(RuntimeEnvironment.TABLE, "the application's DynamoDB table");
-    this.queue = variables.required(RuntimeEnvironment.QUEUE_URL, "the ingress FIFO queue");
+    this.queue = queueUrl(RuntimeEnvironment.QUEUE_URL, "the ingress FIFO queue");
     this.deadLetters =
-        variables.required(RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue");
+        queueUrl(RuntimeEnvironment.DEAD_LETTER_QUEUE_URL, "the dead-letter FIFO queue");
     this.wakeUps = variables.optional(RuntimeEnvironment.WAKE_UP_QUEUE_URL);
+    wakeUps.ifPresent(this::checkWakeUpQueue);
     for (EgressQueue route : application.egressQueues()) {
-      egressQueueUrls.put(
-          route.egress(), variables.required(route.queueVariable(), route.meaning()));
+      egressQueueUrls.put(route.egress(), queueUrl(route.queueVariable(), route.meaning()));
     }
     this.batchTimeout = Settings.seconds(variables, BATCH_TIMEOUT_SECONDS, Duration.ofMinutes(15));
     this.dynamoDb = Lazy.of(clients.dynamoDb());
@@ -119,6 +119,43 @@ final class AwsWiring {
               return runtime(
                   dynamoDb.get(), sqs.get(), egress.otherwise(new LoggingSink()).build());
             });
+  }
+
+  /**
+   * A required queue URL, checked now: the buses that take it are built with the first payload, and
+   * a queue named by its ARN or name would otherwise fail every payload instead of the constructor.
+   */
+  private String queueUrl(String name, String meaning) {
+    String url = variables.required(name, meaning);
+    checkUrl(name, url);
+    return url;
+  }
+
+  private static void checkUrl(String name, String url) {
+    if (!url.startsWith("http://") && !url.startsWith("https://")) {
+      throw new IllegalArgumentException(
+          name
+              + " is '"
+              + url
+              + "', not a queue URL: set it to the URL SQS gave the queue (https://..., in"
+              + " template.yaml !Ref of the queue, not its ARN)");
+    }
+  }
+
+  /**
+   * The wake-up queue must be a standard queue of its own: SQS refuses a per-message delay on a
+   * FIFO queue, so every wake-up would fail and each delayed message wait for the sweep.
+   */
+  private void checkWakeUpQueue(String url) {
+    checkUrl(RuntimeEnvironment.WAKE_UP_QUEUE_URL, url);
+    if (url.equals(queue) || url.endsWith(".fifo")) {
+      throw new IllegalArgumentException(
+          RuntimeEnvironment.WAKE_UP_QUEUE_URL
+              + " is '"
+              + url
+              + "': the wake-up queue must be a standard queue of its own (per-message"
+              + " DelaySeconds), not a FIFO queue nor the ingress queue");
+    }
   }
 
   static AwsWiring of(Application application, Variables variables) {

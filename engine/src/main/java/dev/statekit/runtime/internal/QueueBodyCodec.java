@@ -94,6 +94,15 @@ final class QueueBodyCodec {
       JsonNode kind = node.get("statekit");
       if (kind == null) {
         EnvelopeCodec.Envelope envelope = EnvelopeCodec.parse(node, targets);
+        if (message.groupId() == null && envelope.id() == null) {
+          // Only a standard queue (the wake-up queue) gives no group: it may deliver the same
+          // message twice, and without a sequence number or an id a repeat is not recognised.
+          throw new InvalidEnvelopeException(
+              "An envelope without an \"id\" arrived without a message group, so from a standard"
+                  + " queue (the wake-up queue takes only the runtime's wake-ups), which may"
+                  + " deliver it twice: send envelopes to the ingress FIFO queue, or give it an"
+                  + " \"id\" so that a repeat is recognised");
+        }
         delivery.target = envelope.target();
         delivery.idempotencyKey = envelope.id();
         delivery.invocations.add(
