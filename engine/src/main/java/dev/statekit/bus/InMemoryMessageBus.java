@@ -22,7 +22,7 @@ import java.util.UUID;
  * (with no word of why) instead of being received again. The embedded queue of the local runner and
  * of fast tests. Thread-safe; time comes from the given clock.
  */
-public final class InMemoryMessageBus implements MessageBus {
+public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
   private static final Duration DEDUPLICATION_WINDOW = Duration.ofMinutes(5);
 
   private final Clock clock;

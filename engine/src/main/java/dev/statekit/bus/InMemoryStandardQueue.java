@@ -20,7 +20,7 @@ import java.util.UUID;
  * runtime never relies on one. The embedded wake-up queue of the local runner and of fast tests.
  * Thread-safe; time comes from the given clock.
  */
-public final class InMemoryStandardQueue implements MessageBus {
+public final class InMemoryStandardQueue implements MessageBus, InMemoryQueue {
   private final Clock clock;
   private final Duration visibilityTimeout;
   private final Map<String, Entry> messages = new LinkedHashMap<>();

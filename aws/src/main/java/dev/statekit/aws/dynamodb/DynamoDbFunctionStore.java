@@ -39,6 +39,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -47,6 +48,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
@@ -473,52 +475,66 @@ public final class DynamoDbFunctionStore implements FunctionStore {
    */
   private List<Map<String, AttributeValue>> queryDue(
       String pk, long dueBy, String attempted, long before, int limit) {
-    List<Map<String, AttributeValue>> due = new ArrayList<>();
+    return queryItems(
+        "read what is due in " + pk,
+        b ->
+            b.keyConditionExpression("pk = :pk AND sk < :after")
+                .filterExpression("attribute_not_exists(#at) OR #at < :before")
+                .expressionAttributeNames(Map.of("#at", attempted))
+                .expressionAttributeValues(
+                    Map.of(
+                        ":pk", AttributeValue.fromS(pk),
+                        ":after", AttributeValue.fromS(SortedKeys.sortKeyAfter(dueBy)),
+                        ":before", DynamoDbStateItems.number(before))),
+        limit);
+  }
+
+  /**
+   * The items a query of the table finds, page after page (a filter may leave a page short), at
+   * most {@code limit}.
+   */
+  private List<Map<String, AttributeValue>> queryItems(
+      String what, Consumer<QueryRequest.Builder> query, int limit) {
+    List<Map<String, AttributeValue>> found = new ArrayList<>();
     Map<String, AttributeValue> start = null;
     do {
       Map<String, AttributeValue> from = start;
       QueryResponse page =
           call(
-              "read what is due in " + pk,
+              what,
               () ->
                   dynamoDb.query(
-                      b ->
-                          b.tableName(table)
-                              .keyConditionExpression("pk = :pk AND sk < :after")
-                              .filterExpression("attribute_not_exists(#at) OR #at < :before")
-                              .expressionAttributeNames(Map.of("#at", attempted))
-                              .expressionAttributeValues(
-                                  Map.of(
-                                      ":pk", AttributeValue.fromS(pk),
-                                      ":after",
-                                          AttributeValue.fromS(SortedKeys.sortKeyAfter(dueBy)),
-                                      ":before", DynamoDbStateItems.number(before)))
-                              .limit(limit)
-                              .exclusiveStartKey(from)));
+                      b -> query.accept(b.tableName(table).limit(limit).exclusiveStartKey(from))));
       for (Map<String, AttributeValue> item : page.items()) {
-        if (due.size() < limit) {
-          due.add(item);
+        if (found.size() < limit) {
+          found.add(item);
         }
       }
       start = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
-    } while (start != null && due.size() < limit);
-    return due;
+    } while (start != null && found.size() < limit);
+    return found;
   }
 
   @Override
   public void markSent(TimerKey key, long sentAtMillis) {
+    setOnTimer(key, "sent", sentAtMillis, "mark timer " + key.asString() + " sent");
+  }
+
+  /** Sets {@code attribute} of the timer's item, if the timer is still there. */
+  private void setOnTimer(TimerKey key, String attribute, long value, String what) {
     try {
       call(
-          "mark timer " + key.asString() + " sent",
+          what,
           () ->
               dynamoDb.updateItem(
                   b ->
                       b.tableName(table)
                           .key(DynamoDbTimerItems.key(key))
-                          .updateExpression("SET sent = :sent")
+                          .updateExpression("SET #a = :v")
                           .conditionExpression("attribute_exists(pk)")
+                          .expressionAttributeNames(Map.of("#a", attribute))
                           .expressionAttributeValues(
-                              Map.of(":sent", DynamoDbStateItems.number(sentAtMillis)))));
+                              Map.of(":v", DynamoDbStateItems.number(value)))));
     } catch (ConditionalCheckFailedException gone) {
       // Applied or cancelled meanwhile: nothing to mark.
     }
@@ -546,54 +562,28 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   public List<Timer> timersToWake(int shard, long after, long dueBy, int limit) {
     String pk = DynamoDbTimerItems.partitionKey(shard);
     List<Timer> found = new ArrayList<>();
-    Map<String, AttributeValue> start = null;
-    do {
-      Map<String, AttributeValue> from = start;
-      QueryResponse page =
-          call(
-              "read the timers to wake in " + pk,
-              () ->
-                  dynamoDb.query(
-                      b ->
-                          b.tableName(table)
-                              .keyConditionExpression("pk = :pk AND sk BETWEEN :from AND :to")
-                              .filterExpression("attribute_not_exists(#w)")
-                              .expressionAttributeNames(Map.of("#w", DynamoDbTimerItems.WAKE_UP))
-                              .expressionAttributeValues(
-                                  Map.of(
-                                      ":pk", AttributeValue.fromS(pk),
-                                      ":from", AttributeValue.fromS(SortedKeys.sortKeyAfter(after)),
-                                      ":to", AttributeValue.fromS(SortedKeys.sortKeyAfter(dueBy))))
-                              .limit(limit)
-                              .exclusiveStartKey(from)));
-      for (Map<String, AttributeValue> item : page.items()) {
-        if (found.size() < limit) {
-          found.add(DynamoDbTimerItems.fromItem(item));
-        }
-      }
-      start = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
-    } while (start != null && found.size() < limit);
+    for (Map<String, AttributeValue> item :
+        queryItems(
+            "read the timers to wake in " + pk,
+            b ->
+                b.keyConditionExpression("pk = :pk AND sk BETWEEN :from AND :to")
+                    .filterExpression("attribute_not_exists(#w)")
+                    .expressionAttributeNames(Map.of("#w", DynamoDbTimerItems.WAKE_UP))
+                    .expressionAttributeValues(
+                        Map.of(
+                            ":pk", AttributeValue.fromS(pk),
+                            ":from", AttributeValue.fromS(SortedKeys.sortKeyAfter(after)),
+                            ":to", AttributeValue.fromS(SortedKeys.sortKeyAfter(dueBy)))),
+            limit)) {
+      found.add(DynamoDbTimerItems.fromItem(item));
+    }
     return found;
   }
 
   @Override
   public void markWokenUp(TimerKey key, long atMillis) {
-    try {
-      call(
-          "mark the wake-up of timer " + key.asString(),
-          () ->
-              dynamoDb.updateItem(
-                  b ->
-                      b.tableName(table)
-                          .key(DynamoDbTimerItems.key(key))
-                          .updateExpression("SET #w = :w")
-                          .conditionExpression("attribute_exists(pk)")
-                          .expressionAttributeNames(Map.of("#w", DynamoDbTimerItems.WAKE_UP))
-                          .expressionAttributeValues(
-                              Map.of(":w", DynamoDbStateItems.number(atMillis)))));
-    } catch (ConditionalCheckFailedException gone) {
-      // Applied or cancelled meanwhile: nothing to mark.
-    }
+    setOnTimer(
+        key, DynamoDbTimerItems.WAKE_UP, atMillis, "mark the wake-up of timer " + key.asString());
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.statekit.local.emulation;
 
 import dev.statekit.aws.events.EventWriter;
 import dev.statekit.bus.InMemoryMessageBus;
+import dev.statekit.bus.InMemoryQueue;
 import dev.statekit.bus.InMemoryStandardQueue;
 import dev.statekit.bus.QueueMessage;
 import java.time.Duration;
@@ -23,16 +24,7 @@ public final class InMemoryQueuePoller extends PollLoop {
   private static final String ARN = "arn:aws:sqs:us-east-1:000000000000:in-memory-ingress.fifo";
   private static final String WAKE_UP_ARN = "arn:aws:sqs:us-east-1:000000000000:in-memory-wake-ups";
 
-  /** What the poller needs of an in-memory queue. */
-  private interface Queue {
-    List<InMemoryMessageBus.Received> receive(int max);
-
-    boolean delete(String receipt);
-
-    boolean changeVisibility(String receipt, Duration timeout);
-  }
-
-  private final Queue queue;
+  private final InMemoryQueue queue;
   private final String arn;
   private final Invoker function;
   private final Activity activity;
@@ -49,28 +41,7 @@ public final class InMemoryQueuePoller extends PollLoop {
       Invoker function,
       Activity activity,
       int retryAfterSeconds) {
-    this(
-        name,
-        new Queue() {
-          @Override
-          public List<InMemoryMessageBus.Received> receive(int max) {
-            return queue.receive(max);
-          }
-
-          @Override
-          public boolean delete(String receipt) {
-            return queue.delete(receipt);
-          }
-
-          @Override
-          public boolean changeVisibility(String receipt, Duration timeout) {
-            return queue.changeVisibility(receipt, timeout);
-          }
-        },
-        ARN,
-        function,
-        activity,
-        retryAfterSeconds);
+    this(name, queue, ARN, function, activity, retryAfterSeconds);
   }
 
   /** Polls the standard {@code queue} (the runtime's wake-ups) for {@code function}. */
@@ -80,33 +51,12 @@ public final class InMemoryQueuePoller extends PollLoop {
       Invoker function,
       Activity activity,
       int retryAfterSeconds) {
-    this(
-        name,
-        new Queue() {
-          @Override
-          public List<InMemoryMessageBus.Received> receive(int max) {
-            return queue.receive(max);
-          }
-
-          @Override
-          public boolean delete(String receipt) {
-            return queue.delete(receipt);
-          }
-
-          @Override
-          public boolean changeVisibility(String receipt, Duration timeout) {
-            return queue.changeVisibility(receipt, timeout);
-          }
-        },
-        WAKE_UP_ARN,
-        function,
-        activity,
-        retryAfterSeconds);
+    this(name, queue, WAKE_UP_ARN, function, activity, retryAfterSeconds);
   }
 
   private InMemoryQueuePoller(
       String name,
-      Queue queue,
+      InMemoryQueue queue,
       String arn,
       Invoker function,
       Activity activity,
