@@ -132,7 +132,7 @@ final class AwsWiring {
   }
 
   private static void checkUrl(String name, String url) {
-    if (!url.startsWith("http://") && !url.startsWith("https://")) {
+    if (!SqsMessageBus.isQueueUrl(url)) {
       throw new IllegalArgumentException(
           name
               + " is '"

@@ -46,11 +46,16 @@ public final class SqsMessageBus implements MessageBus {
     this.sqs = Objects.requireNonNull(sqs, "sqs");
     this.queueUrl = Objects.requireNonNull(queueUrl, "queueUrl");
     this.retry = Objects.requireNonNull(retry, "retry");
-    if (!queueUrl.startsWith("http://") && !queueUrl.startsWith("https://")) {
+    if (!isQueueUrl(queueUrl)) {
       throw new IllegalArgumentException(
           "'" + queueUrl + "' is not a queue URL; pass the URL SQS gave the queue (https://...)");
     }
     this.fifo = queueUrl.endsWith(".fifo");
+  }
+
+  /** Whether {@code text} is a queue URL (what SQS gave the queue), not its ARN or name. */
+  public static boolean isQueueUrl(String text) {
+    return text.startsWith("http://") || text.startsWith("https://");
   }
 
   @Override

@@ -4,7 +4,6 @@ import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
 import dev.statekit.aws.internal.CostMeter;
 import dev.statekit.aws.sqs.SqsMessageBus;
 import dev.statekit.benchmarks.CpuClock;
-import dev.statekit.bus.QueueMessage;
 import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.Address;
@@ -14,11 +13,8 @@ import dev.statekit.runtime.Ingress;
 import dev.statekit.runtime.QueueBatchResult;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
@@ -85,29 +81,18 @@ public final class RuntimeBatchCost {
       bench.sqs.sendMessageBatch(s -> s.queueUrl(ingress).entries(entries));
       long sent = bench.meter.snapshot().requestsTo("Sqs");
       bench.meter.reset();
-      List<Message> received = receive(messages);
+      List<Message> received = RuntimeCostSuite.receive(bench, ingress, messages);
       long polled = bench.meter.snapshot().requestsTo("Sqs");
       bench.meter.reset();
       long before = CpuClock.nanos();
-      QueueBatchResult result = runtime.processQueueBatch(queueMessages(received));
+      QueueBatchResult result = runtime.processQueueBatch(RuntimeCostSuite.messages(received));
       long spent = CpuClock.nanos() - before;
       CostMeter.Snapshot cost = bench.meter.snapshot();
       if (!result.failedMessageIds().isEmpty()) {
         throw new IllegalStateException("A cost batch failed: " + result);
       }
       bench.meter.reset();
-      bench.sqs.deleteMessageBatch(
-          d ->
-              d.queueUrl(ingress)
-                  .entries(
-                      received.stream()
-                          .map(
-                              m ->
-                                  DeleteMessageBatchRequestEntry.builder()
-                                      .id(m.messageId())
-                                      .receiptHandle(m.receiptHandle())
-                                      .build())
-                          .toList()));
+      RuntimeCostSuite.delete(bench, ingress, received);
       polled += bench.meter.snapshot().requestsTo("Sqs");
       if (b >= WARMUP_BATCHES) {
         cpu += spent;
@@ -131,37 +116,5 @@ public final class RuntimeBatchCost {
         pollerSqs / BATCHES,
         producerSqs / BATCHES,
         trips.get(trips.size() / 2));
-  }
-
-  private List<Message> receive(int messages) {
-    List<Message> received = new ArrayList<>();
-    while (received.size() < messages) {
-      received.addAll(
-          bench
-              .sqs
-              .receiveMessage(
-                  r ->
-                      r.queueUrl(ingress)
-                          .maxNumberOfMessages(messages - received.size())
-                          .waitTimeSeconds(1)
-                          .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
-              .messages());
-    }
-    return received;
-  }
-
-  private static List<QueueMessage> queueMessages(List<Message> received) {
-    List<QueueMessage> out = new ArrayList<>();
-    for (Message m : received) {
-      Map<MessageSystemAttributeName, String> a = m.attributes();
-      out.add(
-          new QueueMessage(
-              m.messageId(),
-              m.body(),
-              a.get(MessageSystemAttributeName.MESSAGE_GROUP_ID),
-              a.get(MessageSystemAttributeName.SEQUENCE_NUMBER),
-              Integer.parseInt(a.get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))));
-    }
-    return out;
   }
 }

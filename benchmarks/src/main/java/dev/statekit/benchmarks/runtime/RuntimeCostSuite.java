@@ -264,7 +264,8 @@ public final class RuntimeCostSuite implements Suite {
     return List.of(ours, sweep.result(name(), "delayed10-sweep-only"));
   }
 
-  private static void delete(CostBench bench, String url, List<Message> received) {
+  /** Deletes what was received, in one batch request, as Lambda's poller does. */
+  static void delete(CostBench bench, String url, List<Message> received) {
     bench.sqs.deleteMessageBatch(
         b ->
             b.queueUrl(url)
@@ -280,15 +281,20 @@ public final class RuntimeCostSuite implements Suite {
   }
 
   private static List<Message> receive(CostBench bench, String url) {
+    return receive(bench, url, 10);
+  }
+
+  /** Receives {@code count} messages of {@code url}, with their system attributes. */
+  static List<Message> receive(CostBench bench, String url, int count) {
     List<Message> received = new ArrayList<>();
-    while (received.size() < 10) {
+    while (received.size() < count) {
       received.addAll(
           bench
               .sqs
               .receiveMessage(
                   b ->
                       b.queueUrl(url)
-                          .maxNumberOfMessages(10 - received.size())
+                          .maxNumberOfMessages(Math.min(10, count - received.size()))
                           .waitTimeSeconds(1)
                           .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
               .messages());
@@ -296,7 +302,8 @@ public final class RuntimeCostSuite implements Suite {
     return received;
   }
 
-  private static List<QueueMessage> messages(List<Message> received) {
+  /** The runtime's view of received SQS messages. */
+  static List<QueueMessage> messages(List<Message> received) {
     List<QueueMessage> messages = new ArrayList<>();
     for (Message m : received) {
       Map<MessageSystemAttributeName, String> a = m.attributes();
