@@ -332,6 +332,49 @@ abstract class CallContract extends RuntimeFixture {
   }
 
   @Test
+  void answersCallsOverTheFunctionUrlBesideTheStateFunEndpoint() throws Exception {
+    FunctionRuntime runtime = runtime();
+    Address account = address(TestFunctions.ACCOUNT, "http");
+    dev.statekit.entry.EntryPoint entry =
+        dev.statekit.entry.EntryPoint.builder()
+            .functions(TestFunctions.registry())
+            .httpCalls(runtime.envelopeConsumer())
+            .build();
+    String body = "{\"typename\":\"io.statefun.types/long\",\"value\":3}";
+
+    JsonNode first = json(entry.invoke(urlEvent("/call/" + account, "h1", body, null)));
+    JsonNode again = json(entry.invoke(urlEvent("/call/" + account, "h1", body, null)));
+    JsonNode failed =
+        json(entry.invoke(urlEvent("/call/" + account, "h2", body.replace("3", "-30"), null)));
+    JsonNode wrongType =
+        json(entry.invoke(urlEvent("/call/" + account, "h3", body, "application/octet-stream")));
+    JsonNode unknown = json(entry.invoke(urlEvent("/call/nope/x/1", "h4", body, null)));
+    JsonNode badKey = json(entry.invoke(urlEvent("/call/" + account, "", body, null)));
+
+    assertEquals(200, first.get("statusCode").asInt(), first::toString);
+    JsonNode answer = JSON.readTree(first.get("body").asText());
+    assertEquals(3, answer.get("reply").get("value").asLong(), answer::toString);
+    assertTrue(JSON.readTree(again.get("body").asText()).get("repeat").asBoolean());
+    assertEquals(500, failed.get("statusCode").asInt());
+    assertTrue(failed.get("body").asText().contains("insufficient funds"), failed::toString);
+    assertEquals(415, wrongType.get("statusCode").asInt());
+    assertEquals(400, unknown.get("statusCode").asInt(), unknown::toString);
+    assertEquals(400, badKey.get("statusCode").asInt(), badKey::toString);
+    assertEquals(3, balance(account));
+  }
+
+  private static byte[] urlEvent(String path, String key, String body, String contentType) {
+    com.fasterxml.jackson.databind.node.ObjectNode event = JSON.createObjectNode();
+    event.put("rawPath", path);
+    event.putObject("requestContext").putObject("http").put("method", "POST");
+    com.fasterxml.jackson.databind.node.ObjectNode headers = event.putObject("headers");
+    headers.put("content-type", contentType == null ? "application/json" : contentType);
+    headers.put("idempotency-key", key);
+    event.put("body", body);
+    return event.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
   void aCallOnTheQueueIsDeadLetteredWithWhy() {
     FunctionRuntime runtime = runtime();
     Address account = address(TestFunctions.ACCOUNT, "queued");
