@@ -63,6 +63,12 @@ final class CallRequests {
     if (target.endsWith("/")) {
       target = target.substring(0, target.length() - 1);
     }
+    try {
+      // A path is percent-encoded ('+' is itself there, not a space as in a form).
+      target = java.net.URLDecoder.decode(target.replace("+", "%2B"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return HttpAnswer.error(400, "The call's path is not valid percent-encoding: " + path);
+    }
     ObjectNode envelope;
     try {
       JsonNode request = EnvelopeCodec.tree(new String(body, StandardCharsets.UTF_8));

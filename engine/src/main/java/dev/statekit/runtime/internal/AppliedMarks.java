@@ -88,10 +88,15 @@ final class AppliedMarks {
     }
   }
 
-  /** A call's key: its reply may have left the item too. */
+  /**
+   * A call's key: its reply may have left the item too. Read only when the key may have been
+   * applied (it is in the item, or keys have left it too): a new key costs no read.
+   */
   void replyLookup(String idempotencyKey, long nowSeconds, Set<String> lookups) {
     long fingerprint = QueueIds.fingerprint(idempotencyKey);
-    if (!replies.containsKey(fingerprint) && nowSeconds < repliesSpilledUntil) {
+    if (!replies.containsKey(fingerprint)
+        && nowSeconds < repliesSpilledUntil
+        && (recentIds.containsKey(fingerprint) || nowSeconds < idsSpilledUntil)) {
       lookups.add(replyMarkId(fingerprint));
     }
   }

@@ -46,7 +46,7 @@ public final class RuntimeSettings {
    * How many bytes of recent calls' replies an address's item keeps; older ones leave for items of
    * their own (every commit rewrites the item, so each byte kept costs every later write).
    */
-  static final int REPLY_BUDGET_BYTES = 4 * 1024;
+  static final int REPLY_BUDGET_BYTES = 1024;
 
   /** Room left in a queue message for attributes and JSON framing. */
   static final int MESSAGE_MARGIN = 8 * 1024;
