@@ -54,7 +54,25 @@ final class CallCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Invocations invocations = Invocations.open(spec, options);
-    return invocations.invokeAndPrint(
-        function.name, Envelopes.callOfText(target, type, value, id), spec.commandLine().getOut());
+    RunningServe.Answer answer =
+        invocations.invoke(function.name, Envelopes.callOfText(target, type, value, id));
+    java.io.PrintWriter out = spec.commandLine().getOut();
+    out.println((answer.failed() ? "Function error: " : "") + Invocations.describe(answer.body()));
+    out.flush();
+    // A call is answered with its status whatever became of it: only "applied" is success.
+    return !answer.failed() && applied(answer.body()) ? 0 : 1;
+  }
+
+  private static boolean applied(byte[] answer) {
+    try {
+      return "applied"
+          .equals(
+              new com.fasterxml.jackson.databind.ObjectMapper()
+                  .readTree(answer)
+                  .path("status")
+                  .asText());
+    } catch (java.io.IOException e) {
+      return false;
+    }
   }
 }
