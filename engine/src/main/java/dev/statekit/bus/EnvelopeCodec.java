@@ -25,7 +25,12 @@ public final class EnvelopeCodec {
   public static final ObjectMapper JSON = new ObjectMapper();
   private static final ObjectReader ONE_DOCUMENT =
       JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-  private static final Set<String> FIELDS = Set.of("target", "typename", "value", "id");
+  private static final Set<String> FIELDS =
+      Set.of("target", "typename", "value", "id", "call", "timeoutMillis");
+
+  /** The longest a caller may ask a call to wait for a busy address: Lambda's longest run. */
+  public static final long MAX_CALL_TIMEOUT_MILLIS = 15 * 60_000;
+
   private static final int MAX_ID_LENGTH = 256;
   private static final String EXAMPLE =
       "{\"target\": \"example/greeter/ada\", \"typename\": \"io.statefun.types/string\","
@@ -106,6 +111,49 @@ public final class EnvelopeCodec {
       id = idNode.asText();
     }
     return new Envelope(target, typeName, valueBytes(typeName, value), id);
+  }
+
+  /**
+   * A call's fields of an envelope: {@code "call": true} makes it a request-reply call (answered
+   * with the function's reply), {@code "timeoutMillis"} how long the caller waits for a busy
+   * address.
+   *
+   * @param timeoutMillis the caller's budget, 0 for none given
+   */
+  public record Call(long timeoutMillis) {}
+
+  /**
+   * The call fields of an envelope {@link #parse} accepted, or {@code null} if it is no call.
+   *
+   * @throws InvalidEnvelopeException if {@code call} is not a boolean, or {@code timeoutMillis} is
+   *     not a whole number of 1 to {@link #MAX_CALL_TIMEOUT_MILLIS} ms on a call
+   */
+  public static Call call(JsonNode node) {
+    JsonNode call = node.get("call");
+    JsonNode timeout = node.get("timeoutMillis");
+    if (call != null && !call.isBoolean()) {
+      throw new InvalidEnvelopeException(
+          "Envelope field 'call' must be true (a request-reply call) or false, got " + call);
+    }
+    boolean isCall = call != null && call.booleanValue();
+    if (timeout == null || timeout.isNull()) {
+      return isCall ? new Call(0) : null;
+    }
+    if (!isCall) {
+      throw new InvalidEnvelopeException(
+          "Envelope field 'timeoutMillis' is for calls: add \"call\": true or drop it");
+    }
+    if (!timeout.isIntegralNumber()
+        || !timeout.canConvertToLong()
+        || timeout.longValue() < 1
+        || timeout.longValue() > MAX_CALL_TIMEOUT_MILLIS) {
+      throw new InvalidEnvelopeException(
+          "Envelope field 'timeoutMillis' must be a whole number of 1 to "
+              + MAX_CALL_TIMEOUT_MILLIS
+              + " milliseconds, got "
+              + timeout);
+    }
+    return new Call(timeout.longValue());
   }
 
   /** The envelope of a message, as {@link #parse} reads it. */

@@ -37,6 +37,7 @@ public final class EntryPointBuilder {
   long maxRequestBytes = FunctionHttpServer.DEFAULT_MAX_REQUEST_BYTES;
   long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
   EnvelopeConsumer envelopes;
+  EnvelopeConsumer httpCalls;
   final Routes<BatchConsumer<QueueRecord>> queues = new Routes<>(SourceKind.QUEUE);
   final Routes<BatchConsumer<KinesisRecord>> kinesis = new Routes<>(SourceKind.STREAM);
   final Routes<BatchConsumer<ChangeRecord>> dynamoDb = new Routes<>(SourceKind.TABLE);
@@ -96,6 +97,21 @@ public final class EntryPointBuilder {
       throw new IllegalArgumentException("maxPayloadBytes is at least 1, got " + maxPayloadBytes);
     }
     this.maxPayloadBytes = maxPayloadBytes;
+    return this;
+  }
+
+  /**
+   * Answers request-reply calls that arrive as HTTP events (a Function URL's {@code POST
+   * /call/<namespace>/<type>/<id>}, beside the StateFun endpoint's paths) with {@code consumer}, a
+   * function runtime's {@code envelopeConsumer()}. Direct invokes make calls through {@link
+   * #envelopes} ({@code "call": true}); this opens the HTTP path, so whoever may call the URL may
+   * apply messages to the runtime's functions.
+   */
+  public EntryPointBuilder httpCalls(EnvelopeConsumer consumer) {
+    if (httpCalls != null) {
+      throw new IllegalArgumentException("httpCalls(...) is already set; register one consumer");
+    }
+    this.httpCalls = Objects.requireNonNull(consumer, "consumer");
     return this;
   }
 
@@ -213,6 +229,7 @@ public final class EntryPointBuilder {
   public EntryPoint build() {
     if (functions == null
         && envelopes == null
+        && httpCalls == null
         && queues.isEmpty()
         && kinesis.isEmpty()
         && dynamoDb.isEmpty()

@@ -45,7 +45,9 @@ final class PayloadRouter {
     }
     return switch (shape) {
       case HTTP_EVENT -> {
-        requireFunctions(shape);
+        if (routes.httpEvents == null) {
+          requireFunctions(shape);
+        }
         yield routes.httpEvents.handle(json);
       }
       case ENVELOPE, ENVELOPE_BATCH -> {

@@ -33,9 +33,9 @@ final class RouteTable {
   RouteTable(EntryPointBuilder b) {
     this.functions = b.functions;
     this.httpEvents =
-        b.functions == null
+        b.functions == null && b.httpCalls == null
             ? null
-            : new HttpEventAdapter(new HttpRouter(b.functions, b.maxRequestBytes));
+            : new HttpEventAdapter(new HttpRouter(b.functions, b.maxRequestBytes, b.httpCalls));
     this.envelopes = b.envelopes;
     this.queues = b.queues.copy();
     this.kinesis = b.kinesis.copy();
@@ -48,7 +48,8 @@ final class RouteTable {
 
   boolean accepts(PayloadShape shape) {
     return switch (shape) {
-      case TO_FUNCTION, HTTP_EVENT -> functions != null;
+      case TO_FUNCTION -> functions != null;
+      case HTTP_EVENT -> httpEvents != null;
       case ENVELOPE, ENVELOPE_BATCH -> envelopes != null;
       case SQS -> !queues.isEmpty();
       case KINESIS -> !kinesis.isEmpty();
@@ -66,6 +67,9 @@ final class RouteTable {
     }
     if (envelopes != null) {
       routes.add("ingress envelopes (direct invokes)");
+    }
+    if (httpEvents != null && functions == null) {
+      routes.add("request-reply calls (HTTP events, POST /call/<namespace>/<type>/<id>)");
     }
     routes.addAll(queues.describe());
     routes.addAll(kinesis.describe());

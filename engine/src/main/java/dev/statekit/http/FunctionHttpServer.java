@@ -107,9 +107,20 @@ public final class FunctionHttpServer implements AutoCloseable {
     private int maxConnections = 512;
     private int maxQueuedRequests = -1;
     private long maxBufferedBytes = -1;
+    private dev.statekit.event.EnvelopeConsumer calls;
 
     private Builder(RequestReplyHandler handler) {
       this.handler = handler;
+    }
+
+    /**
+     * Also answers request-reply calls, {@code POST /call/<namespace>/<type>/<id>} with a JSON body
+     * {@code {"typename": ..., "value": ...}} and an {@code Idempotency-Key} header, through {@code
+     * calls} (a function runtime's {@code envelopeConsumer()}).
+     */
+    public Builder calls(dev.statekit.event.EnvelopeConsumer calls) {
+      this.calls = Objects.requireNonNull(calls, "calls");
+      return this;
     }
 
     /** The interface to listen on; default {@code 127.0.0.1}. */
@@ -246,7 +257,11 @@ public final class FunctionHttpServer implements AutoCloseable {
               daemonThreads("statekit-http-"));
       ServerLoop loop =
           new ServerLoop(
-              Selector.open(), channel, new HttpRouter(handler, maxRequestBytes), limits, workers);
+              Selector.open(),
+              channel,
+              new HttpRouter(handler, maxRequestBytes, calls),
+              limits,
+              workers);
       Thread loopThread = daemonThreads("statekit-http-io-").newThread(loop);
       loopThread.start();
       String hostPart = host.contains(":") ? "[" + host + "]" : host;

@@ -35,6 +35,14 @@ public final class HttpAnswer {
     return new HttpAnswer(status, TEXT, (text + "\n").getBytes(StandardCharsets.UTF_8), null);
   }
 
+  static HttpAnswer json(int status, byte[] body) {
+    return new HttpAnswer(status, CallRequests.JSON, body, null);
+  }
+
+  static HttpAnswer withAllow(HttpAnswer answer, String allow) {
+    return new HttpAnswer(answer.status, answer.contentType, answer.body, allow);
+  }
+
   static HttpAnswer methodNotAllowed(String method) {
     HttpAnswer text =
         error(405, "Method " + method + " is not allowed: send the ToFunction bytes with POST");

@@ -80,7 +80,9 @@ public final class HttpEventAdapter {
       return response(
           HttpAnswer.error(400, "The event body is not valid base64: " + e.getMessage()));
     }
-    return response(router.handle(method, path, header(event, "content-type"), body));
+    return response(
+        router.handle(
+            method, path, header(event, "content-type"), body, name -> header(event, name)));
   }
 
   private static byte[] body(String text, boolean base64) {

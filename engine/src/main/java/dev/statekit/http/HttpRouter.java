@@ -38,6 +38,7 @@ public final class HttpRouter {
   private final RequestReplyHandler handler;
   private final long maxRequestBytes;
   private final Map<String, TypeName> functionPaths = new HashMap<>();
+  private final CallRequests calls;
 
   /**
    * Routes to {@code handler}.
@@ -45,14 +46,32 @@ public final class HttpRouter {
    * @param maxRequestBytes the largest body accepted
    */
   public HttpRouter(RequestReplyHandler handler, long maxRequestBytes) {
-    this.handler = Objects.requireNonNull(handler, "handler");
+    this(Objects.requireNonNull(handler, "handler"), maxRequestBytes, null);
+  }
+
+  /**
+   * Routes StateFun requests to {@code handler} (if not {@code null}) and request-reply calls,
+   * {@code POST /call/<namespace>/<type>/<id>} with a JSON body, to {@code calls} (if not {@code
+   * null}; a function runtime's {@code envelopeConsumer()}).
+   */
+  public HttpRouter(
+      RequestReplyHandler handler,
+      long maxRequestBytes,
+      dev.statekit.event.EnvelopeConsumer calls) {
+    if (handler == null && calls == null) {
+      throw new IllegalArgumentException("An HTTP router needs StateFun functions, calls or both");
+    }
+    this.handler = handler;
+    this.calls = calls == null ? null : new CallRequests(calls);
     if (maxRequestBytes < 1) {
       throw new IllegalArgumentException(
           "maxRequestBytes must be at least 1, got " + maxRequestBytes);
     }
     this.maxRequestBytes = maxRequestBytes;
-    for (TypeName type : handler.functions().types()) {
-      functionPaths.put("/" + type.namespace() + "/" + type.name(), type);
+    if (handler != null) {
+      for (TypeName type : handler.functions().types()) {
+        functionPaths.put("/" + type.namespace() + "/" + type.name(), type);
+      }
     }
   }
 
@@ -68,6 +87,15 @@ public final class HttpRouter {
    * @return the refusal, or {@code null} to go on and read the body
    */
   public HttpAnswer precheck(String method, String contentType, long declaredLength) {
+    return precheck(method, null, contentType, declaredLength);
+  }
+
+  /** {@link #precheck(String, String, long)} for a request to {@code path}. */
+  public HttpAnswer precheck(String method, String path, String contentType, long declaredLength) {
+    if (calls != null && CallRequests.isCall(path)) {
+      HttpAnswer refused = CallRequests.precheck(method, contentType);
+      return refused != null ? refused : declaredLength > maxRequestBytes ? tooLarge() : null;
+    }
     if (!"POST".equals(method)) {
       return HttpAnswer.methodNotAllowed(method);
     }
@@ -100,9 +128,36 @@ public final class HttpRouter {
    * @param contentType the {@code Content-Type} header, or {@code null} if absent
    */
   public HttpAnswer handle(String method, String path, String contentType, byte[] body) {
-    HttpAnswer refused = precheck(method, contentType, body == null ? 0 : body.length);
+    return handle(method, path, contentType, body, name -> null);
+  }
+
+  /**
+   * Answers one request, {@code headers} giving a header's value by name (case-insensitive) or
+   * {@code null}; never throws.
+   */
+  public HttpAnswer handle(
+      String method,
+      String path,
+      String contentType,
+      byte[] body,
+      java.util.function.Function<String, String> headers) {
+    HttpAnswer refused = precheck(method, path, contentType, body == null ? 0 : body.length);
     if (refused != null) {
       return refused;
+    }
+    if (calls != null && CallRequests.isCall(path)) {
+      if (body == null || body.length == 0) {
+        return HttpAnswer.error(
+            400, "The call's body is empty; send {\"typename\": \"...\", \"value\": ...}");
+      }
+      return calls.handle(path, body, headers);
+    }
+    if (handler == null) {
+      return HttpAnswer.error(
+          404,
+          "This endpoint answers calls only: POST "
+              + CallRequests.PREFIX
+              + "<namespace>/<type>/<id>");
     }
     if (body == null || body.length == 0) {
       return HttpAnswer.error(

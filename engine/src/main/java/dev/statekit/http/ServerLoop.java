@@ -209,7 +209,8 @@ final class ServerLoop implements Runnable {
     connection.head = "HEAD".equals(parser.method());
     connection.deadline = connection.requestStart + limits.requestTimeout().toNanos();
     HttpAnswer refused =
-        router.precheck(parser.method(), parser.header("Content-Type"), parser.declaredLength());
+        router.precheck(
+            parser.method(), parser.path(), parser.header("Content-Type"), parser.declaredLength());
     if (refused != null) {
       // The body, if any, was never read: the connection can't carry another request.
       respond(connection, refused, true);
@@ -240,7 +241,8 @@ final class ServerLoop implements Runnable {
                     request.method(),
                     request.path(),
                     request.header("Content-Type"),
-                    request.body());
+                    request.body(),
+                    request::header);
             completions.add(() -> answered(connection, answer, close));
             selector.wakeup();
           });

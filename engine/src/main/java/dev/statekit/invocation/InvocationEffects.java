@@ -2,6 +2,7 @@ package dev.statekit.invocation;
 
 import dev.statekit.function.EgressMessage;
 import dev.statekit.function.Message;
+import dev.statekit.function.Reply;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,6 +21,7 @@ public final class InvocationEffects {
   private List<DelayedAction> delayed;
   private EgressMessage firstEgress;
   private List<EgressMessage> egress;
+  private EgressMessage reply;
 
   InvocationEffects() {}
 
@@ -48,6 +50,11 @@ public final class InvocationEffects {
   }
 
   void add(EgressMessage message) {
+    if (Reply.isReply(message.targetEgress())) {
+      // A call's answer, not a record for a sink: the runtime takes it, the protocol drops it.
+      reply = message;
+      return;
+    }
     if (firstEgress == null) {
       firstEgress = message;
       return;
@@ -72,6 +79,14 @@ public final class InvocationEffects {
   /** The egress records sent, in order. */
   public List<EgressMessage> egress() {
     return view(firstEgress, egress);
+  }
+
+  /**
+   * The last record sent to the reserved egress {@link Reply#EGRESS} (a call's reply), or {@code
+   * null}; it is not among {@link #egress()}.
+   */
+  public EgressMessage reply() {
+    return reply;
   }
 
   /** How many messages were sent. */

@@ -85,11 +85,40 @@ public final class FunctionRuntime {
   }
 
   /**
+   * A request-reply call: applies the invocation as a direct invoke does (state committed once,
+   * effects through the outbox) and answers the reply its function sent, an egress record to {@link
+   * dev.statekit.function.Reply#EGRESS} ({@code statekit/reply}). With an idempotency key the reply
+   * is committed with the state, so a call repeated with the same key (its answer lost, its process
+   * dead after the commit) is answered with the same reply and applies nothing again, for as long
+   * as keys are kept ({@link Builder#idempotency}). Replies have at most 16 KiB.
+   */
+  public CallResult call(DirectInvocation invocation) {
+    return entries.call(List.of(invocation), 0).get(0);
+  }
+
+  /**
+   * {@link #call(DirectInvocation)} for each invocation, in order per address, addresses in
+   * parallel; a call whose address is still busy (other commits keep winning) once {@code timeout}
+   * has passed is answered {@link CallResult.Status#BUSY}, with nothing applied.
+   */
+  public List<CallResult> call(List<DirectInvocation> invocations, Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("A call's timeout is positive, got " + timeout);
+    }
+    return entries.call(invocations, timeout.toMillis());
+  }
+
+  /**
    * Applies a JSON payload: one envelope {@code {"target": "ns/type/id", "typename": "...",
    * "value": ..., "id": "..."}} (see {@link Ingress}), answered with {@code {"status": "applied"}}
    * or {@code {"status": "duplicate"}}; or a JSON array of envelopes, answered with {@code
    * {"results": [{"status": ..., "error": ...}, ...]}} in the same order ({@code applied}, {@code
-   * duplicate}, {@code failed} (retry it), {@code rejected} (don't)).
+   * duplicate}, {@code failed} (retry it), {@code rejected} (don't)). An envelope with {@code
+   * "call": true} (and optionally {@code "timeoutMillis"}) is a {@linkplain #call call}: it is
+   * answered {@code {"status": "applied", "repeat": false, "reply": {"typename": ..., "value":
+   * ...}}} (or {@code "reply": null} with a {@code "note"}), or {@code {"status": "failed" | "busy"
+   * | "unavailable" | "rejected", "error": ..., "retry": true|false}}, never thrown.
    *
    * @throws InvalidEnvelopeException if a single envelope is malformed (an array answers per
    *     element instead)

@@ -18,6 +18,7 @@ final class TestFunctions {
   static final TypeName REMINDER = TypeName.of("test", "reminder");
   static final TypeName EXPIRING = TypeName.of("test", "expiring");
   static final TypeName TALLY = TypeName.of("test", "tally");
+  static final TypeName ACCOUNT = TypeName.of("test", "account");
 
   static final TypeName COUNTED = TypeName.of("test", "counted");
   static final TypeName FIRED = TypeName.of("test", "fired");
@@ -50,6 +51,7 @@ final class TestFunctions {
         .withFunction(REMINDER, TestFunctions::reminder)
         .withFunction(EXPIRING, TestFunctions::expiring, WRITTEN, CALLED)
         .withFunction(TALLY, TestFunctions::tally, COUNT)
+        .withFunction(ACCOUNT, TestFunctions::account, SUM)
         .build();
   }
 
@@ -64,6 +66,33 @@ final class TestFunctions {
     context.send(
         EgressMessageBuilder.forEgress(COUNTED).withValue(context.self().id() + ":" + n).build());
     context.send(MessageBuilder.forAddress(TOTAL, parts[0]).withValue(n).build());
+  }
+
+  /**
+   * A balance: a long message adds to it and replies the new balance (egress {@code
+   * statekit/reply}, as a StateFun function would send it) and reports it to {@link #COUNTED}; a
+   * withdrawal past the balance throws; 0 replies nothing; {@code 1_000_000} replies 20 KB.
+   */
+  static void account(Context context, Message message) {
+    long n = message.asLong();
+    long balance = context.storage().get(SUM).orElse(0L) + n;
+    if (balance < 0) {
+      throw new IllegalStateException("insufficient funds: " + (balance - n) + " < " + (-n));
+    }
+    context.storage().set(SUM, balance);
+    context.send(
+        EgressMessageBuilder.forEgress(COUNTED).withValue(context.self().id() + ":" + n).build());
+    if (n == 1_000_000) {
+      context.send(
+          EgressMessageBuilder.forEgress(TypeName.parse("statekit/reply"))
+              .withValue("x".repeat(20_000))
+              .build());
+    } else if (n != 0) {
+      context.send(
+          EgressMessageBuilder.forEgress(TypeName.parse("statekit/reply"))
+              .withValue(balance)
+              .build());
+    }
   }
 
   /** Counts messages and sums their long values; reports each to egress and to the total. */

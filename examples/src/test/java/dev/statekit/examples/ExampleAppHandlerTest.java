@@ -50,6 +50,31 @@ class ExampleAppHandlerTest {
   }
 
   @Test
+  void aCallAddingAnItemAnswersTheCartAndTheReservationOnceHoweverOftenItComes() throws Exception {
+    JsonNode first = invoke("call-add-item.json");
+    JsonNode again = invoke("call-add-item.json");
+
+    assertEquals("applied", first.get("status").asText(), first.toString());
+    assertEquals("shop/cart-reply", first.at("/reply/typename").asText());
+    assertEquals("ada-1", first.at("/reply/value/reservation/reservationId").asText());
+    assertEquals("book", first.at("/reply/value/lines/0/sku").asText());
+    assertTrue(again.get("repeat").asBoolean());
+    assertEquals(first.get("reply"), again.get("reply"), "the same reply, applied once");
+    assertEquals(1, again.at("/reply/value/lines").size());
+  }
+
+  @Test
+  void theFunctionUrlAnswersCallsOnItsCallPath() throws Exception {
+    JsonNode answer = invoke("function-url-call.json");
+
+    assertEquals(200, answer.get("statusCode").asInt(), answer.toString());
+    assertEquals("application/json", answer.at("/headers/Content-Type").asText());
+    JsonNode body = JSON.readTree(answer.get("body").asText());
+    assertEquals(
+        "bob-1", body.at("/reply/value/reservation/reservationId").asText(), body::toString);
+  }
+
+  @Test
   void anSqsBatchIsAnsweredWithItsFailures() throws Exception {
     JsonNode answer = invoke("sqs-ingress.json");
 

@@ -171,6 +171,8 @@ final class AwsWiring {
         EntryPoint.builder()
             .functions(functions)
             .envelopes(json -> runtime.get().envelopeConsumer().invoke(json))
+            // Request-reply calls on the function URL's /call/ paths, beside StateFun's.
+            .httpCalls(json -> runtime.get().envelopeConsumer().invoke(json))
             .queue(queue, records -> runtime.get().queueConsumer().accept(records))
             .scheduled(FunctionRuntime.SWEEP_TASK, event -> runtime.get().sweepTask().run(event));
     // Delayed messages' wake-ups reach the runtime as the ingress queue's batches do.

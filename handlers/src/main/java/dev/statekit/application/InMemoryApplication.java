@@ -84,6 +84,7 @@ public final class InMemoryApplication {
         EntryPoint.builder()
             .functions(functions)
             .envelopes(runtime.envelopeConsumer())
+            .httpCalls(runtime.envelopeConsumer())
             .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
             .anyQueue(runtime.queueConsumer())
             .anyScheduleRule();

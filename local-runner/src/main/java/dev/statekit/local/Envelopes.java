@@ -51,6 +51,17 @@ final class Envelopes {
     return envelope(target, type, value, id);
   }
 
+  /** {@link #ofText} as a request-reply call ({@code "call": true}), answered with the reply. */
+  static byte[] callOfText(Address target, String typeName, String text, String id) {
+    try {
+      ObjectNode envelope = (ObjectNode) JSON.readTree(ofText(target, typeName, text, id));
+      envelope.put("call", true);
+      return JSON.writeValueAsBytes(envelope);
+    } catch (IOException e) {
+      throw new IllegalStateException("Could not write an envelope", e);
+    }
+  }
+
   private static byte[] envelope(Address target, String typeName, JsonNode value, String id) {
     ObjectNode envelope = JSON.createObjectNode();
     envelope.put("target", target.toString());

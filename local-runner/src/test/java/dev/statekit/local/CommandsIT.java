@@ -67,6 +67,42 @@ class CommandsIT {
   }
 
   @Test
+  void callPrintsTheRepliesAndARetryWithTheSameKeyGetsTheSameOne() {
+    Run add =
+        Run.of(
+            "call",
+            "--prefix",
+            PREFIX,
+            "shop/cart/cleo",
+            "{\"sku\": \"mug\", \"quantity\": 1}",
+            "--type",
+            "shop/add-item",
+            "--id",
+            "cleo-add-mug-1");
+    Run again =
+        Run.of(
+            "call",
+            "--prefix",
+            PREFIX,
+            "shop/cart/cleo",
+            "{\"sku\": \"mug\", \"quantity\": 1}",
+            "--type",
+            "shop/add-item",
+            "--id",
+            "cleo-add-mug-1");
+    Run wrong = Run.of("call", "--prefix", PREFIX, "shop/cart/cleo", "oops", "--type", "shop/x");
+
+    assertEquals(0, add.status(), add.toString());
+    assertTrue(add.out().contains("\"reservationId\" : \"cleo-1\""), add.out());
+    assertTrue(add.out().contains("\"repeat\" : false"), add.out());
+    assertEquals(0, again.status(), again.toString());
+    assertTrue(again.out().contains("\"repeat\" : true"), again.out());
+    assertTrue(again.out().contains("\"reservationId\" : \"cleo-1\""), again.out());
+    assertEquals(1, wrong.status(), wrong.toString());
+    assertTrue(wrong.out().contains("failed"), wrong.out());
+  }
+
+  @Test
   void sendThenStateShowsTheDecodedValues() {
     Run restock =
         Run.of(

@@ -305,6 +305,31 @@ final class Deployment {
   }
 
   /**
+   * A client's request-reply call, retried like {@link #invoke} (with the same key) while its
+   * answer is lost or says it may succeed again; {@code settled} hears the last answer.
+   */
+  void call(
+      String name,
+      DirectInvocation invocation,
+      int tries,
+      Consumer<dev.statekit.runtime.CallResult> settled) {
+    dev.statekit.runtime.CallResult[] answer = new dev.statekit.runtime.CallResult[1];
+    run(
+        name,
+        runtime -> answer[0] = runtime.call(invocation),
+        died -> {
+          boolean retry = answer[0] == null || answer[0].retryable();
+          if (!retry || invocation.idempotencyKey() == null || tries >= 4) {
+            settled.accept(answer[0]);
+          } else {
+            sim.at(
+                sim.now() + sim.between(1_000, 30_000),
+                () -> call(name, invocation, tries + 1, settled));
+          }
+        });
+  }
+
+  /**
    * Runs {@code work} in an execution environment (an idle one, or a new one), as an actor; a crash
    * ends the environment.
    */

@@ -182,6 +182,7 @@ final class Invariants {
         expect(effects(item) == 0, what + " was not applied, but its effects were");
         continue;
       }
+      reply(item, what);
       if (command[0].equals("fan")) {
         String[] targets = command[2].split(",");
         for (int k = 0; k < targets.length; k++) {
@@ -202,6 +203,32 @@ final class Invariants {
         delayed(item, command, cancels.get(command[3]), what);
       }
     }
+  }
+
+  /**
+   * A call answered as applied (now or, with its key, before) answers the reply of its one
+   * application: the position its command took in the address's committed log.
+   */
+  private void reply(Workload.Item item, String what) {
+    dev.statekit.runtime.CallResult answer = workload.callAnswers.get(item.id());
+    if (answer == null || answer.status() != dev.statekit.runtime.CallResult.Status.APPLIED) {
+      return;
+    }
+    List<String[]> log = logs.getOrDefault(item.target(), List.of());
+    int position = index(log, item.id()) + 1;
+    long replied =
+        answer.replied()
+            ? dev.statekit.types.Types.longType().deserialize(answer.replyValue())
+            : -1;
+    expect(
+        replied == position,
+        what
+            + ": a call answered "
+            + (answer.repeat() ? "(as a repeat) " : "")
+            + (answer.replied() ? "reply " + replied : "no reply (" + answer.error() + ")")
+            + ", but its one application is line "
+            + position
+            + " of the log");
   }
 
   /** Whether the message arrived as the path allows; false after a violation. */

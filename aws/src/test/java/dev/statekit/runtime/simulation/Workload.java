@@ -33,6 +33,21 @@ final class Workload {
   final List<Item> items = new ArrayList<>();
   final List<String> nodes = new ArrayList<>();
   final Map<String, DirectResult> answers = new HashMap<>();
+
+  /** The last answers of the direct invokes made as request-reply calls. */
+  final Map<String, dev.statekit.runtime.CallResult> callAnswers = new HashMap<>();
+
+  /**
+   * Whether a keyed direct invoke is made as a call: half of them, by the item's id, so that no
+   * draw is added and every seed keeps its schedule.
+   */
+  static boolean isCall(Item item) {
+    return item.path() == Path.DIRECT
+        && item.key() != null
+        && (item.id().hashCode() & 1) == 0
+        && !Boolean.getBoolean("simulation.noCalls");
+  }
+
   final Map<String, Boolean> answered = new HashMap<>();
 
   static Workload draw(Simulation sim) {
@@ -119,17 +134,44 @@ final class Workload {
         case DIRECT ->
             sim.at(
                 item.at(),
-                () ->
-                    deployment.invoke(
-                        "client-" + item.id(),
+                () -> {
+                  if (isCall(item)) {
+                    deployment.call(
+                        "caller-" + item.id(),
                         new DirectInvocation(message, item.key()),
                         1,
                         answer -> {
-                          answers.put(item.id(), answer);
+                          callAnswers.put(item.id(), answer);
+                          answers.put(item.id(), asDirect(answer));
                           answered.put(item.id(), true);
-                        }));
+                        });
+                    return;
+                  }
+                  deployment.invoke(
+                      "client-" + item.id(),
+                      new DirectInvocation(message, item.key()),
+                      1,
+                      answer -> {
+                        answers.put(item.id(), answer);
+                        answered.put(item.id(), true);
+                      });
+                });
       }
     }
+  }
+
+  /** A call's answer as the direct invoke's the invariants read: applied (now or before) or not. */
+  private static DirectResult asDirect(dev.statekit.runtime.CallResult answer) {
+    if (answer == null) {
+      return null;
+    }
+    return switch (answer.status()) {
+      case APPLIED ->
+          new DirectResult(
+              answer.repeat() ? DirectResult.Status.DUPLICATE : DirectResult.Status.APPLIED, null);
+      case REJECTED -> new DirectResult(DirectResult.Status.REJECTED, answer.error());
+      default -> new DirectResult(DirectResult.Status.FAILED, answer.error());
+    };
   }
 
   private static void enqueue(Deployment deployment, Item item, Message message, String copy) {

@@ -18,6 +18,8 @@ final class BenchCounter {
   static final TypeName TELLER = TypeName.of("bench", "teller");
   static final TypeName EVENTS = TypeName.of("bench", "events");
   static final TypeName DELAYER = TypeName.of("bench", "delayer");
+  static final TypeName REPLIER = TypeName.of("bench", "replier");
+  static final String REPLY_TEXT = "r".repeat(100);
   static final ValueSpec<Long> COUNT = ValueSpec.named("count").withLongType();
   static final ValueSpec<String> NOTE = ValueSpec.named("note").withUtf8StringType();
   static final String NOTE_TEXT = "n".repeat(200);
@@ -29,6 +31,7 @@ final class BenchCounter {
         .withFunction(TYPE, BenchCounter::apply, COUNT, NOTE)
         .withFunction(TELLER, BenchCounter::tell, COUNT, NOTE)
         .withFunction(DELAYER, BenchCounter::delay, COUNT, NOTE)
+        .withFunction(REPLIER, BenchCounter::reply, COUNT, NOTE)
         .build();
   }
 
@@ -36,6 +39,15 @@ final class BenchCounter {
     apply(context, message);
     context.send(
         EgressMessageBuilder.forEgress(EVENTS).withValue(context.self().id() + " counted").build());
+  }
+
+  /** The counter that answers a call with a reply of about 100 bytes (its count and a text). */
+  private static void reply(Context context, Message message) {
+    apply(context, message);
+    context.send(
+        EgressMessageBuilder.forEgress(dev.statekit.function.Reply.EGRESS)
+            .withValue(context.storage().get(COUNT).orElse(0L) + " " + REPLY_TEXT)
+            .build());
   }
 
   /** A string sets a delayed message of 1 s to itself; the counter's long counts, as usual. */

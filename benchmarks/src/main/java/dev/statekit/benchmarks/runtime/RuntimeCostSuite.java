@@ -10,6 +10,7 @@ import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
+import dev.statekit.runtime.CallResult;
 import dev.statekit.runtime.DirectInvocation;
 import dev.statekit.runtime.DirectResult;
 import dev.statekit.runtime.FunctionRuntime;
@@ -71,15 +72,154 @@ public final class RuntimeCostSuite implements Suite {
             .build();
     NaiveRuntime naive = new NaiveRuntime(store);
     List<Result> results = new ArrayList<>();
-    results.addAll(direct(bench, runtime, naive, "distinct100", BenchCounter.TYPE, 100, 1, log));
-    results.addAll(direct(bench, runtime, naive, "one-address100", BenchCounter.TYPE, 1, 100, log));
-    results.addAll(direct(bench, runtime, naive, "ten-by-ten", BenchCounter.TYPE, 10, 10, log));
-    results.addAll(fifo(bench, runtime, naive, ingress, "fifo10", BenchCounter.TYPE, log));
-    results.addAll(
-        direct(bench, runtime, naive, "distinct100-egress", BenchCounter.TELLER, 100, 1, log));
-    results.addAll(fifo(bench, runtime, naive, ingress, "fifo10-egress", BenchCounter.TELLER, log));
-    results.addAll(delayed(bench, store, log));
+    if (wanted("distinct100")) {
+      results.addAll(direct(bench, runtime, naive, "distinct100", BenchCounter.TYPE, 100, 1, log));
+    }
+    if (wanted("one-address100")) {
+      results.addAll(
+          direct(bench, runtime, naive, "one-address100", BenchCounter.TYPE, 1, 100, log));
+    }
+    if (wanted("ten-by-ten")) {
+      results.addAll(direct(bench, runtime, naive, "ten-by-ten", BenchCounter.TYPE, 10, 10, log));
+    }
+    if (wanted("fifo10")) {
+      results.addAll(fifo(bench, runtime, naive, ingress, "fifo10", BenchCounter.TYPE, log));
+    }
+    if (wanted("distinct100-egress")) {
+      results.addAll(
+          direct(bench, runtime, naive, "distinct100-egress", BenchCounter.TELLER, 100, 1, log));
+    }
+    if (wanted("fifo10-egress")) {
+      results.addAll(
+          fifo(bench, runtime, naive, ingress, "fifo10-egress", BenchCounter.TELLER, log));
+    }
+    if (wanted("delayed10")) {
+      results.addAll(delayed(bench, store, log));
+    }
+    if (wanted("call10")) {
+      results.addAll(calls(bench, runtime, "call10", 10, 1, log));
+    }
+    if (wanted("call-one-address10")) {
+      results.addAll(calls(bench, runtime, "call-one-address10", 1, 10, log));
+    }
     return results;
+  }
+
+  private static final List<String> CASES =
+      List.of(
+          "distinct100",
+          "one-address100",
+          "ten-by-ten",
+          "fifo10",
+          "distinct100-egress",
+          "fifo10-egress",
+          "delayed10",
+          "call10",
+          "call-one-address10");
+
+  private List<String> cases = CASES;
+
+  /** {@code --cases a,b}: only those cases (default: every one). */
+  @Override
+  public void options(List<String> options) {
+    if (options.isEmpty()) {
+      return;
+    }
+    if (options.size() != 2 || !options.get(0).equals("--cases")) {
+      throw new IllegalArgumentException(
+          "runtime-cost takes --cases NAME[,NAME...] (of " + CASES + "), got " + options);
+    }
+    List<String> chosen = List.of(options.get(1).split(","));
+    for (String name : chosen) {
+      if (!CASES.contains(name)) {
+        throw new IllegalArgumentException(
+            "runtime-cost has no case '" + name + "'; its cases are " + CASES);
+      }
+    }
+    cases = chosen;
+  }
+
+  private boolean wanted(String name) {
+    return cases.contains(name);
+  }
+
+  /**
+   * Request-reply calls, one at a time as callers make them, with keys and replies of about 100
+   * bytes: {@code addresses} addresses with {@code each} calls, then every call retried with its
+   * key (as after a lost answer); beside the same messages as keyed direct invokes, one at a time,
+   * of a function that sends no reply.
+   */
+  private List<Result> calls(
+      CostBench bench,
+      FunctionRuntime runtime,
+      String name,
+      int addresses,
+      int each,
+      PrintStream log) {
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    Measure calls = new Measure();
+    Measure retries = new Measure();
+    Measure invokes = new Measure();
+    for (int round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+      List<DirectInvocation> called = new ArrayList<>();
+      List<DirectInvocation> invoked = new ArrayList<>();
+      for (int a = 0; a < addresses; a++) {
+        for (int m = 0; m < each; m++) {
+          String key = run + "-" + round + "-" + a + "-" + m;
+          called.add(
+              DirectInvocation.of(
+                  MessageBuilder.forAddress(
+                          Address.of(BenchCounter.REPLIER, name + "-" + run + "-" + a))
+                      .withValue(1L)
+                      .build(),
+                  key));
+          invoked.add(
+              DirectInvocation.of(
+                  MessageBuilder.forAddress(
+                          Address.of(BenchCounter.TYPE, name + "-invoke-" + run + "-" + a))
+                      .withValue(1L)
+                      .build(),
+                  key));
+        }
+      }
+      bench.meter.reset();
+      for (DirectInvocation call : called) {
+        CallResult result = runtime.call(call);
+        if (result.status() != CallResult.Status.APPLIED || !result.replied()) {
+          throw new IllegalStateException("A benchmark call failed: " + result);
+        }
+      }
+      CostMeter.Snapshot callCost = bench.meter.snapshot();
+      bench.meter.reset();
+      for (DirectInvocation call : called) {
+        CallResult result = runtime.call(call);
+        if (!result.repeat() || !result.replied()) {
+          throw new IllegalStateException("A retried benchmark call was no repeat: " + result);
+        }
+      }
+      CostMeter.Snapshot retryCost = bench.meter.snapshot();
+      bench.meter.reset();
+      for (DirectInvocation invocation : invoked) {
+        DirectResult result = runtime.invoke(invocation);
+        if (!result.succeeded()) {
+          throw new IllegalStateException("A benchmark message failed: " + result);
+        }
+      }
+      CostMeter.Snapshot invokeCost = bench.meter.snapshot();
+      if (round >= WARMUP_ROUNDS) {
+        calls.add(callCost, called.size());
+        retries.add(retryCost, called.size());
+        invokes.add(invokeCost, invoked.size());
+      }
+    }
+    log.printf(
+        "  %-18s calls:   %s%n  %-18s retries: %s%n  %-18s keyed invokes without reply: %s%n",
+        name, calls, "", retries, "", invokes);
+    Result ours = calls.result(name(), name);
+    ours.with(
+        "capacity_ratio_to_invoke", calls.capacityPerMessage() / invokes.capacityPerMessage());
+    return List.of(
+        ours, retries.result(name(), name + "-retried"), invokes.result(name(), name + "-invoke"));
   }
 
   /** A direct-invoke batch: {@code addresses} addresses with {@code each} messages. */

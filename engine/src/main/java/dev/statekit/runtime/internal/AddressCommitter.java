@@ -1,6 +1,7 @@
 package dev.statekit.runtime.internal;
 
 import dev.statekit.function.Address;
+import dev.statekit.runtime.internal.data.CallReply;
 import dev.statekit.runtime.internal.data.Outbox;
 import dev.statekit.runtime.internal.data.RuntimeData;
 import dev.statekit.runtime.store.AddressState;
@@ -13,6 +14,7 @@ import dev.statekit.runtime.store.StoreUnavailableException;
 import dev.statekit.runtime.store.Timer;
 import dev.statekit.runtime.store.TimerKey;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +43,7 @@ final class AddressCommitter {
   private List<Timer> wakeUps = List.of();
   private Set<InboundInvocation> repeats = Set.of();
   private boolean maybeCommitted;
+  private AppliedMarks readMarks;
 
   AddressCommitter(
       RuntimeSettings settings,
@@ -122,15 +125,17 @@ final class AddressCommitter {
         try {
           return commitPrepared();
         } catch (CommitConflictException conflict) {
-          if (attempt > settings.maxConflictRetries) {
+          if (attempt > settings.maxConflictRetries || callDeadlinePassed()) {
             FailedDeliveries.settle(
                 settings,
                 deliveries,
                 "Kept conflicting with concurrent commits of "
                     + address
+                    + (attempt > settings.maxConflictRetries ? "" : " until the call's deadline")
                     + " ("
                     + conflict.getMessage()
-                    + ")");
+                    + "); nothing of it was written");
+            deliveries.forEach(d -> d.busy = d.call);
             return null;
           }
           settings.conflictBackoff.pause(attempt);
@@ -150,8 +155,9 @@ final class AddressCommitter {
     Set<String> lookups = RepeatFilter.lookups(deliveries, AppliedMarks.of(data, Map.of()), now);
     Map<String, SpilledMark> spilled =
         lookups.isEmpty() ? Map.of() : settings.store.spilledMarks(address, lookups);
+    readMarks = AppliedMarks.of(data, spilled);
     Set<InboundInvocation> duplicates =
-        RepeatFilter.of(settings, deliveries, AppliedMarks.of(data, spilled), existingTimers);
+        RepeatFilter.of(settings, deliveries, readMarks, existingTimers);
     repeats = duplicates;
     long incarnation = data.getIncarnation() != 0 ? data.getIncarnation() : newIncarnation();
     InvocationRunner runs =
@@ -234,6 +240,7 @@ final class AddressCommitter {
           refused.add(d);
         }
       }
+      answerCalls(null);
       FailedDeliveries.settle(settings, refused, e.getMessage(), true, "no");
       return null;
     }
@@ -384,6 +391,44 @@ final class AddressCommitter {
         }
       }
       d.settle(outcome, error);
+    }
+    answerCalls(plan);
+  }
+
+  /** Whether a call among the deliveries has a deadline that has passed. */
+  private boolean callDeadlinePassed() {
+    long now = settings.clock.millis();
+    for (Delivery d : deliveries) {
+      if (d.call && d.callDeadlineMillis > 0 && now >= d.callDeadlineMillis) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The calls' answers: an applied call's reply as this run made it (and as its commit keeps it), a
+   * repeat's as its one application kept it (or as a call earlier in this batch made it).
+   */
+  private void answerCalls(RunResult plan) {
+    Map<String, CallReply> answered = new HashMap<>();
+    for (Delivery d : deliveries) {
+      if (!d.call || d.invocations.isEmpty()) {
+        continue;
+      }
+      InboundInvocation inbound = d.invocations.get(0);
+      if (d.outcome == DeliveryOutcome.APPLIED && plan != null) {
+        d.reply = CallReplies.of(plan.replies.get(inbound), settings.clock.millis() / 1000);
+        if (d.idempotencyKey != null) {
+          answered.putIfAbsent(d.idempotencyKey, d.reply);
+        }
+      } else if (d.outcome == DeliveryOutcome.DUPLICATE && d.idempotencyKey != null) {
+        CallReply kept = readMarks == null ? null : readMarks.reply(d.idempotencyKey);
+        d.reply = kept != null ? kept : answered.get(d.idempotencyKey);
+      } else if (d.outcome == DeliveryOutcome.FAILED && plan != null) {
+        d.functionFailed =
+            plan.failures.get(inbound) instanceof dev.statekit.function.FunctionInvocationException;
+      }
     }
   }
 

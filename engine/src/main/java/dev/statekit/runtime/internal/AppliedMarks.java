@@ -1,6 +1,7 @@
 package dev.statekit.runtime.internal;
 
 import dev.statekit.bus.QueueIds;
+import dev.statekit.runtime.internal.data.CallReply;
 import dev.statekit.runtime.internal.data.GroupMark;
 import dev.statekit.runtime.internal.data.RecentIds;
 import dev.statekit.runtime.internal.data.RuntimeData;
@@ -35,11 +36,15 @@ final class AppliedMarks {
   /** Fingerprints of recent idempotency keys with when they were applied, oldest first. */
   private final LinkedHashMap<Long, Long> recentIds = new LinkedHashMap<>();
 
+  /** The replies of recent calls by key fingerprint, oldest first. */
+  private final LinkedHashMap<Long, CallReply> replies = new LinkedHashMap<>();
+
   private final Map<String, SpilledMark> spilled;
   private final Set<String> touched = new HashSet<>();
   private long groupsSpilledUntil;
   private long sendersSpilledUntil;
   private long idsSpilledUntil;
+  private long repliesSpilledUntil;
 
   private AppliedMarks(Map<String, SpilledMark> spilled) {
     this.spilled = spilled;
@@ -58,6 +63,8 @@ final class AppliedMarks {
     marks.groupsSpilledUntil = data.getGroupsSpilledUntil();
     marks.sendersSpilledUntil = data.getSendersSpilledUntil();
     marks.idsSpilledUntil = data.getIdsSpilledUntil();
+    data.getRepliesList().forEach(reply -> marks.replies.put(reply.getFingerprint(), reply));
+    marks.repliesSpilledUntil = data.getRepliesSpilledUntil();
     return marks;
   }
 
@@ -79,6 +86,41 @@ final class AppliedMarks {
     if (!recentIds.containsKey(fingerprint) && nowSeconds < idsSpilledUntil) {
       lookups.add(idMarkId(fingerprint));
     }
+  }
+
+  /**
+   * A call's key: its reply may have left the item too. Read only when the key may have been
+   * applied (it is in the item, or keys have left it too): a new key costs no read.
+   */
+  void replyLookup(String idempotencyKey, long nowSeconds, Set<String> lookups) {
+    long fingerprint = QueueIds.fingerprint(idempotencyKey);
+    if (!replies.containsKey(fingerprint)
+        && nowSeconds < repliesSpilledUntil
+        && (recentIds.containsKey(fingerprint) || nowSeconds < idsSpilledUntil)) {
+      lookups.add(replyMarkId(fingerprint));
+    }
+  }
+
+  /**
+   * What the call applied under {@code idempotencyKey} answered, from the item or a spilled mark
+   * read for this batch; {@code null} if no reply is kept for the key (it was applied by a message
+   * that was not a call).
+   */
+  CallReply reply(String idempotencyKey) {
+    long fingerprint = QueueIds.fingerprint(idempotencyKey);
+    CallReply kept = replies.get(fingerprint);
+    if (kept != null) {
+      return kept;
+    }
+    SpilledMark away = spilled.get(replyMarkId(fingerprint));
+    return away == null ? null : CallReplies.fromPosition(away.position(), fingerprint);
+  }
+
+  void recordReply(String idempotencyKey, CallReply reply) {
+    long fingerprint = QueueIds.fingerprint(idempotencyKey);
+    touched.add(replyMarkId(fingerprint));
+    replies.remove(fingerprint);
+    replies.put(fingerprint, reply.toBuilder().setFingerprint(fingerprint).build());
   }
 
   boolean queueSeen(String groupId, String sequence) {
@@ -198,6 +240,8 @@ final class AppliedMarks {
             leaving);
     keptIds.sort(Map.Entry.comparingByValue());
     writeIds(data, keptIds);
+    int idsLeaving = leaving.size() - groupsLeaving - sendersLeaving;
+    writeReplies(data, nowSeconds, limits, leaving);
     data.setGroupsSpilledUntil(
         until(groupsSpilledUntil, leaving.subList(0, groupsLeaving), nowSeconds));
     data.setSendersSpilledUntil(
@@ -208,7 +252,13 @@ final class AppliedMarks {
     data.setIdsSpilledUntil(
         until(
             idsSpilledUntil,
-            leaving.subList(groupsLeaving + sendersLeaving, leaving.size()),
+            leaving.subList(
+                groupsLeaving + sendersLeaving, groupsLeaving + sendersLeaving + idsLeaving),
+            nowSeconds));
+    data.setRepliesSpilledUntil(
+        until(
+            repliesSpilledUntil,
+            leaving.subList(groupsLeaving + sendersLeaving + idsLeaving, leaving.size()),
             nowSeconds));
     return leaving;
   }
@@ -251,6 +301,45 @@ final class AppliedMarks {
     return kept;
   }
 
+  /**
+   * Keeps the replies within their keys' retention; past {@link RuntimeSettings#REPLY_BUDGET_BYTES}
+   * in the item (or more replies than keys are kept) the oldest that this batch did not record
+   * leave for items of their own, so a called address's item, rewritten by each commit, stays
+   * small.
+   */
+  private void writeReplies(
+      RuntimeData.Builder data, long nowSeconds, Limits limits, List<SpilledMark> leaving) {
+    List<CallReply> kept = new ArrayList<>();
+    long bytes = 0;
+    for (CallReply reply : replies.values()) {
+      if (reply.getAppliedAtSeconds() + limits.idRetentionSeconds() > nowSeconds) {
+        kept.add(reply);
+        bytes += reply.getSerializedSize();
+      }
+    }
+    for (int i = 0; i < kept.size(); ) {
+      CallReply reply = kept.get(i);
+      boolean over =
+          bytes > RuntimeSettings.REPLY_BUDGET_BYTES || kept.size() > limits.idCapacity();
+      if (!over) {
+        break;
+      }
+      if (touched.contains(replyMarkId(reply.getFingerprint()))) {
+        i++;
+        continue;
+      }
+      leaving.add(
+          new SpilledMark(
+              replyMarkId(reply.getFingerprint()),
+              CallReplies.toPosition(reply),
+              reply.getAppliedAtSeconds() + limits.idRetentionSeconds(),
+              false));
+      bytes -= reply.getSerializedSize();
+      kept.remove(i);
+    }
+    kept.forEach(data::addReplies);
+  }
+
   private static void writeIds(RuntimeData.Builder data, List<Map.Entry<Long, Long>> ids) {
     RecentIds.Builder commit = null;
     for (Map.Entry<Long, Long> id : ids) {
@@ -282,6 +371,10 @@ final class AppliedMarks {
 
   static String senderMarkId(String senderHash) {
     return "s:" + senderHash;
+  }
+
+  private static String replyMarkId(long fingerprint) {
+    return "r:" + Long.toHexString(fingerprint);
   }
 
   private static String idMarkId(long fingerprint) {

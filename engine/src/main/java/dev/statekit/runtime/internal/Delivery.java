@@ -25,6 +25,21 @@ final class Delivery {
   DeliveryOutcome outcome;
   String error;
 
+  /** A request-reply call: its invocation's reply is answered, and kept with its key. */
+  boolean call;
+
+  /** When a call's caller stops waiting, on the runtime's clock (epoch ms); 0: no deadline. */
+  long callDeadlineMillis;
+
+  /** A settled call's answer (the reply, or that none was sent); {@code null} if none is known. */
+  dev.statekit.runtime.internal.data.CallReply reply;
+
+  /** The call failed because its address was busy: retrying with the same key may succeed. */
+  boolean busy;
+
+  /** The call failed because its function threw. */
+  boolean functionFailed;
+
   private Delivery(
       int position,
       boolean fromQueue,

@@ -9,6 +9,7 @@ import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.bus.QueueMessage;
 import dev.statekit.function.Message;
 import dev.statekit.invocation.TypedValue;
+import dev.statekit.runtime.CallResult;
 import dev.statekit.runtime.DirectInvocation;
 import dev.statekit.runtime.DirectResult;
 import dev.statekit.runtime.QueueBatchResult;
@@ -50,6 +51,27 @@ public final class DeliveryTranslator {
   }
 
   /**
+   * Processes calls: one answer each, in order, with the reply of each applied call.
+   *
+   * @param timeoutMillis how long a call waits for a busy address, 0 for the runtime's conflict
+   *     retries alone
+   */
+  public List<CallResult> call(List<DirectInvocation> invocations, long timeoutMillis) {
+    long deadline = timeoutMillis > 0 ? settings.clock.millis() + timeoutMillis : 0;
+    List<Delivery> deliveries = new ArrayList<>();
+    for (DirectInvocation invocation : invocations) {
+      Delivery delivery = direct(deliveries.size(), invocation);
+      delivery.call = true;
+      delivery.callDeadlineMillis = deadline;
+      deliveries.add(delivery);
+    }
+    processor.process(deliveries);
+    List<CallResult> results = new ArrayList<>();
+    deliveries.forEach(d -> results.add(CallAnswers.result(d)));
+    return results;
+  }
+
+  /**
    * Processes a JSON payload: one envelope (answers {@code {"status": "applied"}} or {@code
    * "duplicate"}; a failure is thrown) or an array of envelopes (answers {@code {"results":
    * [...]}}, one per envelope, failures included).
@@ -62,6 +84,12 @@ public final class DeliveryTranslator {
         throw (RuntimeException) delivery.invalid;
       }
       processor.process(List.of(delivery));
+      if (delivery.call) {
+        // A call is answered whatever became of it: its caller waits for the reply or the reason.
+        return CallAnswers.json(CallAnswers.result(delivery))
+            .toString()
+            .getBytes(StandardCharsets.UTF_8);
+      }
       DirectResult result = result(delivery);
       if (!result.succeeded()) {
         throw new dev.statekit.runtime.InvocationFailedException(result);
@@ -75,7 +103,8 @@ public final class DeliveryTranslator {
     processor.process(deliveries);
     ObjectNode answer = JsonNodeFactory.instance.objectNode();
     ArrayNode results = answer.putArray("results");
-    deliveries.forEach(d -> results.add(status(result(d))));
+    deliveries.forEach(
+        d -> results.add(d.call ? CallAnswers.json(CallAnswers.result(d)) : status(result(d))));
     return answer.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -131,7 +160,13 @@ public final class DeliveryTranslator {
   private Delivery envelope(int position, JsonNode node) {
     try {
       EnvelopeCodec.Envelope envelope = EnvelopeCodec.parse(node, settings.targets);
+      EnvelopeCodec.Call call = EnvelopeCodec.call(node);
       Delivery delivery = Delivery.direct(position, envelope.id());
+      if (call != null) {
+        delivery.call = true;
+        delivery.callDeadlineMillis =
+            call.timeoutMillis() > 0 ? settings.clock.millis() + call.timeoutMillis() : 0;
+      }
       delivery.target = envelope.target();
       delivery.invocations.add(
           InboundInvocation.ingress(
@@ -140,6 +175,8 @@ public final class DeliveryTranslator {
     } catch (InvalidEnvelopeException e) {
       Delivery delivery = Delivery.direct(position, null);
       delivery.invalid = e;
+      // A refused call is answered as a call: its caller reads "retry": false.
+      delivery.call = node.isObject() && node.path("call").asBoolean(false);
       return delivery;
     }
   }

@@ -158,6 +158,9 @@ final class InvocationRunner {
               + " failed; it comes again after it");
     }
     EffectCheck.Verdict verdict = check.check(effects);
+    if (verdict == null && inbound.delivery.call) {
+      verdict = replyTooLarge(inbound, effects);
+    }
     if (verdict != null) {
       plan.rejected = inbound;
       plan.rejection = verdict.error();
@@ -166,6 +169,26 @@ final class InvocationRunner {
     }
     plan.applied(inbound, effects);
     return null;
+  }
+
+  /** A reply is kept in the address's item with the call's key: it must fit there. */
+  private static EffectCheck.Verdict replyTooLarge(
+      InboundInvocation inbound, InvocationEffects effects) {
+    if (effects.reply() == null
+        || effects.reply().rawValue().length <= RuntimeSettings.MAX_REPLY_BYTES) {
+      return null;
+    }
+    return new EffectCheck.Verdict(
+        new IllegalStateException(
+            "The reply of "
+                + inbound.target()
+                + " has "
+                + effects.reply().rawValue().length
+                + " bytes, more than a call's reply may have ("
+                + RuntimeSettings.MAX_REPLY_BYTES
+                + "); nothing was applied. Reply with less (an id to read the rest by) or send it"
+                + " to an egress"),
+        false);
   }
 
   private boolean lastAttempt(InboundInvocation inbound) {

@@ -115,6 +115,12 @@ record NextState(
       if (delivery.idempotencyKey != null
           && plan.outcomes.get(delivery.invocations.get(0)) == DeliveryOutcome.APPLIED) {
         marks.recordId(delivery.idempotencyKey, nowSeconds);
+        if (delivery.call) {
+          // In the same commit as the state it answers for: a retry finds one or neither.
+          marks.recordReply(
+              delivery.idempotencyKey,
+              CallReplies.of(plan.replies.get(delivery.invocations.get(0)), nowSeconds));
+        }
       }
       for (InboundInvocation inbound : delivery.invocations) {
         if (delivery.fromQueue && plan.outcomes.get(inbound) == DeliveryOutcome.DEAD_LETTERED) {

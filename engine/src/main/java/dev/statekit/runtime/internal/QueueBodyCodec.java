@@ -94,6 +94,12 @@ final class QueueBodyCodec {
       JsonNode kind = node.get("statekit");
       if (kind == null) {
         EnvelopeCodec.Envelope envelope = EnvelopeCodec.parse(node, targets);
+        if (EnvelopeCodec.call(node) != null) {
+          throw new InvalidEnvelopeException(
+              "A call (\"call\": true) is answered to its caller, and a queue message has none:"
+                  + " make calls by direct invoke or over HTTP (/call/<namespace>/<type>/<id>), or"
+                  + " send the envelope without \"call\"");
+        }
         if (message.groupId() == null && envelope.id() == null) {
           // Only a standard queue (the wake-up queue) gives no group: it may deliver the same
           // message twice, and without a sequence number or an id a repeat is not recognised.

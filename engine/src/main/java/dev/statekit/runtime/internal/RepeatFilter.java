@@ -31,6 +31,9 @@ final class RepeatFilter {
       }
       if (d.idempotencyKey != null) {
         marks.idLookup(d.idempotencyKey, nowSeconds, lookups);
+        if (d.call) {
+          marks.replyLookup(d.idempotencyKey, nowSeconds, lookups);
+        }
       }
       for (InboundInvocation inbound : d.invocations) {
         if (inbound.bundleSender != null && inbound.mayBeRepeat(nowMillis)) {

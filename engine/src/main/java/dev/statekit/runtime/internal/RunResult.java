@@ -1,5 +1,6 @@
 package dev.statekit.runtime.internal;
 
+import dev.statekit.function.EgressMessage;
 import dev.statekit.invocation.InvocationEffects;
 import dev.statekit.invocation.StateMutation;
 import java.util.ArrayList;
@@ -16,6 +17,10 @@ final class RunResult {
   final Map<InboundInvocation, RuntimeException> failures = new IdentityHashMap<>();
   final List<InboundInvocation> appliedInbounds = new ArrayList<>();
   final List<InvocationEffects> appliedEffects = new ArrayList<>();
+
+  /** The applied calls' replies ({@code null}: the function sent none). */
+  final Map<InboundInvocation, EgressMessage> replies = new IdentityHashMap<>();
+
   List<StateMutation> mutations = List.of();
 
   /** An invocation whose effects the runtime refuses; run again without it. */
@@ -43,6 +48,9 @@ final class RunResult {
     outcomes.put(inbound, DeliveryOutcome.APPLIED);
     appliedInbounds.add(inbound);
     appliedEffects.add(effects);
+    if (inbound.delivery.call) {
+      replies.put(inbound, effects.reply());
+    }
   }
 
   /** Whether the run changed anything that must be committed. */

@@ -39,6 +39,15 @@ public final class RuntimeSettings {
   /** How many of an address's latest commits its state names (see {@code AddressCommitter}). */
   static final int RECENT_COMMITS = 4;
 
+  /** The largest reply a call may return: a reply is kept in the address's item with its key. */
+  public static final int MAX_REPLY_BYTES = 16 * 1024;
+
+  /**
+   * How many bytes of recent calls' replies an address's item keeps; older ones leave for items of
+   * their own (every commit rewrites the item, so each byte kept costs every later write).
+   */
+  static final int REPLY_BUDGET_BYTES = 1024;
+
   /** Room left in a queue message for attributes and JSON framing. */
   static final int MESSAGE_MARGIN = 8 * 1024;
 

@@ -5,6 +5,7 @@ import dev.statekit.function.Context;
 import dev.statekit.function.EgressMessageBuilder;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
+import dev.statekit.function.Reply;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.types.TypeName;
@@ -82,5 +83,9 @@ final class SimFunctions {
     }
     String log = context.storage().get(LOG).orElse("");
     context.storage().set(LOG, log.isEmpty() ? command : log + "\n" + command);
+    // A call's reply: where in the address's log this application put its command (dropped for
+    // an invocation that is no call).
+    long position = log.isEmpty() ? 1 : log.chars().filter(c -> c == '\n').count() + 2;
+    context.send(EgressMessageBuilder.forEgress(Reply.EGRESS).withValue(position).build());
   }
 }

@@ -7,6 +7,7 @@ import dev.statekit.function.Context;
 import dev.statekit.function.EgressMessageBuilder;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
+import dev.statekit.function.Reply;
 import dev.statekit.function.StatefulFunction;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.types.Type;
@@ -58,18 +59,26 @@ public final class Cart implements StatefulFunction {
   public void apply(Context context, Message message) {
     CartState cart = context.storage().get(STATE).orElse(CartState.EMPTY);
     String user = context.self().id();
-    if (message.is(ADD_ITEM)) {
+    CartLine asked = null;
+    boolean fromUser = true;
+    if (message.is(VIEW_CART)) {
+      reply(context, cart, null);
+      return;
+    } else if (message.is(ADD_ITEM)) {
       AddItem add = message.as(ADD_ITEM);
       if (add.quantity() < 1 || add.sku() == null || add.sku().isBlank()) {
         throw new IllegalArgumentException(
             "add-item needs a sku and a quantity of at least 1, got " + add);
       }
       String id = user + "-" + (cart.reservations() + 1);
-      cart = cart.add(new CartLine(id, add.sku(), add.quantity(), false));
+      asked = new CartLine(id, add.sku(), add.quantity(), false);
+      cart = cart.add(asked);
       context.send(to(inventory(add.sku()), RESERVE, new Reserve(id, add.quantity())));
     } else if (message.is(RESERVED)) {
       cart = reserved(context, cart, message.as(RESERVED));
+      fromUser = false;
     } else if (message.is(HOLD_EXPIRED)) {
+      fromUser = false;
       String id = message.as(HOLD_EXPIRED).reservationId();
       for (CartLine line : cart.line(id).stream().toList()) {
         context.send(to(inventory(line.sku()), RELEASE, new Release(id)));
@@ -88,10 +97,26 @@ public final class Cart implements StatefulFunction {
       cart = checkout(context, cart, message.as(CHECKOUT).orderId());
     } else {
       throw new IllegalArgumentException(
-          "shop/cart takes add-item, remove-item, checkout, reserved and hold-expired, not "
+          "shop/cart takes add-item, remove-item, checkout, view-cart, reserved and"
+              + " hold-expired, not "
               + message.valueTypeName());
     }
     context.storage().set(STATE, cart);
+    if (fromUser) {
+      reply(context, cart, asked);
+    }
+  }
+
+  /**
+   * Answers a call with the cart (an egress record to {@code statekit/reply}: dropped for a message
+   * that is no call, and by StateKit's StateFun endpoint). The reservation is asked for, not yet
+   * answered: the inventory's answer comes as a message of its own, and view-cart shows it.
+   */
+  private static void reply(Context context, CartState cart, CartLine asked) {
+    context.send(
+        EgressMessageBuilder.forEgress(Reply.EGRESS)
+            .withCustomType(CART_REPLY, new CartReply(cart.lines(), asked))
+            .build());
   }
 
   private CartState reserved(Context context, CartState cart, Reserved answer) {

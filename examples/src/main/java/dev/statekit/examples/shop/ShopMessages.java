@@ -20,6 +20,16 @@ public final class ShopMessages {
   /** A user checks out what is reserved in their cart, as order {@code orderId}. */
   public record Checkout(String orderId) {}
 
+  /** A user asks what is in their cart (a call's message: it changes nothing, the reply tells). */
+  public record ViewCart() {}
+
+  /**
+   * A cart's reply to a call (add-item, remove-item, checkout, view-cart): its lines after the
+   * message, each held or still waiting for the inventory's answer, and for add-item the line of
+   * the reservation it asked for.
+   */
+  public record CartReply(java.util.List<CartLine> lines, CartLine reservation) {}
+
   /** A cart asks an inventory to hold {@code quantity} units for reservation {@code id}. */
   public record Reserve(String reservationId, int quantity) {}
 
@@ -50,6 +60,12 @@ public final class ShopMessages {
 
   /** {@link Checkout}, to a cart. */
   public static final Type<Checkout> CHECKOUT = json("checkout", Checkout.class);
+
+  /** {@link ViewCart}, to a cart. */
+  public static final Type<ViewCart> VIEW_CART = json("view-cart", ViewCart.class);
+
+  /** {@link CartReply}, a cart's reply to a call. */
+  public static final Type<CartReply> CART_REPLY = json("cart-reply", CartReply.class);
 
   /** {@link Reserve}, to an inventory. */
   public static final Type<Reserve> RESERVE = json("reserve", Reserve.class);

@@ -32,6 +32,35 @@ class CartTest {
   }
 
   @Test
+  void addingAnItemAnswersACallWithTheCartAndTheReservationAskedFor() throws Exception {
+    cart.apply(context, context.message(ADD_ITEM, new AddItem("book", 2)));
+    context.clearEffects();
+    cart.apply(context, context.message(ADD_ITEM, new AddItem("pen", 1)));
+
+    List<CartReply> replies =
+        context.egressMessages().stream()
+            .filter(e -> e.targetEgress().equals(dev.statekit.function.Reply.EGRESS))
+            .map(e -> e.as(CART_REPLY))
+            .toList();
+    CartLine pen = new CartLine("ada-2", "pen", 1, false);
+    assertEquals(
+        List.of(new CartReply(List.of(new CartLine("ada-1", "book", 2, false), pen), pen)),
+        replies);
+
+    context.clearEffects();
+    cart.apply(context, context.message(RESERVED, new Reserved("ada-1", "book", 2, true, 8)));
+    assertTrue(
+        context.egressMessages().stream()
+            .noneMatch(e -> e.targetEgress().equals(dev.statekit.function.Reply.EGRESS)),
+        "the inventory's answer is no call: nothing to reply");
+    context.clearEffects();
+    cart.apply(context, context.message(VIEW_CART, new ViewCart()));
+    assertEquals(
+        new CartReply(List.of(new CartLine("ada-1", "book", 2, true), pen), null),
+        context.egressMessages().get(0).as(CART_REPLY));
+  }
+
+  @Test
   void aHeldReservationStartsACancellableHold() throws Exception {
     add("book", 2);
 
