@@ -385,6 +385,7 @@ final class AddressCommitter {
       }
       d.settle(outcome, error);
     }
+    Observations.settled(settings, plan);
   }
 
   private static RuntimeData runtimeData(AddressState state) {
