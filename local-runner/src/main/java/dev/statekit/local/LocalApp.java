@@ -111,6 +111,11 @@ interface LocalApp extends AutoCloseable {
    */
   String feed(String pipeline, List<byte[]> records);
 
+  /** What the console shows of it, or null where there is no console yet. */
+  default ConsoleData console() {
+    return null;
+  }
+
   @Override
   void close();
 }
