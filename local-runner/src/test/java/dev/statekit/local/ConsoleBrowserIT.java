@@ -138,7 +138,15 @@ class ConsoleBrowserIT {
     envelope.sendKeys(fixed);
     browser.findElement(letter).findElement(By.cssSelector("button.resend")).click();
 
-    wait.until(b -> !invocations("shop/cart/eve", "applied").isEmpty());
+    try {
+      wait.until(b -> !invocations("shop/cart/eve", "applied").isEmpty());
+    } catch (org.openqa.selenium.TimeoutException e) {
+      screenshot("failed-resend.png");
+      throw new AssertionError(
+          "The resent message was not applied; the dead letters show: "
+              + text(By.id("dead-letters")),
+          e);
+    }
     wait.until(b -> b.findElements(letter).isEmpty());
     showAddress("shop/cart/eve");
     wait.until(
