@@ -110,6 +110,8 @@ class ConsoleBrowserIT {
   @Test
   @Order(3)
   void aPoisonMessageIsADeadLetterWithItsErrorAndOnceFixedAndResentIsApplied() throws Exception {
+    Address book = Address.of(dev.statekit.types.TypeName.of("shop", "inventory"), "book");
+    running.app().enqueue(book, Envelopes.ofText(book, "shop/restock", "{\"quantity\": 3}", null));
     // A producer's bug: eve's cart is asked to add 0 books, which the cart refuses every time.
     running
         .app()

@@ -120,14 +120,18 @@ function drawQueues(queues) {
   document.querySelector("#queues tbody").replaceChildren(...queues.queues.map(q =>
     el("tr", { "data-queue": q.name }, el("td", {}, q.name), el("td", { class: "depth" }, q.depth),
        el("td", {}, q.inFlight === null ? "–" : q.inFlight))));
+  // Cards are kept by id, never redrawn under the user's hands (an edit, a click in progress):
+  // only letters that arrived are added and letters that left are removed.
   const box = document.getElementById("dead-letters");
-  const editing = box.querySelector("textarea:focus, .dead-letter.editing");
-  if (editing) return; // keep an edit in progress
-  if (!queues.deadLetters.length) {
-    box.replaceChildren(el("p", { class: "hint" }, "None."));
-    return;
+  const ids = new Set(queues.deadLetters.map(d => d.id));
+  for (const card of [...box.querySelectorAll(".dead-letter")]) {
+    if (!ids.has(card.dataset.id)) card.remove();
   }
-  box.replaceChildren(...queues.deadLetters.map(deadLetter));
+  box.querySelector("p.hint")?.remove();
+  for (const d of queues.deadLetters) {
+    if (![...box.children].some(c => c.dataset.id === d.id)) box.append(deadLetter(d));
+  }
+  if (!box.children.length) box.append(el("p", { class: "hint" }, "None."));
 }
 
 function deadLetter(d) {
