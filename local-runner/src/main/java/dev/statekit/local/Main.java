@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       TablesCommand.class,
       ReplayCommand.class,
       SendCommand.class,
+      ConsoleCommand.class,
       StateCommand.class,
       CommandLine.HelpCommand.class
     })

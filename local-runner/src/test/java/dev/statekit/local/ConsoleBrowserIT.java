@@ -109,6 +109,41 @@ class ConsoleBrowserIT {
 
   @Test
   @Order(3)
+  void thePipelinesSplitsShowTheirPositionAndWatermark() {
+    long start =
+        java.time.Instant.now()
+            .truncatedTo(java.time.temporal.ChronoUnit.HOURS)
+            .minus(Duration.ofHours(2))
+            .toEpochMilli();
+    List<byte[]> records = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      records.add(
+          ("{\"id\":\"t"
+                  + i
+                  + "\",\"card\":\"card-"
+                  + (i % 3)
+                  + "\",\"amountCents\":"
+                  + (500 + i)
+                  + ",\"merchant\":\"shop\",\"country\":\"FR\",\"time\":"
+                  + (start + i * 30_000L)
+                  + "}")
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    running.app().feed("fraud-check", records);
+    By pipeline = By.cssSelector("#pipelines [data-pipeline='fraud-check']");
+    wait.until(
+        b ->
+            !b.findElements(
+                    By.cssSelector("#pipelines [data-pipeline='fraud-check'] tr[data-split]"))
+                .isEmpty());
+    wait.until(b -> text(pipeline).contains("40 records"));
+    String shown = text(pipeline);
+    assertTrue(shown.contains("shardId-000000000000"), shown);
+    assertTrue(shown.contains("0 late"), shown);
+  }
+
+  @Test
+  @Order(4)
   void aPoisonMessageIsADeadLetterWithItsErrorAndOnceFixedAndResentIsApplied() throws Exception {
     Address book = Address.of(dev.statekit.types.TypeName.of("shop", "inventory"), "book");
     running.app().enqueue(book, Envelopes.ofText(book, "shop/restock", "{\"quantity\": 3}", null));
@@ -167,7 +202,7 @@ class ConsoleBrowserIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void theOverviewScreenshot() throws Exception {
     showAddress("example/greeter/Ada");
     wait.until(

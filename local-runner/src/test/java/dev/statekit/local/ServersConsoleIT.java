@@ -68,6 +68,63 @@ class ServersConsoleIT {
     await(() -> console.queues().get("deadLetters").isEmpty());
   }
 
+  @Test
+  void theConsoleCommandReadsWhatServeLeftAndWritesNothingUnlessAllowed() throws Exception {
+    Address grace = Address.of(TypeName.of("example", "greeter"), "Grace");
+    running.app().enqueue(grace, Envelopes.ofText(grace, "io.statefun.types/string", "hi", null));
+    await(() -> console.address("example/greeter/Grace").toString().contains("\"value\":1"));
+
+    // As from another directory: no serve record, the same servers and prefix.
+    running.record().delete();
+    ConsoleCommand.Running alone = consoleCommand("--prefix", PREFIX, "--port", "0");
+    try {
+      var client = java.net.http.HttpClient.newHttpClient();
+      var base = alone.server().url();
+      var state =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(
+                      base.resolve("statekit/api/address/example/greeter/Grace"))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, state.statusCode(), state.body());
+      assertTrue(state.body().contains("\"seen\""), state.body());
+      var overview =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(base.resolve("statekit/api/overview")).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertTrue(overview.body().contains("\"readOnly\":true"), overview.body());
+      var resend =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(
+                      base.resolve("statekit/api/dead-letters/any/resend"))
+                  .POST(java.net.http.HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertEquals(403, resend.statusCode(), resend.body());
+      assertTrue(resend.body().contains("--allow-writes"), resend.body());
+      var page =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(base.resolve("console/")).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertTrue(page.body().contains("StateKit console"), page.body());
+      IllegalStateException missing =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalStateException.class, () -> consoleCommand("--prefix", "nothing-here"));
+      assertTrue(
+          missing.getMessage().contains("tables --prefix nothing-here"), missing.getMessage());
+    } finally {
+      alone.close();
+      running.record().write();
+    }
+  }
+
+  private static ConsoleCommand.Running consoleCommand(String... args) throws Exception {
+    CommandLine command = new CommandLine(new ConsoleCommand());
+    command.setOut(new PrintWriter(new StringWriter(), true));
+    command.parseArgs(args);
+    return ((ConsoleCommand) command.getCommand()).start();
+  }
+
   private static void await(BooleanSupplier condition) throws InterruptedException {
     long end = System.currentTimeMillis() + 60_000;
     while (!condition.getAsBoolean()) {
