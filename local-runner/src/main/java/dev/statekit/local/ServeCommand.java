@@ -90,6 +90,7 @@ final class ServeCommand implements Callable<Integer> {
     Template template = options.template();
     out.println("StateKit local runner: " + template.source() + " on " + backend.describe());
     LocalApp app = LocalApp.open(backend, template, options.prefix, java.util.Map.of(), out);
+    ConsoleData console = app.console();
     LocalLambdaServer server =
         LocalLambdaServer.start(
             host,
@@ -97,7 +98,7 @@ final class ServeCommand implements Callable<Integer> {
             app::function,
             app.urlFunction(),
             controlApi(app),
-            app.console() == null ? null : new ConsoleApi(app.console()));
+            console == null ? null : new ConsoleApi(console));
     Activity activity = new Activity(out);
     EgressLog.showOn(activity, declaredOrNone(app));
     List<String> sources =
@@ -119,7 +120,7 @@ final class ServeCommand implements Callable<Integer> {
             + String.join("|", app.functionNames())
             + "}/invocations");
     sources.forEach(line -> out.println("  " + line));
-    if (app.console() != null) {
+    if (console != null) {
       out.println("Console: " + server.url() + "console/");
     }
     out.println("Stop with Ctrl-C.");
