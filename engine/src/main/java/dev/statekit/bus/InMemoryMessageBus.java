@@ -186,6 +186,39 @@ public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
     return groups.values().stream().mapToInt(Deque::size).sum();
   }
 
+  /** How many messages were received and are neither deleted nor visible again yet. */
+  public synchronized int inFlight() {
+    long now = clock.millis();
+    int count = 0;
+    for (Deque<Entry> group : groups.values()) {
+      for (Entry entry : group) {
+        if (entry.receipt != null && entry.visibleAt > now) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Takes the stored message whose deduplication id is {@code deduplicationId} off the queue, in
+   * flight or not (a console moving a dead letter back to its queue).
+   *
+   * @return the message, or empty if there is none of that id
+   */
+  public synchronized java.util.Optional<BusMessage> take(String deduplicationId) {
+    for (Deque<Entry> group : groups.values()) {
+      for (java.util.Iterator<Entry> entries = group.iterator(); entries.hasNext(); ) {
+        Entry entry = entries.next();
+        if (deduplicationId.equals(entry.message.deduplicationId())) {
+          entries.remove();
+          return java.util.Optional.of(entry.message);
+        }
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   /** Every stored message as it was sent (attributes included), oldest first. */
   public synchronized List<BusMessage> peekAll() {
     List<Entry> all = new ArrayList<>();

@@ -109,6 +109,21 @@ public final class AddressRun {
     }
   }
 
+  /**
+   * The values as they stand between invocations, by name (values without one left out), for an
+   * observer of the runtime: a snapshot, read only when one is registered.
+   */
+  public java.util.Map<String, TypedValue> currentValues() {
+    java.util.Map<String, TypedValue> values = new java.util.LinkedHashMap<>();
+    for (StateCell cell : cells) {
+      byte[] bytes = cell.bytes();
+      if (bytes != null) {
+        values.put(cell.spec.name(), new TypedValue(cell.typeName, bytes));
+      }
+    }
+    return values;
+  }
+
   /** The net change of each value the batch wrote or removed, in declaration order. */
   public List<StateMutation> mutations() {
     List<StateMutation> mutations = new ArrayList<>(cells.length);

@@ -239,6 +239,7 @@ public final class FunctionRuntime {
     private int deliveredCacheSize = 10_000;
     private MessageBus wakeUps;
     private Duration sweepInterval = Duration.ofMinutes(1);
+    private InvocationObserver observer = InvocationObserver.NONE;
 
     private Builder(StatefulFunctions functions) {
       this.functions = Objects.requireNonNull(functions, "functions");
@@ -411,6 +412,16 @@ public final class FunctionRuntime {
     }
 
     /**
+     * Who sees each invocation run, with its message, state before and after and effects, once its
+     * outcome is settled (default: {@link InvocationObserver#NONE}, and nothing is recorded). The
+     * local runner's console registers one.
+     */
+    public Builder observer(InvocationObserver observer) {
+      this.observer = Objects.requireNonNull(observer, "observer");
+      return this;
+    }
+
+    /**
      * How many due timers one sweep reads per shard (default 250; 8 shards).
      *
      * @throws IllegalArgumentException if under 1
@@ -497,7 +508,8 @@ public final class FunctionRuntime {
               pauses,
               deliveredCacheSize,
               wakeUps,
-              sweepInterval));
+              sweepInterval,
+              observer));
     }
 
     private static int atLeast(int minimum, int value, String name) {

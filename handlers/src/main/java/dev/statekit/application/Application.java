@@ -3,6 +3,7 @@ package dev.statekit.application;
 import dev.statekit.entry.EntryPoint;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.Variables;
+import dev.statekit.runtime.InvocationObserver;
 import dev.statekit.types.TypeName;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -180,7 +181,16 @@ public final class Application {
    * @param clock the clock of expiry, delays, queue visibility and idle shards
    */
   public InMemoryApplication inMemory(Variables variables, Clock clock) {
-    return InMemoryApplication.wire(this, variables, clock);
+    return InMemoryApplication.wire(this, variables, clock, InvocationObserver.NONE);
+  }
+
+  /**
+   * Like {@link #inMemory(Variables, Clock)}, with {@code observer} seeing every invocation the
+   * runtime runs (the local runner's console).
+   */
+  public InMemoryApplication inMemory(
+      Variables variables, Clock clock, InvocationObserver observer) {
+    return InMemoryApplication.wire(this, variables, clock, observer);
   }
 
   /**

@@ -39,6 +39,7 @@ public final class InMemoryApplication {
   private final InMemoryStandardQueue wakeUps;
   private final Map<TypeName, CollectingEgressSink> egress;
   private final EntryPoint entryPoint;
+  private final Map<String, PipelineActivity> pipelines;
 
   private InMemoryApplication(
       StatefulFunctions functions,
@@ -47,7 +48,8 @@ public final class InMemoryApplication {
       InMemoryMessageBus deadLetters,
       InMemoryStandardQueue wakeUps,
       Map<TypeName, CollectingEgressSink> egress,
-      EntryPoint entryPoint) {
+      EntryPoint entryPoint,
+      Map<String, PipelineActivity> pipelines) {
     this.functions = functions;
     this.store = store;
     this.ingress = ingress;
@@ -55,9 +57,14 @@ public final class InMemoryApplication {
     this.wakeUps = wakeUps;
     this.egress = Map.copyOf(egress);
     this.entryPoint = entryPoint;
+    this.pipelines = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(pipelines));
   }
 
-  static InMemoryApplication wire(Application application, Variables variables, Clock clock) {
+  static InMemoryApplication wire(
+      Application application,
+      Variables variables,
+      Clock clock,
+      dev.statekit.runtime.InvocationObserver observer) {
     StatefulFunctions functions = application.functions(variables);
     InMemoryFunctionStore store = new InMemoryFunctionStore();
     InMemoryMessageBus ingress = new InMemoryMessageBus(clock, Duration.ofSeconds(30));
@@ -78,6 +85,7 @@ public final class InMemoryApplication {
             .wakeUps(wakeUps)
             .egress(routes.otherwise(new LoggingSink()).build())
             .clock(clock)
+            .observer(observer)
             .build();
     // In one process nothing but the local runner invokes it: any queue and rule will do.
     EntryPointBuilder entry =
@@ -88,6 +96,7 @@ public final class InMemoryApplication {
             .scheduled(FunctionRuntime.SWEEP_TASK, runtime.sweepTask())
             .anyQueue(runtime.queueConsumer())
             .anyScheduleRule();
+    Map<String, PipelineActivity> activities = new LinkedHashMap<>();
     for (PipelineDeclaration declared : application.pipelines()) {
       BatchPipeline pipeline =
           declared
@@ -101,11 +110,13 @@ public final class InMemoryApplication {
                       Duration.ofSeconds(1),
                       clock,
                       Map.copyOf(collected)));
+      PipelineActivity activity = new PipelineActivity(pipeline);
+      activities.put(declared.name(), activity);
       Optional<String> stream = variables.optional(declared.streamVariable());
       if (stream.isPresent()) {
-        entry.kinesisStream(stream.get(), pipeline.kinesisConsumer());
+        entry.kinesisStream(stream.get(), activity.kinesisConsumer());
       } else if (application.pipelines().size() == 1) {
-        entry.anyKinesisStream(pipeline.kinesisConsumer());
+        entry.anyKinesisStream(activity.kinesisConsumer());
       } else {
         throw new IllegalStateException(
             "In memory, "
@@ -116,10 +127,10 @@ public final class InMemoryApplication {
                 + declared.name()
                 + " reads, so its events can be told from the others'");
       }
-      entry.scheduled(Application.tickTask(declared.name()), pipeline.tickTask());
+      entry.scheduled(Application.tickTask(declared.name()), activity.tickTask());
     }
     return new InMemoryApplication(
-        functions, store, ingress, deadLetters, wakeUps, collected, entry.build());
+        functions, store, ingress, deadLetters, wakeUps, collected, entry.build(), activities);
   }
 
   /** The registry. */
@@ -153,6 +164,11 @@ public final class InMemoryApplication {
   /** The records of each egress declared as a queue. */
   public Map<TypeName, CollectingEgressSink> egress() {
     return egress;
+  }
+
+  /** Each declared pipeline by name, with what its batches and ticks did. */
+  public Map<String, PipelineActivity> pipelines() {
+    return pipelines;
   }
 
   /** The one entry point over all of it. */

@@ -46,6 +46,7 @@ final class InMemoryApp implements LocalApp {
   private final List<ScheduleTicker> tickers = new ArrayList<>();
   private final Map<TypeName, Integer> egressTaken = new HashMap<>();
   private int deadLettersTaken;
+  private final InvocationLog invocations = new InvocationLog();
 
   InMemoryApp(Template template, Map<String, String> settings) {
     FunctionDef definition =
@@ -64,7 +65,8 @@ final class InMemoryApp implements LocalApp {
     values.putAll(application.localSettings());
     values.putAll(settings);
     this.variables = Map.copyOf(values);
-    this.app = application.inMemory(Variables.of(variables), Clock.systemUTC());
+    this.app = application.inMemory(Variables.of(variables), Clock.systemUTC(), invocations);
+    invocations.decodeWith(app::functions);
     this.function = new LocalFunction(definition, new StateKitHandler(app.entryPoint()));
   }
 
@@ -231,6 +233,11 @@ final class InMemoryApp implements LocalApp {
         + "/"
         + shard
         + " (in memory there is no stream)";
+  }
+
+  @Override
+  public ConsoleData console() {
+    return new InMemoryConsole(application, app, invocations, describe());
   }
 
   @Override

@@ -44,16 +44,18 @@ interface LocalApp extends AutoCloseable {
   static Application declared(Template template) {
     var function =
         ApplicationCode.applicationFunction(template)
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "No function of "
-                            + template.source()
-                            + " sets "
-                            + Application.VARIABLE
-                            + ": the local runner needs the application's declaration (its"
-                            + " StateKitApplication class) for this"));
+            .orElseThrow(() -> new IllegalStateException(noDeclaration(template)));
     return ApplicationCode.application(template, function);
+  }
+
+  /** Why a template without a declaration can't do this. */
+  static String noDeclaration(Template template) {
+    return "No function of "
+        + template.source()
+        + " sets "
+        + Application.VARIABLE
+        + ": the local runner needs the application's declaration (its StateKitApplication"
+        + " class) for this";
   }
 
   /** The application's declaration. */
@@ -110,6 +112,11 @@ interface LocalApp extends AutoCloseable {
    * @return what was done, for the console
    */
   String feed(String pipeline, List<byte[]> records);
+
+  /** What the console shows of it, or null where there is no console yet. */
+  default ConsoleData console() {
+    return null;
+  }
 
   @Override
   void close();

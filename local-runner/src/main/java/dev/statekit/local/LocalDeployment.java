@@ -82,6 +82,29 @@ final class LocalDeployment {
     return new LocalDeployment(template, backend, resources, settings);
   }
 
+  /**
+   * The template's resources created before under {@code prefix} on {@code backend}, found without
+   * creating or changing any (see {@link LocalResources#find}).
+   */
+  static LocalDeployment existing(
+      Template template, Backend backend, String prefix, PrintWriter log) {
+    if (!backend.hasServers()) {
+      throw new IllegalStateException("In memory there are no resources to find");
+    }
+    LocalResources resources =
+        LocalResources.find(
+            template,
+            prefix,
+            backend.dynamoDbClient(),
+            backend.sqsClient(),
+            backend.kinesisClient(),
+            log);
+    Map<String, String> settings = new LinkedHashMap<>(LOCAL_TIMING);
+    ApplicationCode.applicationFunction(template)
+        .ifPresent(f -> settings.putAll(ApplicationCode.application(template, f).localSettings()));
+    return new LocalDeployment(template, backend, resources, settings);
+  }
+
   Template template() {
     return template;
   }

@@ -20,6 +20,8 @@ import java.util.function.Function;
  *       lambda invoke --endpoint-url} works against it); a function error answers 200 with {@code
  *       X-Amz-Function-Error: Unhandled} and Lambda's error document;
  *   <li>{@code /statekit/...}: the local runner's own questions (see {@link ControlApi});
+ *   <li>{@code /console/} and {@code /statekit/api/...}: the console and its JSON API (see {@link
+ *       ConsoleApi});
  *   <li>every other path: the function URL of the function that has one, so a Flink StateFun
  *       runtime (or curl) reaches the StateFun endpoint at {@code /{namespace}/{type}}.
  * </ul>
@@ -49,7 +51,8 @@ final class LocalLambdaServer implements AutoCloseable {
       int port,
       Function<String, LocalFunction> functions,
       String urlFunction,
-      ControlApi control)
+      ControlApi control,
+      ConsoleApi console)
       throws IOException {
     HttpServer server;
     try {
@@ -67,6 +70,10 @@ final class LocalLambdaServer implements AutoCloseable {
             });
     server.createContext(INVOKE_PREFIX, exchange -> invokeApi(exchange, functions));
     server.createContext("/statekit/", control::handle);
+    if (console != null) {
+      server.createContext(ConsoleApi.API, console::api);
+      server.createContext("/console", console::page);
+    }
     server.createContext("/", exchange -> functionUrl(exchange, functions, urlFunction));
     server.setExecutor(executor);
     server.start();

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       ReplayCommand.class,
       SendCommand.class,
       CallCommand.class,
+      ConsoleCommand.class,
       StateCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -90,8 +90,15 @@ final class ServeCommand implements Callable<Integer> {
     Template template = options.template();
     out.println("StateKit local runner: " + template.source() + " on " + backend.describe());
     LocalApp app = LocalApp.open(backend, template, options.prefix, java.util.Map.of(), out);
+    ConsoleData console = app.console();
     LocalLambdaServer server =
-        LocalLambdaServer.start(host, port, app::function, app.urlFunction(), controlApi(app));
+        LocalLambdaServer.start(
+            host,
+            port,
+            app::function,
+            app.urlFunction(),
+            controlApi(app),
+            console == null ? null : new ConsoleApi(console));
     Activity activity = new Activity(out);
     EgressLog.showOn(activity, declaredOrNone(app));
     List<String> sources =
@@ -113,6 +120,9 @@ final class ServeCommand implements Callable<Integer> {
             + String.join("|", app.functionNames())
             + "}/invocations");
     sources.forEach(line -> out.println("  " + line));
+    if (console != null) {
+      out.println("Console: " + server.url() + "console/");
+    }
     out.println("Stop with Ctrl-C.");
     out.flush();
     return new Running(server, app, record);

@@ -174,6 +174,19 @@ final class ServersApp implements LocalApp {
   }
 
   @Override
+  public ConsoleData console() {
+    try {
+      return new ServersConsole(
+          deployment,
+          application(),
+          deployment.environment(applicationDefinition()),
+          deployment.backend().mode() == Backend.Mode.AWS);
+    } catch (IllegalStateException e) {
+      return null;
+    }
+  }
+
+  @Override
   public void close() {
     if (sources != null) {
       sources.close();

@@ -38,6 +38,18 @@ final class StateView {
    * @throws IllegalArgumentException if it is not an address of a registered function
    */
   String json(String address) {
+    try {
+      return JSON.writeValueAsString(tree(address));
+    } catch (IOException e) {
+      throw new IllegalStateException("Could not write the state of " + address, e);
+    }
+  }
+
+  /**
+   * Like {@link #json}, with the address's pending delayed messages: {@code "pending": [{"token",
+   * "dueAt", "message"}]} (the queue message each sends when due).
+   */
+  ObjectNode tree(String address) {
     Address target = new AddressArgument().convert(address);
     StatefulFunctionSpec spec =
         functions
@@ -67,11 +79,22 @@ final class StateView {
         value.put("expired", true);
       }
     }
-    try {
-      return JSON.writeValueAsString(root);
-    } catch (IOException e) {
-      throw new IllegalStateException("Could not write the state of " + address, e);
-    }
+    var pending = root.putArray("pending");
+    state
+        .pendingTokens()
+        .forEach(
+            (token, key) -> {
+              ObjectNode timer = pending.addObject();
+              timer.put("token", token);
+              timer.put("dueAt", Instant.ofEpochMilli(key.dueAtMillis()).toString());
+              store.timer(key).ifPresent(t -> timer.put("message", t.body()));
+            });
+    return root;
+  }
+
+  /** The functions whose state this view decodes. */
+  StatefulFunctions functions() {
+    return functions;
   }
 
   private static com.fasterxml.jackson.databind.JsonNode decode(

@@ -392,6 +392,7 @@ final class AddressCommitter {
       }
       d.settle(outcome, error);
     }
+    Observations.settled(settings, plan);
     answerCalls(plan);
   }
 

@@ -141,9 +141,13 @@ final class InvocationRunner {
       check.firing(inbound);
     }
     InvocationEffects effects;
+    Map<String, TypedValue> before = Observations.on(settings) ? batch.currentValues() : null;
     try {
       effects = batch.invoke(inbound.caller, inbound.argument);
     } catch (FunctionInvocationException e) {
+      if (before != null) {
+        observe(plan, new Observations.Draft(inbound, before, before, null));
+      }
       if (lastAttempt(inbound)) {
         plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, e);
         return null;
@@ -168,6 +172,9 @@ final class InvocationRunner {
       return null;
     }
     plan.applied(inbound, effects);
+    if (before != null) {
+      observe(plan, new Observations.Draft(inbound, before, batch.currentValues(), effects));
+    }
     return null;
   }
 
@@ -189,6 +196,13 @@ final class InvocationRunner {
                 + "); nothing was applied. Reply with less (an id to read the rest by) or send it"
                 + " to an egress"),
         false);
+  }
+
+  private static void observe(RunResult plan, Observations.Draft draft) {
+    if (plan.observed == null) {
+      plan.observed = new java.util.ArrayList<>();
+    }
+    plan.observed.add(draft);
   }
 
   private boolean lastAttempt(InboundInvocation inbound) {

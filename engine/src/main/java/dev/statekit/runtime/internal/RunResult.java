@@ -23,6 +23,9 @@ final class RunResult {
 
   List<StateMutation> mutations = List.of();
 
+  /** The invocations run, for the observer; null when none is registered. */
+  List<Observations.Draft> observed;
+
   /** An invocation whose effects the runtime refuses; run again without it. */
   InboundInvocation rejected;
 

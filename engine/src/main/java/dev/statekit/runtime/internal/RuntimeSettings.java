@@ -7,6 +7,7 @@ import dev.statekit.concurrent.ParallelCalls;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.invocation.FunctionEngine;
+import dev.statekit.runtime.InvocationObserver;
 import dev.statekit.runtime.store.FunctionStore;
 import dev.statekit.runtime.store.OutboxKey;
 import java.time.Clock;
@@ -76,6 +77,7 @@ public final class RuntimeSettings {
   final DeliveredCache delivered;
   final MessageBus wakeUps;
   final Duration wakeUpHorizon;
+  final InvocationObserver observer;
 
   /**
    * The settings; see {@code FunctionRuntime.Builder} for what each means.
@@ -110,6 +112,62 @@ public final class RuntimeSettings {
       int deliveredCacheSize,
       MessageBus wakeUps,
       Duration sweepInterval) {
+    this(
+        functions,
+        store,
+        queue,
+        deadLetters,
+        egress,
+        clock,
+        maxAttempts,
+        maxConflictRetries,
+        dedupRetention,
+        idempotencyRetention,
+        idempotencyCapacity,
+        markCapacity,
+        outboxSweepAfter,
+        maxDelay,
+        timerResendAfter,
+        sweepLimit,
+        hook,
+        parallel,
+        random,
+        pauses,
+        deliveredCacheSize,
+        wakeUps,
+        sweepInterval,
+        InvocationObserver.NONE);
+  }
+
+  /**
+   * The settings, with an observer of the invocations run ({@link InvocationObserver#NONE} for
+   * none).
+   */
+  public RuntimeSettings(
+      StatefulFunctions functions,
+      FunctionStore store,
+      MessageBus queue,
+      MessageBus deadLetters,
+      EgressRoutes egress,
+      Clock clock,
+      int maxAttempts,
+      int maxConflictRetries,
+      Duration dedupRetention,
+      Duration idempotencyRetention,
+      int idempotencyCapacity,
+      int markCapacity,
+      Duration outboxSweepAfter,
+      Duration maxDelay,
+      Duration timerResendAfter,
+      int sweepLimit,
+      FaultHook hook,
+      ParallelCalls parallel,
+      RandomGenerator random,
+      Pauses pauses,
+      int deliveredCacheSize,
+      MessageBus wakeUps,
+      Duration sweepInterval,
+      InvocationObserver observer) {
     this.functions = functions;
     this.engine = new FunctionEngine(functions);
     this.targets = new AddressResolver(functions);
@@ -136,6 +194,7 @@ public final class RuntimeSettings {
     this.wakeUps = wakeUps;
     // The sweep wakes what is due before its next run, and a little more: schedules are not exact.
     this.wakeUpHorizon = sweepInterval.plus(sweepInterval.dividedBy(2));
+    this.observer = java.util.Objects.requireNonNull(observer, "observer");
   }
 
   /** How the runtime waits before attempt {@code attempt + 1} of something that conflicted. */

@@ -70,10 +70,14 @@ public final class BatchPipeline {
 
   private final String name;
   private final BatchEngine engine;
+  private final Pipeline pipeline;
+  private final BatchStore store;
 
-  private BatchPipeline(String name, BatchEngine engine) {
+  private BatchPipeline(String name, BatchEngine engine, Pipeline pipeline, BatchStore store) {
     this.name = name;
     this.engine = engine;
+    this.pipeline = pipeline;
+    this.store = store;
   }
 
   /**
@@ -87,6 +91,22 @@ public final class BatchPipeline {
   /** The pipeline's name. */
   public String name() {
     return name;
+  }
+
+  /**
+   * Its stages and operators, with their labels and configuration, as {@link Pipeline#graph}
+   * describes them (one worker per stage: a batch runs each stage once).
+   */
+  public dev.statekit.stream.PipelineGraph graph() {
+    return pipeline.graph(dev.statekit.stream.RunOptions.named(name).build());
+  }
+
+  /**
+   * What its store holds of each split (and of its tick, the split named {@link SplitState#TICK}):
+   * position, watermark, when it was last active; one read of the store.
+   */
+  public List<SplitState> splits() {
+    return store.readSplits(name);
   }
 
   /**
@@ -343,7 +363,7 @@ public final class BatchPipeline {
               maxCachedKeys,
               hook,
               concurrency == null ? BatchConcurrency.threads(16) : concurrency);
-      return new BatchPipeline(name, new BatchEngine(name, pipeline, settings));
+      return new BatchPipeline(name, new BatchEngine(name, pipeline, settings), pipeline, store);
     }
 
     private static Duration atLeast(Duration value, Duration least, String what) {

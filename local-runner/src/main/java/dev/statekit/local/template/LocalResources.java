@@ -90,6 +90,77 @@ public final class LocalResources {
     return created;
   }
 
+  /**
+   * Finds every table, queue and stream of {@code template} created before under {@code prefix},
+   * creating and changing nothing (a read-only console).
+   *
+   * @throws IllegalStateException if one is missing, saying how to create them
+   */
+  public static LocalResources find(
+      Template template,
+      String prefix,
+      DynamoDbClient dynamoDb,
+      SqsClient sqs,
+      KinesisClient kinesis,
+      PrintWriter log) {
+    LocalResources found = new LocalResources();
+    String missing = "; create them first with tables --prefix " + prefix + " (or serve)";
+    for (Resource table : template.resources("AWS::DynamoDB::Table")) {
+      String name = prefix + "-" + table.logicalId();
+      TableDescription description;
+      try {
+        description = dynamoDb.describeTable(b -> b.tableName(name)).table();
+      } catch (software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException e) {
+        throw new IllegalStateException("There is no table " + name + missing, e);
+      }
+      Map<String, String> attrs = new HashMap<>();
+      attrs.put("Arn", description.tableArn());
+      if (description.latestStreamArn() != null) {
+        attrs.put("StreamArn", description.latestStreamArn());
+      }
+      found.put(new LocalResource(table.logicalId(), table.type(), name, attrs), log);
+    }
+    for (Resource queue : queuesInCreationOrder(template)) {
+      String name =
+          prefix + "-" + queue.logicalId() + (queue.flag("FifoQueue", false) ? ".fifo" : "");
+      String url;
+      try {
+        url = sqs.getQueueUrl(b -> b.queueName(name)).queueUrl();
+      } catch (software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException e) {
+        throw new IllegalStateException("There is no queue " + name + missing, e);
+      }
+      String arn =
+          sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
+              .attributes()
+              .get(QueueAttributeName.QUEUE_ARN);
+      found.put(
+          new LocalResource(
+              queue.logicalId(),
+              queue.type(),
+              url,
+              Map.of("Arn", arn, "QueueName", name, "QueueUrl", url)),
+          log);
+    }
+    for (Resource stream : template.resources("AWS::Kinesis::Stream")) {
+      String name = prefix + "-" + stream.logicalId();
+      String arn;
+      try {
+        arn =
+            kinesis
+                .describeStreamSummary(b -> b.streamName(name))
+                .streamDescriptionSummary()
+                .streamARN();
+      } catch (software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException e) {
+        throw new IllegalStateException("There is no stream " + name + missing, e);
+      }
+      found.put(
+          new LocalResource(
+              stream.logicalId(), stream.type(), name, Map.of("Arn", arn, "Name", name)),
+          log);
+    }
+    return found;
+  }
+
   private void put(LocalResource resource, PrintWriter log) {
     byLogicalId.put(resource.logicalId(), resource);
     log.println(

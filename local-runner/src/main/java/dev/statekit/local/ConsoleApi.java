@@ -1,0 +1,170 @@
+package dev.statekit.local;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The console: its page under {@code /console/} (plain HTML, CSS and JavaScript from the jar) and
+ * the JSON documents the page polls, under {@code /statekit/api/}:
+ *
+ * <ul>
+ *   <li>{@code GET overview}: the application, its functions with their values, egresses, each
+ *       pipeline's stages and operators (type, label, configuration), the messages seen between
+ *       function types and to egresses ({@code edges}, with counts);
+ *   <li>{@code GET queues}: depth and in flight of each queue, the dead letters with their errors;
+ *   <li>{@code GET pipelines}: each pipeline's splits (position, watermark, idleness) and totals
+ *       (records, late records, windows fired);
+ *   <li>{@code GET addresses}: the addresses invocations ran on;
+ *   <li>{@code GET address/{namespace}/{type}/{id}}: its values decoded, with expiry, and its
+ *       pending delayed messages;
+ *   <li>{@code GET invocations?after=N&limit=M}: the invocations numbered above N (message in,
+ *       state before and after, messages, delayed messages and egress records sent, outcome, error,
+ *       trace id);
+ *   <li>{@code GET metrics}: per-second counts of the last two minutes, and totals;
+ *   <li>{@code POST dead-letters/{id}/resend}: puts a dead letter back on the ingress queue, as it
+ *       was (empty body) or as the request's body (a fixed ingress envelope).
+ * </ul>
+ *
+ * Errors answer {@code {"error": "..."}}: 400 for bad input, 403 for a write on a read-only
+ * console, 404 for an unknown path.
+ */
+final class ConsoleApi {
+  static final String API = "/statekit/api/";
+  static final String PAGE = "/console/";
+  private static final Pattern ASSET = Pattern.compile("[a-z0-9-]+\\.(html|css|js|svg)");
+  private static final Map<String, String> TYPES =
+      Map.of(
+          "html", "text/html; charset=utf-8",
+          "css", "text/css; charset=utf-8",
+          "js", "text/javascript; charset=utf-8",
+          "svg", "image/svg+xml");
+
+  private final ConsoleData data;
+
+  ConsoleApi(ConsoleData data) {
+    this.data = data;
+  }
+
+  void page(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String path = exchange.getRequestURI().getPath();
+      if (path.equals("/console")) {
+        exchange.getResponseHeaders().set("Location", PAGE);
+        LocalLambdaServer.send(exchange, 302, null, new byte[0]);
+        return;
+      }
+      String name = path.length() <= PAGE.length() ? "index.html" : path.substring(PAGE.length());
+      if (!ASSET.matcher(name).matches()) {
+        error(exchange, 404, "No console file " + name);
+        return;
+      }
+      try (InputStream in = ConsoleApi.class.getResourceAsStream("console/" + name)) {
+        if (in == null) {
+          error(exchange, 404, "No console file " + name);
+          return;
+        }
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        LocalLambdaServer.send(
+            exchange, 200, TYPES.get(name.substring(name.lastIndexOf('.') + 1)), in.readAllBytes());
+      }
+    }
+  }
+
+  void api(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String path = exchange.getRequestURI().getPath().substring(API.length());
+      String method = exchange.getRequestMethod();
+      try {
+        ObjectNode answer = answer(method, path, exchange);
+        if (answer == null) {
+          error(
+              exchange,
+              404,
+              "Unknown: " + method + " " + API + path + "; see docs/local-runner.md");
+          return;
+        }
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        LocalLambdaServer.send(
+            exchange, 200, "application/json", ConsoleJson.JSON.writeValueAsBytes(answer));
+      } catch (IllegalArgumentException e) {
+        error(exchange, 400, e.getMessage());
+      } catch (IllegalStateException e) {
+        error(exchange, 403, e.getMessage());
+      }
+    }
+  }
+
+  private ObjectNode answer(String method, String path, HttpExchange exchange) throws IOException {
+    if ("POST".equals(method)) {
+      if (path.startsWith("dead-letters/") && path.endsWith("/resend")) {
+        String id =
+            URLDecoder.decode(
+                path.substring("dead-letters/".length(), path.length() - "/resend".length()),
+                StandardCharsets.UTF_8);
+        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        return data.resend(id, body);
+      }
+      return null;
+    }
+    if (!"GET".equals(method)) {
+      return null;
+    }
+    if (path.startsWith("address/")) {
+      return data.address(
+          URLDecoder.decode(path.substring("address/".length()), StandardCharsets.UTF_8));
+    }
+    return switch (path) {
+      case "overview" -> data.overview();
+      case "queues" -> data.queues();
+      case "pipelines" -> data.pipelines();
+      case "addresses" -> data.addresses();
+      case "metrics" -> data.metrics();
+      case "invocations" -> {
+        Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+        yield data.invocations(
+            number(query, "after", 0), (int) Math.min(500, number(query, "limit", 100)));
+      }
+      default -> null;
+    };
+  }
+
+  private static Map<String, String> query(String raw) {
+    Map<String, String> query = new java.util.HashMap<>();
+    if (raw != null) {
+      for (String pair : raw.split("&")) {
+        int eq = pair.indexOf('=');
+        if (eq > 0) {
+          query.put(
+              pair.substring(0, eq),
+              URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+      }
+    }
+    return query;
+  }
+
+  private static long number(Map<String, String> query, String name, long otherwise) {
+    String value = query.get(name);
+    if (value == null) {
+      return otherwise;
+    }
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " is a number, got '" + value + "'");
+    }
+  }
+
+  private static void error(HttpExchange exchange, int status, String message) throws IOException {
+    ObjectNode node = ConsoleJson.JSON.createObjectNode();
+    node.put("error", message);
+    LocalLambdaServer.send(
+        exchange, status, "application/json", ConsoleJson.JSON.writeValueAsBytes(node));
+  }
+}
