@@ -52,6 +52,11 @@ class AnswerBytesTest {
                         MessageBuilder.forAddress(SIZES, id).withValue(value).build());
                     context.cancelDelayedMessage(id + "-old");
                     context.send(EgressMessageBuilder.forEgress(OUT).withValue(value).build());
+                    // A call's reply: a StateFun cluster has no caller for it, and no such egress.
+                    context.send(
+                        EgressMessageBuilder.forEgress(dev.statekit.function.Reply.EGRESS)
+                            .withValue(value)
+                            .build());
                   },
                   NOTE,
                   GONE)
@@ -66,6 +71,10 @@ class AnswerBytesTest {
       int written =
           peer.getInvocationResult().getOutgoingEgresses(0).getArgument().getValue().size();
       assertTrue(written >= length, "egress value of " + length + " characters: " + written);
+      assertEquals(
+          1,
+          peer.getInvocationResult().getOutgoingEgressesCount(),
+          "the reply to statekit/reply is not in the answer");
     }
   }
 

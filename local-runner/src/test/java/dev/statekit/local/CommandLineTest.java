@@ -26,7 +26,7 @@ class CommandLineTest {
   void everyCommandIsListed() {
     assertEquals(0, run("--help"));
     for (String name :
-        new String[] {"demo", "serve", "invoke", "send", "state", "replay", "tables"}) {
+        new String[] {"demo", "serve", "invoke", "send", "call", "state", "replay", "tables"}) {
       assertTrue(out.toString().contains("  " + name), name + " in\n" + out);
     }
   }
