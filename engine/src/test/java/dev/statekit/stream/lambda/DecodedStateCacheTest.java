@@ -80,8 +80,12 @@ class DecodedStateCacheTest {
         .build();
   }
 
-  /** Records {@code key,time}; counts per key in tumbling windows of 10 ms. */
   private BatchPipeline windowed() {
+    return windowed(BatchFaultHook.NONE);
+  }
+
+  /** Records {@code key,time}; counts per key in tumbling windows of 10 ms. */
+  private BatchPipeline windowed(BatchFaultHook hook) {
     Pipeline pipeline =
         Pipeline.from(BatchSource.records())
             .map(bytes -> new String(bytes, StandardCharsets.UTF_8).split(","))
@@ -96,7 +100,11 @@ class DecodedStateCacheTest {
                 (String key, dev.statekit.stream.TimeWindow w, Long n) ->
                     key + "@" + w.start() + "=" + n)
             .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("counts", pipeline).store(store).clock(clock).build();
+    return BatchPipeline.builder("counts", pipeline)
+        .store(store)
+        .clock(clock)
+        .faultHook(hook)
+        .build();
   }
 
   private static SourceBatch batch(long firstSeq, String... records) {
@@ -175,6 +183,30 @@ class DecodedStateCacheTest {
     // "a" is not in this batch: its window, due now, fires from the item as read, version 2.
     first.process(batch(102, "b,15"));
     assertEquals(List.of("a@0=2"), values());
+  }
+
+  @Test
+  void aWindowFiredFromTheIndexLeavesTheKeyDecodedAndFiresAgainOnARetry() {
+    AtomicInteger crashes = new AtomicInteger();
+    BatchPipeline pipeline =
+        windowed(
+            (step, detail) -> {
+              if (step == BatchFaultHook.Step.DELIVERY && crashes.getAndDecrement() > 0) {
+                throw new IllegalStateException("crash before the deliveries");
+              }
+            });
+    pipeline.process(batch(100, "a,1", "a,2"));
+    // "a" is not in this batch: its window fires from the index, on a copy of its state. The
+    // batch dies before delivering; its retry fires the window again, from the same state.
+    crashes.set(1);
+    assertThrows(IllegalStateException.class, () -> pipeline.process(batch(102, "b,15")));
+    assertEquals(List.of(), values());
+    pipeline.process(batch(102, "b,15"));
+    assertEquals(List.of("a@0=2"), values());
+    pipeline.process(batch(103, "a,16"));
+    pipeline.process(batch(104, "c,25"));
+    assertEquals(List.of("a@0=2", "a@10=1", "b@10=1"), values());
+    assertEquals(0, decodes.get(), "a warm instance decoded state it had written itself");
   }
 
   @Test

@@ -22,13 +22,19 @@ final class BatchTable implements StateTable, DecodedStates {
 
   private final Map<String, KeyItem> items;
   private final DecodedItems decoded;
+  private final java.util.Set<String> writing;
   private final Map<String, byte[]> written = new HashMap<>();
   private final Map<String, Left> left = new HashMap<>();
 
-  /** The table of {@code items}; {@code decoded} is null to decode every item. */
-  BatchTable(Map<String, KeyItem> items, DecodedItems decoded) {
+  /**
+   * The table of {@code items}; {@code decoded} is null to decode every item. The keys of {@code
+   * writing} (those with records in the pass) take their decoded state; the others (windows fired
+   * from the index, never written by the pass) get a copy and leave it for their next batch.
+   */
+  BatchTable(Map<String, KeyItem> items, DecodedItems decoded, java.util.Set<String> writing) {
     this.items = items;
     this.decoded = decoded;
+    this.writing = writing;
   }
 
   @Override
@@ -70,7 +76,9 @@ final class BatchTable implements StateTable, DecodedStates {
     if (decoded == null || item == null || item.state() != bytes) {
       return null;
     }
-    return decoded.takeState(key, item.version(), bytes);
+    return writing.contains(key)
+        ? decoded.takeState(key, item.version(), bytes)
+        : decoded.copyState(key, item.version(), bytes);
   }
 
   @Override

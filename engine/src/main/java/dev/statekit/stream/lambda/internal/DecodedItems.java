@@ -64,6 +64,19 @@ final class DecodedItems {
     return taken;
   }
 
+  /**
+   * A copy of the decoded state of {@code key}'s item at {@code version} with {@code state}, or
+   * null; the state stays here. For a pass that will not write the key (a window fired from the
+   * index): the item stays as it is, and so does what this holds for it.
+   */
+  synchronized DecodedState copyState(String key, long version, byte[] state) {
+    Entry entry = entries.get(key);
+    if (entry == null || entry.decoded == null || !entry.matches(version, state, entry.state)) {
+      return null;
+    }
+    return entry.decoded.shallowCopy();
+  }
+
   /** The decoded bookkeeping of {@code key}'s item at {@code version}, or null. */
   synchronized KeyBook takeBook(String key, long version, byte[] bookkeeping) {
     Entry entry = entries.get(key);

@@ -51,7 +51,9 @@ final class KeyedPass {
   Result run(
       List<KeyedInput> inputs, Map<String, KeyItem> items, Map<String, List<Opened>> dueWindows)
       throws Exception {
-    BatchTable table = new BatchTable(items, decoded);
+    java.util.Set<String> writing = new java.util.HashSet<>();
+    inputs.forEach(input -> writing.add(input.encoded()));
+    BatchTable table = new BatchTable(items, decoded, writing);
     BatchChains.Chain chain =
         BatchChains.open(
             context.shape().plan(),

@@ -13,4 +13,18 @@ public final class DecodedState {
     this.scope = scope;
     this.entry = entry;
   }
+
+  /**
+   * A copy that shares the state's values but not their slots: a store that takes it may set, clear
+   * and add states without changing this one, though not change a value object in place.
+   */
+  public DecodedState shallowCopy() {
+    KeyEntry copy = new KeyEntry(entry.key, entry.slots.length);
+    copy.slots = entry.slots.clone();
+    if (entry.spaces != null) {
+      copy.spaces = new java.util.HashMap<>(entry.spaces.size() * 2);
+      entry.spaces.forEach((namespace, space) -> copy.spaces.put(namespace, space.clone()));
+    }
+    return new DecodedState(scope, copy);
+  }
 }
