@@ -325,7 +325,11 @@ public final class BatchPipeline {
       return this;
     }
 
-    /** Key items kept in memory between batches (100,000 by default). */
+    /**
+     * Key items kept in memory between batches (100,000 by default): each as stored and, for the
+     * keys this process wrote last, also decoded, so that the key's next batch here neither reads
+     * nor decodes it. Lower it if keys hold large state and memory is short.
+     */
     public Builder maxCachedKeys(int keys) {
       if (keys < 0) {
         throw new IllegalArgumentException("maxCachedKeys is 0 or more, got " + keys);

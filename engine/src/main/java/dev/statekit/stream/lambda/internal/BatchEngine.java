@@ -30,6 +30,7 @@ public final class BatchEngine {
   final BatchSettings settings;
   final TimerCodec codec;
   private final ItemCache cache;
+  private final DecodedItems decoded;
 
   /** Messages of unordered splits whose receipts this process wrote: their keys' entries can go. */
   private final Set<String> confirmed =
@@ -54,6 +55,7 @@ public final class BatchEngine {
     this.settings = settings;
     this.codec = shape.hasKeyedStage() ? new TimerCodec(shape.keySerde()) : null;
     this.cache = new ItemCache(settings.maxCachedKeys());
+    this.decoded = new DecodedItems(settings.maxCachedKeys());
   }
 
   /** Processes one batch. */
@@ -313,6 +315,11 @@ public final class BatchEngine {
     settings.hook().reached(step, detail);
   }
 
+  /** Keys' items as this process wrote them, decoded. */
+  DecodedItems decoded() {
+    return decoded;
+  }
+
   /** Runs the calls (at once, as the settings' concurrency does) and waits for all. */
   void together(List<Runnable> calls) {
     if (calls.size() == 1) {
@@ -375,6 +382,7 @@ public final class BatchEngine {
    */
   Set<String> writeKeys(Collection<KeyWork> works) {
     List<KeyWrite> writes = new ArrayList<>();
+    List<KeyWork> writing = new ArrayList<>();
     RuntimeException stopped = null;
     for (KeyWork work : works) {
       if (work.write == null) {
@@ -383,21 +391,25 @@ public final class BatchEngine {
       try {
         reached(BatchFaultHook.Step.KEY_WRITE, work.encoded);
         writes.add(work.write);
+        writing.add(work);
       } catch (RuntimeException e) {
         stopped = stopped == null ? e : stopped;
       }
     }
     Set<String> conflicts =
         writes.isEmpty() ? Set.of() : store().writeKeys(name, shape.keyedOperator(), writes);
-    for (KeyWrite write : writes) {
+    for (KeyWork work : writing) {
+      KeyWrite write = work.write;
       if (conflicts.contains(write.key()) || write.expiresAt() > 0) {
         // An item DynamoDB's TTL may delete starts again at version 1 when written anew, so a
         // cached copy could match a newer item's version: such keys are read every time.
         cache.remove(write.key());
+        decoded.remove(write.key());
       } else {
-        cache.put(
-            new KeyItem(
-                write.key(), write.expectedVersion() + 1, write.state(), write.bookkeeping()));
+        long version = write.expectedVersion() + 1;
+        cache.put(new KeyItem(write.key(), version, write.state(), write.bookkeeping()));
+        decoded.put(
+            write.key(), version, write.state(), work.decoded, write.bookkeeping(), work.book);
       }
     }
     if (stopped != null) {

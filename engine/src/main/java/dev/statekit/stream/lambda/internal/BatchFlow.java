@@ -180,7 +180,7 @@ final class BatchFlow {
       context = context(progress, state, applied, givenUp, gap, reached, receipts, inRange);
       pass =
           keyed
-              ? new KeyedPass(context).run(applied.inputs(), items, Map.of())
+              ? new KeyedPass(context, engine.decoded()).run(applied.inputs(), items, Map.of())
               : new KeyedPass.Result(Map.of(), -1, null);
       if (!pass.failed()) {
         break;
@@ -361,7 +361,8 @@ final class BatchFlow {
       Map<String, KeyItem> items = engine.readKeys(conflicts, true);
       List<KeyedInput> inputs =
           applied.inputs().stream().filter(input -> conflicts.contains(input.encoded())).toList();
-      KeyedPass.Result again = new KeyedPass(context).run(inputs, items, Map.of());
+      KeyedPass.Result again =
+          new KeyedPass(context, engine.decoded()).run(inputs, items, Map.of());
       if (again.failed()) {
         throw new IllegalStateException(
             "A record failed when its key was processed again after a concurrent write: "
@@ -390,7 +391,8 @@ final class BatchFlow {
     }
     engine.together(calls);
     if (!index.windows.isEmpty()) {
-      works.putAll(new KeyedPass(context).run(List.of(), items, index.windows).works());
+      works.putAll(
+          new KeyedPass(context, engine.decoded()).run(List.of(), items, index.windows).works());
     }
   }
 

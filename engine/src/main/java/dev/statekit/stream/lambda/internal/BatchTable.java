@@ -3,6 +3,8 @@ package dev.statekit.stream.lambda.internal;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.state.StateTable;
 import dev.statekit.stream.state.StoredState;
+import dev.statekit.stream.state.internal.DecodedState;
+import dev.statekit.stream.state.internal.DecodedStates;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -11,14 +13,28 @@ import java.util.Map;
 /**
  * The state table under a batch's keyed state: serves the key items read for the batch, and keeps
  * what the operators' state flushes instead of writing it, so that the batch writes each key once,
- * with its bookkeeping, on the version it read.
+ * with its bookkeeping, on the version it read. Serves decoded states from {@link DecodedItems}
+ * where it holds them for the very items read, and keeps what the operators leave in memory, for
+ * the keys written to put back.
  */
-final class BatchTable implements StateTable {
-  private final Map<String, KeyItem> items;
-  private final Map<String, byte[]> written = new HashMap<>();
+final class BatchTable implements StateTable, DecodedStates {
+  private record Left(DecodedState state, byte[] bytes) {}
 
-  BatchTable(Map<String, KeyItem> items) {
+  private final Map<String, KeyItem> items;
+  private final DecodedItems decoded;
+  private final java.util.Set<String> writing;
+  private final Map<String, byte[]> written = new HashMap<>();
+  private final Map<String, Left> left = new HashMap<>();
+
+  /**
+   * The table of {@code items}; {@code decoded} is null to decode every item. The keys of {@code
+   * writing} (those with records in the pass) take their decoded state; the others (windows fired
+   * from the index, never written by the pass) get a copy and leave it for their next batch.
+   */
+  BatchTable(Map<String, KeyItem> items, DecodedItems decoded, java.util.Set<String> writing) {
     this.items = items;
+    this.decoded = decoded;
+    this.writing = writing;
   }
 
   @Override
@@ -52,6 +68,28 @@ final class BatchTable implements StateTable {
       String collection, Map<String, byte[]> puts, Collection<String> deletes) {
     throw new UnsupportedOperationException(
         "A batch's state table keeps no collections: window timers go to the timer index");
+  }
+
+  @Override
+  public DecodedState take(String scope, String key, byte[] bytes) {
+    KeyItem item = items.get(key);
+    if (decoded == null || item == null || item.state() != bytes) {
+      return null;
+    }
+    return writing.contains(key)
+        ? decoded.takeState(key, item.version(), bytes)
+        : decoded.copyState(key, item.version(), bytes);
+  }
+
+  @Override
+  public void flushed(String scope, String key, DecodedState state, byte[] bytes) {
+    left.put(key, new Left(state, bytes));
+  }
+
+  /** The key's state in memory after the batch, if it is what {@code bytes} encode; else null. */
+  DecodedState leftAs(String key, byte[] bytes) {
+    Left state = left.get(key);
+    return state != null && state.bytes() == bytes ? state.state() : null;
   }
 
   /** The key's state after the batch: as flushed, or as read if it did not change. */

@@ -4,6 +4,7 @@ import dev.statekit.stream.lambda.BatchStore.KeyWrite;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
+import dev.statekit.stream.state.internal.DecodedState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +15,14 @@ final class KeyWork {
   final Object key;
   final String encoded;
   final KeyItem item;
+
+  /** What the key records beside its state; null for a key without records in the batch. */
   final KeyBook book;
+
   final boolean touched;
+
+  /** The key's state in memory after the batch, as its write encodes it (null if not known). */
+  DecodedState decoded;
 
   /** Ordered splits: the offset of the last record this split applied before the batch. */
   String threshold;
@@ -45,11 +52,11 @@ final class KeyWork {
   int fired;
   KeyWrite write;
 
-  KeyWork(Object key, String encoded, KeyItem item, boolean touched) {
+  KeyWork(Object key, String encoded, KeyItem item, KeyBook book, boolean touched) {
     this.key = key;
     this.encoded = encoded;
     this.item = item;
-    this.book = KeyBook.decode(item == null ? null : item.bookkeeping());
+    this.book = book;
     this.touched = touched;
   }
 

@@ -32,11 +32,14 @@ final class KeyedPass {
   }
 
   private final BatchContext context;
+  private final DecodedItems decoded;
   private final Keys keys;
 
-  KeyedPass(BatchContext context) {
+  /** A pass; {@code decoded} holds keys' items decoded by earlier batches, or is null. */
+  KeyedPass(BatchContext context, DecodedItems decoded) {
     this.context = context;
-    this.keys = new Keys(context);
+    this.decoded = decoded;
+    this.keys = new Keys(context, decoded);
   }
 
   /**
@@ -48,7 +51,9 @@ final class KeyedPass {
   Result run(
       List<KeyedInput> inputs, Map<String, KeyItem> items, Map<String, List<Opened>> dueWindows)
       throws Exception {
-    BatchTable table = new BatchTable(items);
+    java.util.Set<String> writing = new java.util.HashSet<>();
+    inputs.forEach(input -> writing.add(input.encoded()));
+    BatchTable table = new BatchTable(items, decoded, writing);
     BatchChains.Chain chain =
         BatchChains.open(
             context.shape().plan(),
@@ -115,7 +120,9 @@ final class KeyedPass {
     chain.flushState();
     for (KeyWork work : works.values()) {
       if (work.touched) {
-        keys.finish(work, table.stateOf(work.encoded));
+        byte[] state = table.stateOf(work.encoded);
+        keys.finish(work, state);
+        work.decoded = table.leftAs(work.encoded, state);
       }
     }
     return new Result(works, -1, null);
@@ -180,9 +187,21 @@ final class KeyedPass {
   /** The per-key rules: what was applied before, what goes out again, what is written. */
   static final class Keys {
     private final BatchContext context;
+    private final DecodedItems decoded;
 
-    Keys(BatchContext context) {
+    Keys(BatchContext context, DecodedItems decoded) {
       this.context = context;
+      this.decoded = decoded;
+    }
+
+    /** The key's bookkeeping: as this process left it for this very item, or decoded. */
+    private KeyBook book(String encoded, KeyItem item) {
+      if (item == null) {
+        return KeyBook.decode(null);
+      }
+      KeyBook kept =
+          decoded == null ? null : decoded.takeBook(encoded, item.version(), item.bookkeeping());
+      return kept != null ? kept : KeyBook.decode(item.bookkeeping());
     }
 
     /**
@@ -194,7 +213,7 @@ final class KeyedPass {
      */
     KeyWork prepare(
         Object key, String encoded, KeyItem item, BatchWindowOperator window, boolean touched) {
-      KeyWork work = new KeyWork(key, encoded, item, touched);
+      KeyWork work = new KeyWork(key, encoded, item, touched ? book(encoded, item) : null, touched);
       if (!touched) {
         return work;
       }

@@ -172,7 +172,7 @@ final class TickFlow {
               now,
               List.of());
       var works =
-          new KeyedPass(context)
+          new KeyedPass(context, engine.decoded())
               .run(List.of(), engine.readKeys(index.windows.keySet(), true), index.windows)
               .works();
       Deliveries deliveries = new Deliveries(engine.shape.routes());

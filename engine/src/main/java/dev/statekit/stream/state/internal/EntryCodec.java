@@ -34,7 +34,10 @@ final class EntryCodec {
       return null;
     }
     try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+      // About the size it had: growing the buffer, copy after copy, was a twentieth of a batch's
+      // CPU.
+      int expected = entry.validBytes == null ? 64 : entry.validBytes.length + 32;
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(expected);
       DataOutputStream out = new DataOutputStream(bytes);
       writeSpace(out, null, entry.slots);
       if (entry.spaces != null) {

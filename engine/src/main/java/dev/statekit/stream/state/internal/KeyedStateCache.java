@@ -148,13 +148,30 @@ final class KeyedStateCache implements KeyedStateStore {
           if (item != null) {
             entry.validVersion = item.versionAsOf(lineage);
             entry.validBytes = item.valueAsOf(lineage);
-            if (entry.validBytes != null) {
+            if (entry.validBytes != null && !reuse(encoded, entry)) {
               codec.decode(entry.validBytes, entry);
             }
           }
           loaded.put(key, entry);
         });
     return loaded;
+  }
+
+  /** Takes the entry's values from the table's decoded copy of its bytes, if it has one. */
+  private boolean reuse(String encoded, KeyEntry entry) {
+    if (!(table instanceof DecodedStates decoded)) {
+      return false;
+    }
+    DecodedState taken = decoded.take(scope, encoded, entry.validBytes);
+    if (taken == null
+        || !taken.scope.equals(scope)
+        || taken.entry.slots.length != specs.size()
+        || !taken.entry.key.equals(entry.key)) {
+      return false;
+    }
+    entry.slots = taken.entry.slots;
+    entry.spaces = taken.entry.spaces;
+    return true;
   }
 
   private KeyEntry newEntry(Object key) {
@@ -193,6 +210,7 @@ final class KeyedStateCache implements KeyedStateStore {
 
   @Override
   public void flush(long checkpointId) {
+    DecodedStates decoded = table instanceof DecodedStates d ? d : null;
     List<StateWrite> writes = new ArrayList<>(dirty.size() + emptied.size());
     for (KeyEntry gone : emptied) {
       // A key emptied at a complete checkpoint: its item can go unless the key is live again.
@@ -218,6 +236,14 @@ final class KeyedStateCache implements KeyedStateStore {
     dirty.clear();
     if (!writes.isEmpty()) {
       table.write(scope, writes);
+    }
+    if (decoded != null) {
+      for (KeyEntry entry : entries.values()) {
+        byte[] now = entry.pendingVersion == checkpointId ? entry.pendingBytes : entry.validBytes;
+        if (now != null) {
+          decoded.flushed(scope, encodeKey(entry.key), new DecodedState(scope, entry), now);
+        }
+      }
     }
   }
 
