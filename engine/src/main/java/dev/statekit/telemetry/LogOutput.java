@@ -57,13 +57,31 @@ public final class LogOutput {
 
   /**
    * Hands the records of the logger {@code logger} (and of the loggers named below it, {@code
-   * logger.*}) to {@code listener} instead of writing them, from the level set up.
+   * logger.*}) to {@code listener} instead of writing them, from the level set up, until the
+   * returned handle closes.
    */
-  public static synchronized void route(String logger, Consumer<LogEvent> listener) {
+  public static synchronized Telemetry.Restore route(String logger, Consumer<LogEvent> listener) {
     Settings now = settings;
     Map<String, Consumer<LogEvent>> routes = new LinkedHashMap<>(now.routes());
-    routes.put(
-        Objects.requireNonNull(logger, "logger"), Objects.requireNonNull(listener, "listener"));
+    Consumer<LogEvent> before =
+        routes.put(
+            Objects.requireNonNull(logger, "logger"), Objects.requireNonNull(listener, "listener"));
+    settings = new Settings(now.format(), now.level(), now.out(), Map.copyOf(routes));
+    return () -> unroute(logger, listener, before);
+  }
+
+  private static synchronized void unroute(
+      String logger, Consumer<LogEvent> listener, Consumer<LogEvent> before) {
+    Settings now = settings;
+    if (now.routes().get(logger) != listener) {
+      return;
+    }
+    Map<String, Consumer<LogEvent>> routes = new LinkedHashMap<>(now.routes());
+    if (before == null) {
+      routes.remove(logger);
+    } else {
+      routes.put(logger, before);
+    }
     settings = new Settings(now.format(), now.level(), now.out(), Map.copyOf(routes));
   }
 

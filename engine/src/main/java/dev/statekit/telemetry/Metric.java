@@ -24,7 +24,9 @@ public enum Metric {
   READ_CAPACITY("ReadCapacityUnits", Unit.COUNT, false),
   /** DynamoDB write capacity units, as the responses report them. */
   WRITE_CAPACITY("WriteCapacityUnits", Unit.COUNT, false),
-  /** Outboxes the timer sweep found undelivered past their take-over time. */
+  /**
+   * Outboxes the timer sweep took over: left undelivered by their batches past the take-over time.
+   */
   OUTBOXES_PENDING("OutboxesPending", Unit.COUNT, false),
   /** Delayed messages the timer sweep sent. */
   DELAYED_SENT("DelayedMessagesSent", Unit.COUNT, false),
