@@ -60,6 +60,8 @@ public final class Telemetry {
     if (requestId != null) {
       fields.put(REQUEST_ID, requestId);
     }
+    // Until a message's own trace id takes its place, a line names the invocation's.
+    fields.put(TRACE_ID, trace);
     Context previous = CURRENT.get();
     Context context = new Context(fields, new InvocationMetrics(), trace);
     CURRENT.set(context);

@@ -42,11 +42,20 @@ public class StateKitHandler implements RequestStreamHandler, Resource {
   static final String TRACE_HEADER_PROPERTY = "com.amazonaws.xray.traceHeader";
 
   private final EntryPoint entryPoint;
-  private final MetricsSink metrics = EmfMetricsSink.fromEnvironment(System.getenv());
+  private final MetricsSink metrics;
 
-  /** Answers through {@code entryPoint}, and registers for SnapStart's checkpoint hooks. */
+  /**
+   * Answers through {@code entryPoint}, its metrics as the environment says ({@link
+   * EmfMetricsSink#fromEnvironment}), and registers for SnapStart's checkpoint hooks.
+   */
   public StateKitHandler(EntryPoint entryPoint) {
+    this(entryPoint, EmfMetricsSink.fromEnvironment(System.getenv()));
+  }
+
+  /** Answers through {@code entryPoint}, each invocation's metrics to {@code metrics}. */
+  public StateKitHandler(EntryPoint entryPoint, MetricsSink metrics) {
     this.entryPoint = Objects.requireNonNull(entryPoint, "entryPoint");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
     Core.getGlobalContext().register(this);
   }
 
