@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * Writes each record as one log line ({@code egress <egress> <id> from <address>: <value>}) through
- * StateKit's {@link Log} (on Lambda it lands in CloudWatch Logs), with the record's trace id as the
- * line's {@code traceId}. For development, audits and egresses nobody reads yet.
+ * StateKit's {@link Log} (on Lambda it lands in CloudWatch Logs), with the record's source as the
+ * line's {@code address} and its trace id as its {@code traceId}. For development, audits and
+ * egresses nobody reads yet.
  */
 public final class LoggingSink implements EgressSink {
   private final Log log;
@@ -39,11 +40,13 @@ public final class LoggingSink implements EgressSink {
               + record.textOrBase64();
       if (logger != null) {
         logger.log(System.Logger.Level.INFO, line);
-      } else if (record.traceId().isPresent()) {
-        try (Telemetry.Restore trace = Telemetry.with(Telemetry.TRACE_ID, record.traceId().get())) {
-          log.info(line);
-        }
-      } else {
+        continue;
+      }
+      String trace = record.traceId().orElse(null);
+      try (Telemetry.Restore address =
+              Telemetry.with(Telemetry.ADDRESS, record.source().toString());
+          Telemetry.Restore traced =
+              trace == null ? () -> {} : Telemetry.with(Telemetry.TRACE_ID, trace)) {
         log.info(line);
       }
     }

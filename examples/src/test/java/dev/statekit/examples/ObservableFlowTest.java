@@ -130,7 +130,7 @@ class ObservableFlowTest {
 
     JsonNode alert = find(lines, l -> l.has("pipeline"));
     assertEquals("fraud-check", alert.get("pipeline").asText());
-    assertEquals("shardId-000000000000", alert.get("split").asText());
+    assertEquals("transactions/shardId-000000000000", alert.get("split").asText());
     assertEquals("1", alert.get("batch").asText(), "the batch's first position");
 
     JsonNode refused = find(lines, l -> l.has("errorType"));
