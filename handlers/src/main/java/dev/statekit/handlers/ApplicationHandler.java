@@ -24,7 +24,7 @@ public class ApplicationHandler extends StateKitHandler {
 
   /** A given declaration, wired from {@code variables}. */
   public ApplicationHandler(Application application, Variables variables) {
-    super(application.entryPoint(variables));
+    super(application.entryPoint(variables), variables);
     this.application = application;
   }
 

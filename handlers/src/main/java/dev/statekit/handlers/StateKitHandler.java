@@ -52,6 +52,29 @@ public class StateKitHandler implements RequestStreamHandler, Resource {
     this(entryPoint, EmfMetricsSink.fromEnvironment(System.getenv()));
   }
 
+  /**
+   * Answers through {@code entryPoint}, its metrics as {@code variables} say: EMF on Lambda unless
+   * {@code STATEKIT_METRICS=off}, in the namespace {@code STATEKIT_METRICS_NAMESPACE} (default
+   * {@code StateKit}) with the dimension {@code Application} = {@code STATEKIT_METRICS_APPLICATION}
+   * (default: the function's name).
+   */
+  public StateKitHandler(EntryPoint entryPoint, Variables variables) {
+    this(entryPoint, metricsFrom(variables));
+  }
+
+  static MetricsSink metricsFrom(Variables variables) {
+    java.util.Map<String, String> read = new java.util.HashMap<>();
+    for (String name :
+        java.util.List.of(
+            EmfMetricsSink.METRICS_VARIABLE,
+            EmfMetricsSink.NAMESPACE_VARIABLE,
+            EmfMetricsSink.APPLICATION_VARIABLE,
+            "AWS_LAMBDA_FUNCTION_NAME")) {
+      variables.optional(name).ifPresent(value -> read.put(name, value));
+    }
+    return EmfMetricsSink.fromEnvironment(read);
+  }
+
   /** Answers through {@code entryPoint}, each invocation's metrics to {@code metrics}. */
   public StateKitHandler(EntryPoint entryPoint, MetricsSink metrics) {
     this.entryPoint = Objects.requireNonNull(entryPoint, "entryPoint");
