@@ -28,7 +28,8 @@ final class TelemetryInterceptor implements ExecutionInterceptor {
 
   @Override
   public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
-    return "DynamoDB".equals(attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME))
+    // The SDK names the service "DynamoDb".
+    return "DynamoDb".equalsIgnoreCase(attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME))
         ? CostMeter.withConsumedCapacity(context.request())
         : context.request();
   }

@@ -28,6 +28,16 @@ public class ApplicationHandler extends StateKitHandler {
     this.application = application;
   }
 
+  /**
+   * A given declaration, wired from {@code variables}, each invocation's metrics to {@code metrics}
+   * (a local tool's charts, a test).
+   */
+  public ApplicationHandler(
+      Application application, Variables variables, dev.statekit.telemetry.MetricsSink metrics) {
+    super(application.entryPoint(variables), metrics);
+    this.application = application;
+  }
+
   /** The declaration this handler wires. */
   public Application application() {
     return application;
