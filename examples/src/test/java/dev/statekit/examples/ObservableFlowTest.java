@@ -125,6 +125,7 @@ class ObservableFlowTest {
 
     JsonNode dead = find(lines, l -> l.path("message").asText().startsWith("Dead letter"));
     assertEquals("WARN", dead.get("level").asText());
+    assertEquals("dev.statekit.deadletters", dead.get("logger").asText());
     assertEquals("example/greeter/Bob", dead.get("address").asText());
     assertEquals("req-3", dead.get("AWSRequestId").asText());
 

@@ -12,6 +12,8 @@ import dev.statekit.telemetry.LogOutput;
 final class EgressLog {
   private static final String EGRESS = "dev.statekit.egress";
   private static final String RETRIES = dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER;
+  private static final String DEAD_LETTERS =
+      dev.statekit.runtime.FunctionRuntime.DEAD_LETTERS_LOGGER;
 
   private EgressLog() {}
 
@@ -36,6 +38,7 @@ final class EgressLog {
   static void showOn(Activity activity) {
     show(EGRESS, "egress", activity);
     show(RETRIES, "retry", activity);
+    show(DEAD_LETTERS, "dead-letter", activity);
   }
 
   static void show(String logger, String label, Activity activity) {

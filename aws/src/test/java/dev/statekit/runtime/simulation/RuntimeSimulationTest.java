@@ -23,6 +23,8 @@ class RuntimeSimulationTest {
   static {
     dev.statekit.telemetry.LogOutput.route(
         dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER, event -> {});
+    dev.statekit.telemetry.LogOutput.route(
+        dev.statekit.runtime.FunctionRuntime.DEAD_LETTERS_LOGGER, event -> {});
   }
 
   /**

@@ -33,7 +33,8 @@ import java.util.Map;
  * attributes.
  */
 final class DeadLetters {
-  private static final Log LOG = Log.named(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
+  private static final Log LOG =
+      Log.named(dev.statekit.runtime.FunctionRuntime.DEAD_LETTERS_LOGGER);
 
   private static final int MAX_ERROR_LENGTH = 2000;
   static final String MESSAGE = "message";
