@@ -123,7 +123,8 @@ public record AwsConfig(
         DynamoDbClient.builder()
             .region(region)
             .credentialsProvider(credentials)
-            .httpClient(SharedHttp.CLIENT);
+            .httpClient(SharedHttp.CLIENT)
+            .overrideConfiguration(c -> c.addExecutionInterceptor(TelemetryInterceptor.INSTANCE));
     dynamoDbEndpoint.ifPresent(builder::endpointOverride);
     return builder.build();
   }
@@ -134,7 +135,8 @@ public record AwsConfig(
         SqsClient.builder()
             .region(region)
             .credentialsProvider(credentials)
-            .httpClient(SharedHttp.CLIENT);
+            .httpClient(SharedHttp.CLIENT)
+            .overrideConfiguration(c -> c.addExecutionInterceptor(TelemetryInterceptor.INSTANCE));
     sqsEndpoint.ifPresent(builder::endpointOverride);
     return builder.build();
   }
@@ -151,7 +153,8 @@ public record AwsConfig(
         KinesisClient.builder()
             .region(region)
             .credentialsProvider(credentials)
-            .httpClient(SharedHttp.CLIENT);
+            .httpClient(SharedHttp.CLIENT)
+            .overrideConfiguration(c -> c.addExecutionInterceptor(TelemetryInterceptor.INSTANCE));
     kinesisEndpoint.ifPresent(builder::endpointOverride);
     return builder.build();
   }

@@ -16,17 +16,19 @@ import java.util.Set;
 
 /**
  * The JSON envelope of an ingress message: {@code {"target": "ns/type/id", "typename": "...",
- * "value": ..., "id": "..."}}. A value of a built-in type ({@code io.statefun.types/string}, {@code
- * int}, {@code long}, {@code float}, {@code double}, {@code bool}) is the JSON string, number or
- * boolean itself; any other value is either a JSON string holding the bytes in base64, or JSON
- * (object, array, number, boolean) whose UTF-8 text is the bytes, as JSON types expect.
+ * "value": ..., "id": "...", "trace": "..."}} ({@code id} and {@code trace} optional; an envelope
+ * without a trace id gets one where it enters). A value of a built-in type ({@code
+ * io.statefun.types/string}, {@code int}, {@code long}, {@code float}, {@code double}, {@code
+ * bool}) is the JSON string, number or boolean itself; any other value is either a JSON string
+ * holding the bytes in base64, or JSON (object, array, number, boolean) whose UTF-8 text is the
+ * bytes, as JSON types expect.
  */
 public final class EnvelopeCodec {
   public static final ObjectMapper JSON = new ObjectMapper();
   private static final ObjectReader ONE_DOCUMENT =
       JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private static final Set<String> FIELDS =
-      Set.of("target", "typename", "value", "id", "call", "timeoutMillis");
+      Set.of("target", "typename", "value", "id", "call", "timeoutMillis", "trace");
 
   /** The longest a caller may ask a call to wait for a busy address: Lambda's longest run. */
   public static final long MAX_CALL_TIMEOUT_MILLIS = 15 * 60_000;
@@ -45,8 +47,14 @@ public final class EnvelopeCodec {
    * @param typeName the value's type name
    * @param value the value's bytes
    * @param id the idempotency key, or {@code null}
+   * @param traceId the trace id the sender gave, or {@code null}
    */
-  public record Envelope(Address target, String typeName, byte[] value, String id) {}
+  public record Envelope(Address target, String typeName, byte[] value, String id, String traceId) {
+    /** An envelope without a trace id. */
+    public Envelope(Address target, String typeName, byte[] value, String id) {
+      this(target, typeName, value, id, null);
+    }
+  }
 
   /** Parses JSON text into a tree; {@link InvalidEnvelopeException} if it is not JSON. */
   public static JsonNode tree(String text) {
@@ -110,7 +118,20 @@ public final class EnvelopeCodec {
       }
       id = idNode.asText();
     }
-    return new Envelope(target, typeName, valueBytes(typeName, value), id);
+    String trace = null;
+    JsonNode traceNode = node.get("trace");
+    if (traceNode != null && !traceNode.isNull()) {
+      if (!traceNode.isTextual() || !dev.statekit.telemetry.TraceIds.isValid(traceNode.asText())) {
+        throw new InvalidEnvelopeException(
+            "Envelope field 'trace': "
+                + "a trace id is 1 to "
+                + dev.statekit.telemetry.TraceIds.MAX_LENGTH
+                + " printable ASCII characters without spaces, quotes or backslashes, got "
+                + traceNode);
+      }
+      trace = traceNode.asText();
+    }
+    return new Envelope(target, typeName, valueBytes(typeName, value), id, trace);
   }
 
   /**
@@ -158,6 +179,12 @@ public final class EnvelopeCodec {
 
   /** The envelope of a message, as {@link #parse} reads it. */
   public static ObjectNode render(Address target, String typeName, byte[] value, String id) {
+    return render(target, typeName, value, id, null);
+  }
+
+  /** The envelope of a message with its trace id (none if null), as {@link #parse} reads it. */
+  public static ObjectNode render(
+      Address target, String typeName, byte[] value, String id, String traceId) {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("target", target.toString());
     node.put("typename", typeName);
@@ -165,12 +192,21 @@ public final class EnvelopeCodec {
     if (id != null) {
       node.put("id", id);
     }
+    if (traceId != null && !traceId.isEmpty()) {
+      node.put("trace", traceId);
+    }
     return node;
   }
 
   /** {@link #render} as text. */
   public static String renderText(Address target, String typeName, byte[] value, String id) {
     return render(target, typeName, value, id).toString();
+  }
+
+  /** {@link #render(Address, String, byte[], String, String)} as text. */
+  public static String renderText(
+      Address target, String typeName, byte[] value, String id, String traceId) {
+    return render(target, typeName, value, id, traceId).toString();
   }
 
   static byte[] valueBytes(String typeName, JsonNode value) {

@@ -69,7 +69,8 @@ public final class ParallelCalls {
     }
     List<Future<T>> futures = new ArrayList<>(calls.size());
     for (Callable<T> call : calls) {
-      futures.add(pool.submit(call));
+      // The pool's threads log and record metrics in the caller's context.
+      futures.add(pool.submit(dev.statekit.telemetry.Telemetry.carry(call)));
     }
     List<T> results = new ArrayList<>(calls.size());
     RuntimeException runtimeFailure = null;

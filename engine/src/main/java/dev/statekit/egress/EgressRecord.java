@@ -31,6 +31,7 @@ public final class EgressRecord {
   private final String key;
   private final String destination;
   private final String explicitHashKey;
+  private final String traceId;
 
   private EgressRecord(Builder builder) {
     this.id = builder.id;
@@ -41,6 +42,7 @@ public final class EgressRecord {
     this.key = builder.key;
     this.destination = builder.destination;
     this.explicitHashKey = builder.explicitHashKey;
+    this.traceId = builder.traceId;
   }
 
   /** Starts a record; {@code value} is handed over, never changed afterwards. */
@@ -119,6 +121,25 @@ public final class EgressRecord {
     return text().orElseGet(() -> Base64.getEncoder().encodeToString(value));
   }
 
+  /**
+   * The trace id of the request that caused this record, if known: a sink that carries metadata
+   * beside the payload (SQS: the message attribute {@code statekit.trace}) passes it on; the
+   * payload itself stays as the function wrote it.
+   */
+  public Optional<String> traceId() {
+    return Optional.ofNullable(traceId);
+  }
+
+  /** This record with {@code traceId} (or none, if null); the trace id is not part of equality. */
+  public EgressRecord withTraceId(String traceId) {
+    Builder builder = new Builder(id, egress, source, valueTypeName, value);
+    builder.key = key;
+    builder.destination = destination;
+    builder.explicitHashKey = explicitHashKey;
+    builder.traceId = traceId;
+    return builder.build();
+  }
+
   @Override
   public boolean equals(Object other) {
     if (!(other instanceof EgressRecord)) {
@@ -155,6 +176,7 @@ public final class EgressRecord {
     private String key;
     private String destination;
     private String explicitHashKey;
+    private String traceId;
 
     private Builder(
         String id, TypeName egress, Address source, String valueTypeName, byte[] value) {
@@ -183,6 +205,12 @@ public final class EgressRecord {
     /** The Kinesis explicit hash key. */
     public Builder explicitHashKey(String explicitHashKey) {
       this.explicitHashKey = explicitHashKey;
+      return this;
+    }
+
+    /** The trace id of the request that caused the record (optional). */
+    public Builder traceId(String traceId) {
+      this.traceId = traceId;
       return this;
     }
 

@@ -1,41 +1,54 @@
 package dev.statekit.egress;
 
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
+import dev.statekit.telemetry.Log;
+import dev.statekit.telemetry.Telemetry;
 import java.util.List;
 
 /**
  * Writes each record as one log line ({@code egress <egress> <id> from <address>: <value>}) through
- * {@link System.Logger} (on Lambda it lands in CloudWatch Logs). For development, audits and
+ * StateKit's {@link Log} (on Lambda it lands in CloudWatch Logs), with the record's source as the
+ * line's {@code address} and its trace id as its {@code traceId}. For development, audits and
  * egresses nobody reads yet.
  */
 public final class LoggingSink implements EgressSink {
-  private final Logger logger;
+  private final Log log;
+  private final System.Logger logger;
 
   /** Logs to the logger {@code dev.statekit.egress}. */
   public LoggingSink() {
-    this(System.getLogger("dev.statekit.egress"));
+    this.log = Log.named("dev.statekit.egress");
+    this.logger = null;
   }
 
-  /** Logs to {@code logger}. */
-  public LoggingSink(Logger logger) {
+  /** Logs to the JDK logger {@code logger} instead. */
+  public LoggingSink(System.Logger logger) {
+    this.log = null;
     this.logger = logger;
   }
 
   @Override
   public void deliver(List<EgressRecord> records) {
     for (EgressRecord record : records) {
-      logger.log(
-          Level.INFO,
-          () ->
-              "egress "
-                  + record.egress()
-                  + " "
-                  + record.id()
-                  + " from "
-                  + record.source()
-                  + ": "
-                  + record.textOrBase64());
+      String line =
+          "egress "
+              + record.egress()
+              + " "
+              + record.id()
+              + " from "
+              + record.source()
+              + ": "
+              + record.textOrBase64();
+      if (logger != null) {
+        logger.log(System.Logger.Level.INFO, line);
+        continue;
+      }
+      String trace = record.traceId().orElse(null);
+      try (Telemetry.Restore address =
+              Telemetry.with(Telemetry.ADDRESS, record.source().toString());
+          Telemetry.Restore traced =
+              trace == null ? () -> {} : Telemetry.with(Telemetry.TRACE_ID, trace)) {
+        log.info(line);
+      }
     }
   }
 

@@ -5,7 +5,6 @@ import dev.statekit.entry.internal.Answers;
 import dev.statekit.entry.internal.EventReader;
 import dev.statekit.entry.internal.PrimingSamples;
 import dev.statekit.types.Types;
-import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +38,7 @@ final class EntryPointPriming {
         primer.run();
       } catch (RuntimeException e) {
         // Priming only loads code: a primer that fails has still loaded what it reached.
-        System.getLogger(EntryPoint.class.getName()).log(Level.DEBUG, "A primer failed: " + e, e);
+        dev.statekit.telemetry.Log.of(EntryPoint.class).debug("A primer failed: " + e, e);
       }
     }
   }

@@ -6,7 +6,6 @@ import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.IncompatibleStateException;
 import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.protocol.MalformedRequestException;
-import java.lang.System.Logger.Level;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -18,7 +17,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class InvocationError extends RuntimeException {
   private static final long serialVersionUID = 1L;
-  private static final System.Logger LOG = System.getLogger(InvocationError.class.getName());
+  private static final dev.statekit.telemetry.Log LOG =
+      dev.statekit.telemetry.Log.of(InvocationError.class);
 
   private InvocationError(String message) {
     super(message, null, false, false);
@@ -29,7 +29,9 @@ public final class InvocationError extends RuntimeException {
     String id = String.format("%016x", ThreadLocalRandom.current().nextLong());
     String said = toCaller(failure, id);
     LOG.log(
-        refused(failure) ? Level.INFO : Level.WARNING,
+        refused(failure)
+            ? dev.statekit.telemetry.LogLevel.INFO
+            : dev.statekit.telemetry.LogLevel.WARN,
         "[error " + id + "] The invocation failed: " + failure,
         failure);
     return new InvocationError(said);

@@ -6,7 +6,6 @@ import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.protocol.MalformedRequestException;
 import dev.statekit.protocol.RequestReplyHandler;
 import dev.statekit.types.TypeName;
-import java.lang.System.Logger.Level;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -30,10 +29,8 @@ import java.util.Objects;
  * </ul>
  */
 public final class HttpRouter {
-  /** Looked up with the first failure: finding the logging backend costs a cold start ~40 ms. */
-  private static final class Log {
-    static final System.Logger LOG = System.getLogger(HttpRouter.class.getName());
-  }
+  private static final dev.statekit.telemetry.Log LOG =
+      dev.statekit.telemetry.Log.of(HttpRouter.class);
 
   private final RequestReplyHandler handler;
   private final long maxRequestBytes;
@@ -173,7 +170,7 @@ public final class HttpRouter {
       // The cause is the function's own: its text may hold anything the code knew. The caller
       // learns which message failed; the log, which carries the same id, learns why.
       String id = errorId();
-      Log.LOG.log(Level.WARNING, "[error " + id + "] " + e.getMessage(), e.getCause());
+      LOG.warn("[error " + id + "] " + e.getMessage(), e.getCause());
       return HttpAnswer.error(
           500,
           "The function "
@@ -185,7 +182,7 @@ public final class HttpRouter {
               + ")");
     } catch (RuntimeException | StackOverflowError e) {
       String id = errorId();
-      Log.LOG.log(Level.ERROR, "[error " + id + "] The invocation failed unexpectedly", e);
+      LOG.error("[error " + id + "] The invocation failed unexpectedly", e);
       return HttpAnswer.error(
           500, "The endpoint failed to answer; its log has the cause (error " + id + ")");
     }

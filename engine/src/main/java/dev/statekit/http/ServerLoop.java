@@ -1,7 +1,8 @@
 package dev.statekit.http;
 
+import dev.statekit.telemetry.Log;
+import dev.statekit.telemetry.LogLevel;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -24,7 +25,7 @@ import java.util.concurrent.RejectedExecutionException;
  * a connection slot and the bytes it sent until its deadline, never a worker.
  */
 final class ServerLoop implements Runnable {
-  private static final System.Logger LOG = System.getLogger(ServerLoop.class.getName());
+  private static final Log LOG = Log.of(ServerLoop.class);
   private static final long TICK_MILLIS = 100;
   private static final java.time.Duration DRAIN = java.time.Duration.ofSeconds(2);
 
@@ -75,13 +76,13 @@ final class ServerLoop implements Runnable {
         expire(System.nanoTime());
       }
     } catch (IOException | RuntimeException e) {
-      LOG.log(Level.ERROR, "The HTTP endpoint's I/O thread stopped", e);
+      LOG.log(LogLevel.ERROR, "The HTTP endpoint's I/O thread stopped", e);
     } finally {
       new ArrayList<>(connections).forEach(this::close);
       try {
         selector.close();
       } catch (IOException e) {
-        LOG.log(Level.DEBUG, "Closing the selector failed", e);
+        LOG.debug("Closing the selector failed", e);
       }
     }
   }
@@ -104,7 +105,7 @@ final class ServerLoop implements Runnable {
       }
     } catch (IOException e) {
       // The client went away or reset the connection: nobody is left to answer.
-      LOG.log(Level.DEBUG, "A connection failed: " + e);
+      LOG.debug("A connection failed: " + e);
       close(connection);
     }
   }
@@ -119,7 +120,7 @@ final class ServerLoop implements Runnable {
       channel.configureBlocking(false);
       channel.socket().setTcpNoDelay(true);
     } catch (IOException e) {
-      LOG.log(Level.DEBUG, "Accepting a connection failed: " + e);
+      LOG.debug("Accepting a connection failed: " + e);
       return;
     }
     if (connections.size() >= limits.maxConnections()) {
@@ -148,7 +149,7 @@ final class ServerLoop implements Runnable {
     try {
       channel.write(ResponseBytes.of(busy, false, true));
     } catch (IOException e) {
-      LOG.log(Level.DEBUG, "The 503 could not be sent: " + e);
+      LOG.debug("The 503 could not be sent: " + e);
     }
     closeQuietly(channel);
   }
@@ -367,7 +368,7 @@ final class ServerLoop implements Runnable {
     try {
       channel.close();
     } catch (IOException e) {
-      LOG.log(Level.DEBUG, "Closing a connection failed: " + e);
+      LOG.debug("Closing a connection failed: " + e);
     }
   }
 }

@@ -49,11 +49,17 @@ import java.util.random.RandomGenerator;
  */
 public final class FunctionRuntime {
   /**
-   * The logger (JDK's {@code System.Logger}) that says why each message of a queue batch comes
-   * again, one line per message: {@code Message <id> comes again: <why>}. On Lambda it lands in the
-   * function's log.
+   * The logger ({@link dev.statekit.telemetry.Log}) that says why each message of a queue batch
+   * comes again, one line per message: {@code Message <id> comes again: <why>}. On Lambda it lands
+   * in the function's log.
    */
   public static final String FAILURES_LOGGER = "dev.statekit.runtime";
+
+  /**
+   * The logger that writes one {@code WARN} line per dead letter sent, with its error, its target
+   * as the line's {@code address} and its trace id.
+   */
+  public static final String DEAD_LETTERS_LOGGER = "dev.statekit.deadletters";
 
   private final DeliveryTranslator entries;
   private final TimerSweeper sweeper;

@@ -288,8 +288,8 @@ public final class Application {
     }
 
     /**
-     * Shows the records of JDK logger {@code logger} as the local runner's activity lines, labelled
-     * {@code label}.
+     * Shows the records of the logger {@code logger} ({@link dev.statekit.telemetry.Log}, and the
+     * loggers named below it) as the local runner's activity lines, labelled {@code label}.
      */
     public Builder activityLog(String logger, String label) {
       activityLogs.put(Objects.requireNonNull(logger, "logger"), Objects.requireNonNull(label));

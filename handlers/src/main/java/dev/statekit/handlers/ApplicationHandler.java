@@ -24,7 +24,17 @@ public class ApplicationHandler extends StateKitHandler {
 
   /** A given declaration, wired from {@code variables}. */
   public ApplicationHandler(Application application, Variables variables) {
-    super(application.entryPoint(variables));
+    super(application.entryPoint(variables), variables);
+    this.application = application;
+  }
+
+  /**
+   * A given declaration, wired from {@code variables}, each invocation's metrics to {@code metrics}
+   * (a local tool's charts, a test).
+   */
+  public ApplicationHandler(
+      Application application, Variables variables, dev.statekit.telemetry.MetricsSink metrics) {
+    super(application.entryPoint(variables), metrics);
     this.application = application;
   }
 

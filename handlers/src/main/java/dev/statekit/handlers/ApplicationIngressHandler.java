@@ -23,7 +23,7 @@ public class ApplicationIngressHandler extends StateKitHandler {
 
   /** A given declaration, wired from {@code variables}. */
   public ApplicationIngressHandler(Application application, Variables variables) {
-    super(application.ingressEntryPoint(variables));
+    super(application.ingressEntryPoint(variables), variables);
     this.application = application;
   }
 

@@ -1,21 +1,19 @@
 package dev.statekit.local;
 
 import dev.statekit.local.emulation.Activity;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import dev.statekit.telemetry.LogOutput;
 
 /**
- * Shows the records of the logging egress sink ({@code dev.statekit.egress}, through the JDK's
- * logging), the runtime's word on each message that comes again ({@code dev.statekit.runtime}:
- * which one, and why) and any logger a scenario names as activity lines, one per record, instead of
- * the JDK's two-line default format.
+ * Shows the records of the logging egress sink ({@code dev.statekit.egress}, through StateKit's
+ * {@link dev.statekit.telemetry.Log}), the runtime's word on each message that comes again ({@code
+ * dev.statekit.runtime}: which one, and why) and any logger a scenario names as activity lines, one
+ * per record, instead of StateKit's log lines.
  */
 final class EgressLog {
-  private static final Logger EGRESS = Logger.getLogger("dev.statekit.egress");
-  private static final Logger RETRIES =
-      Logger.getLogger(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
+  private static final String EGRESS = "dev.statekit.egress";
+  private static final String RETRIES = dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER;
+  private static final String DEAD_LETTERS =
+      dev.statekit.runtime.FunctionRuntime.DEAD_LETTERS_LOGGER;
 
   private EgressLog() {}
 
@@ -33,35 +31,17 @@ final class EgressLog {
   static void showOn(Activity activity, dev.statekit.application.Application application) {
     showOn(activity);
     if (application != null) {
-      application
-          .activityLogs()
-          .forEach((logger, label) -> show(Logger.getLogger(logger), label, activity));
+      application.activityLogs().forEach((logger, label) -> show(logger, label, activity));
     }
   }
 
   static void showOn(Activity activity) {
     show(EGRESS, "egress", activity);
     show(RETRIES, "retry", activity);
+    show(DEAD_LETTERS, "dead-letter", activity);
   }
 
-  static void show(Logger logger, String label, Activity activity) {
-    for (Handler old : logger.getHandlers()) {
-      logger.removeHandler(old);
-    }
-    logger.setUseParentHandlers(false);
-    logger.setLevel(Level.INFO);
-    logger.addHandler(
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            activity.log(label, readable(record.getMessage()));
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        });
+  static void show(String logger, String label, Activity activity) {
+    LogOutput.route(logger, event -> activity.log(label, readable(event.message())));
   }
 }

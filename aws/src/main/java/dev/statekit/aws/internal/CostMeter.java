@@ -181,7 +181,8 @@ public final class CostMeter implements ExecutionInterceptor {
     return chain;
   }
 
-  private static double capacity(SdkResponse response) {
+  /** The capacity units a DynamoDB response reports (0 for any other). */
+  public static double capacity(SdkResponse response) {
     double units = 0;
     for (ConsumedCapacity capacity :
         response
@@ -207,7 +208,11 @@ public final class CostMeter implements ExecutionInterceptor {
     return found;
   }
 
-  private static SdkRequest withConsumedCapacity(SdkRequest request) {
+  /**
+   * {@code request}, asking DynamoDB to report the capacity it consumes if it can and does not ask
+   * already; any other request as it is.
+   */
+  public static SdkRequest withConsumedCapacity(SdkRequest request) {
     if (request.getValueForField("ReturnConsumedCapacity", Object.class).isPresent()) {
       return request;
     }

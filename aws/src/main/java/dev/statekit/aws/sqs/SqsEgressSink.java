@@ -20,9 +20,10 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * Sends each record as one SQS message: the body is the value as text (base64 when it is not text,
  * with the attribute {@code statekit.encoding=base64}); attributes name the record id, the egress,
- * the value's type and the source address. On a FIFO queue the group is the record's key, else its
- * source address (so each address's records stay in order), and the deduplication id is the record
- * id, so a repeated delivery within SQS's five minutes is dropped.
+ * the value's type, the source address and the trace id ({@code statekit.trace}). On a FIFO queue
+ * the group is the record's key, else its source address (so each address's records stay in order),
+ * and the deduplication id is the record id, so a repeated delivery within SQS's five minutes is
+ * dropped.
  */
 public final class SqsEgressSink implements EgressSink {
   private static final int ATTRIBUTE_ALLOWANCE = 1024;
@@ -90,6 +91,7 @@ public final class SqsEgressSink implements EgressSink {
     attributes.put("statekit.egress", record.egress().asString());
     attributes.put("statekit.type", record.valueTypeName());
     attributes.put("statekit.source", record.source().toString());
+    record.traceId().ifPresent(trace -> attributes.put("statekit.trace", trace));
     String body = record.text().orElse(null);
     if (record.value().length == 0) {
       // SQS refuses an empty body.

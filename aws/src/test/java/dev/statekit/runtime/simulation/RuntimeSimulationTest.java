@@ -18,13 +18,13 @@ class RuntimeSimulationTest {
 
   /**
    * The runtime's line per message that comes again, quiet here: schedules fail thousands on
-   * purpose, and the trace holds what matters. (Held: the JDK's loggers are weakly referenced.)
+   * purpose, and the trace holds what matters.
    */
-  private static final java.util.logging.Logger RETRIES =
-      java.util.logging.Logger.getLogger(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
-
   static {
-    RETRIES.setLevel(java.util.logging.Level.OFF);
+    dev.statekit.telemetry.LogOutput.route(
+        dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER, event -> {});
+    dev.statekit.telemetry.LogOutput.route(
+        dev.statekit.runtime.FunctionRuntime.DEAD_LETTERS_LOGGER, event -> {});
   }
 
   /**

@@ -125,6 +125,7 @@ final class AddressCommitter {
         try {
           return commitPrepared();
         } catch (CommitConflictException conflict) {
+          dev.statekit.telemetry.Metrics.add(dev.statekit.telemetry.Metric.COMMIT_CONFLICTS, 1);
           if (attempt > settings.maxConflictRetries || callDeadlinePassed()) {
             FailedDeliveries.settle(
                 settings,
@@ -247,6 +248,7 @@ final class AddressCommitter {
     committed = true;
     wakeUps = WakeUps.committedWithWakeUp(next.timerChanges());
     settings.hook.reached(FaultHook.Step.COMMITTED, address);
+    prepared.plan().committedAt(settings.clock.millis());
     settle(prepared.plan());
     return next.outbox() == null
         ? null

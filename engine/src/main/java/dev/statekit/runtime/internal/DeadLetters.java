@@ -12,6 +12,11 @@ import dev.statekit.runtime.internal.data.DeadLetter;
 import dev.statekit.runtime.internal.data.OutgoingBundle;
 import dev.statekit.runtime.internal.data.OutgoingEgress;
 import dev.statekit.runtime.internal.data.Payload;
+import dev.statekit.telemetry.Log;
+import dev.statekit.telemetry.Metric;
+import dev.statekit.telemetry.Metrics;
+import dev.statekit.telemetry.Telemetry;
+import dev.statekit.telemetry.TraceIds;
 import dev.statekit.types.TypeName;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,6 +33,9 @@ import java.util.Map;
  * attributes.
  */
 final class DeadLetters {
+  private static final Log LOG =
+      Log.named(dev.statekit.runtime.FunctionRuntime.DEAD_LETTERS_LOGGER);
+
   private static final int MAX_ERROR_LENGTH = 2000;
   static final String MESSAGE = "message";
   static final String EGRESS = "egress";
@@ -50,7 +58,9 @@ final class DeadLetters {
                 inbound.target(),
                 inbound.argument.typeName(),
                 inbound.argument.value(),
-                delivery.idempotencyKey != null ? delivery.idempotencyKey : resendKey(basis)))
+                delivery.idempotencyKey != null ? delivery.idempotencyKey : resendKey(basis),
+                inbound.traceId))
+        .setTraceId(inbound.traceId == null ? "" : inbound.traceId)
         .setErrorType(error.getClass().getName())
         .setErrorMessage(truncate(String.valueOf(error.getMessage())))
         .setAttempts(delivery.attempts)
@@ -71,6 +81,10 @@ final class DeadLetters {
         .setGroupId(delivery.groupId == null ? "unreadable" : delivery.groupId)
         .setDeduplicationId("d-" + QueueIds.sha256(basis))
         .setBody(fired != null ? delivery.body : withKey(delivery.body, resendKey(basis)))
+        .setTraceId(
+            fired != null && fired.traceId != null
+                ? fired.traceId
+                : delivery.messageId == null ? "" : TraceIds.derivedFrom(delivery.messageId))
         .setErrorType(delivery.invalid.getClass().getName())
         .setErrorMessage(truncate(String.valueOf(delivery.invalid.getMessage())))
         .setAttempts(delivery.attempts)
@@ -149,7 +163,9 @@ final class DeadLetters {
                         target,
                         payloads.get(i).getTypeName(),
                         payloads.get(i).getValue().toByteArray(),
-                        resendKey(basis)))
+                        resendKey(basis),
+                        payloads.get(i).getTraceId()))
+                .setTraceId(payloads.get(i).getTraceId())
                 .setErrorType(Undelivered.class.getSimpleName())
                 .setErrorMessage("Could not be delivered: " + error)
                 .setAttempts(attempts)
@@ -176,6 +192,7 @@ final class DeadLetters {
               .setGroupId(QueueIds.fit("egress/" + record.getEgress()))
               .setDeduplicationId("d-" + QueueIds.sha256(recordId))
               .setBody(body.toString())
+              .setTraceId(record.getTraceId())
               .setErrorType(Undelivered.class.getSimpleName())
               .setErrorMessage("Could not be delivered: " + error)
               .setAttempts(attempts)
@@ -210,11 +227,36 @@ final class DeadLetters {
     return refused;
   }
 
+  /**
+   * The queue message of a dead letter; each one made is counted and logged (at WARN, with its
+   * target and trace id as the line's fields) as it goes out.
+   */
   static BusMessage message(DeadLetter letter) {
+    Metrics.add(Metric.DEAD_LETTERS, 1);
+    try (Telemetry.Restore address =
+            Telemetry.with(
+                Telemetry.ADDRESS, letter.getTarget().isEmpty() ? null : letter.getTarget());
+        Telemetry.Restore trace =
+            Telemetry.with(
+                Telemetry.TRACE_ID, letter.getTraceId().isEmpty() ? null : letter.getTraceId())) {
+      LOG.warn(
+          "Dead letter ("
+              + letter.getKind()
+              + (letter.getEgress().isEmpty() ? "" : " to egress " + letter.getEgress())
+              + ", after "
+              + letter.getAttempts()
+              + " attempt(s)): "
+              + letter.getErrorType()
+              + ": "
+              + letter.getErrorMessage());
+    }
     Map<String, String> attributes = new LinkedHashMap<>();
     attributes.put("statekit.error", letter.getErrorMessage());
     attributes.put("statekit.error-type", letter.getErrorType());
     attributes.put("statekit.attempts", Integer.toString(letter.getAttempts()));
+    if (!letter.getTraceId().isEmpty()) {
+      attributes.put("statekit.trace", letter.getTraceId());
+    }
     if (!letter.getSourceMessageId().isEmpty()) {
       attributes.put("statekit.message-id", letter.getSourceMessageId());
     }

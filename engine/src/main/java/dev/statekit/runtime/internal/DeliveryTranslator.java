@@ -13,6 +13,11 @@ import dev.statekit.runtime.CallResult;
 import dev.statekit.runtime.DirectInvocation;
 import dev.statekit.runtime.DirectResult;
 import dev.statekit.runtime.QueueBatchResult;
+import dev.statekit.telemetry.Log;
+import dev.statekit.telemetry.Metric;
+import dev.statekit.telemetry.Metrics;
+import dev.statekit.telemetry.Telemetry;
+import dev.statekit.telemetry.TraceIds;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,8 +31,8 @@ import java.util.Map;
  * and queue batches, turned into deliveries and their outcomes back into answers. Not for users.
  */
 public final class DeliveryTranslator {
-  private static final System.Logger FAILURES =
-      System.getLogger(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
+  private static final Log FAILURES =
+      Log.named(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
 
   private final RuntimeSettings settings;
   private final BatchProcessor processor;
@@ -45,6 +50,7 @@ public final class DeliveryTranslator {
       deliveries.add(direct(deliveries.size(), invocation));
     }
     processor.process(deliveries);
+    count(deliveries);
     List<DirectResult> results = new ArrayList<>();
     deliveries.forEach(d -> results.add(result(d)));
     return results;
@@ -84,6 +90,7 @@ public final class DeliveryTranslator {
         throw (RuntimeException) delivery.invalid;
       }
       processor.process(List.of(delivery));
+      count(List.of(delivery));
       if (delivery.call) {
         // A call is answered whatever became of it: its caller waits for the reply or the reason.
         return CallAnswers.json(CallAnswers.result(delivery))
@@ -101,6 +108,7 @@ public final class DeliveryTranslator {
       deliveries.add(envelope(deliveries.size(), element));
     }
     processor.process(deliveries);
+    count(deliveries);
     ObjectNode answer = JsonNodeFactory.instance.objectNode();
     ArrayNode results = answer.putArray("results");
     deliveries.forEach(
@@ -150,10 +158,21 @@ public final class DeliveryTranslator {
         deadLettered++;
       }
     }
-    // The queue's answer names only which messages come again; the log says why.
-    errors.forEach(
-        (id, error) ->
-            FAILURES.log(System.Logger.Level.WARNING, "Message " + id + " comes again: " + error));
+    // The queue's answer names only which messages come again; the log says why, with the
+    // message's address and trace id as the line's fields.
+    for (Delivery d : deliveries) {
+      String error = errors.get(d.messageId);
+      if (error != null) {
+        try (Telemetry.Restore address =
+                Telemetry.with(Telemetry.ADDRESS, d.target == null ? null : d.target.toString());
+            Telemetry.Restore trace = Telemetry.with(Telemetry.TRACE_ID, traceOf(d))) {
+          FAILURES.warn("Message " + d.messageId + " comes again: " + error);
+        }
+      }
+    }
+    Metrics.add(Metric.MESSAGES_APPLIED, applied);
+    Metrics.add(Metric.REPEATS_DROPPED, duplicates);
+    Metrics.add(Metric.MESSAGES_RETRIED, failed.size());
     return new QueueBatchResult(failed, errors, applied, duplicates, deadLettered, deferred);
   }
 
@@ -168,9 +187,11 @@ public final class DeliveryTranslator {
             call.timeoutMillis() > 0 ? settings.clock.millis() + call.timeoutMillis() : 0;
       }
       delivery.target = envelope.target();
-      delivery.invocations.add(
+      InboundInvocation inbound =
           InboundInvocation.ingress(
-              delivery, new TypedValue(envelope.typeName(), envelope.value())));
+              delivery, new TypedValue(envelope.typeName(), envelope.value()));
+      inbound.traceId = envelope.traceId() != null ? envelope.traceId() : enteringTrace();
+      delivery.invocations.add(inbound);
       return delivery;
     } catch (InvalidEnvelopeException e) {
       Delivery delivery = Delivery.direct(position, null);
@@ -185,10 +206,37 @@ public final class DeliveryTranslator {
     Message message = invocation.message();
     Delivery delivery = Delivery.direct(position, invocation.idempotencyKey());
     delivery.target = message.targetAddress();
-    delivery.invocations.add(
+    InboundInvocation inbound =
         InboundInvocation.ingress(
-            delivery, new TypedValue(message.valueTypeName().asString(), message.rawValue())));
+            delivery, new TypedValue(message.valueTypeName().asString(), message.rawValue()));
+    inbound.traceId = enteringTrace();
+    delivery.invocations.add(inbound);
     return delivery;
+  }
+
+  /** The trace id of a request entering without one: the invocation's, else a new one. */
+  private static String enteringTrace() {
+    String trace = Telemetry.invocationTraceId();
+    return trace != null ? trace : TraceIds.newId();
+  }
+
+  private static String traceOf(Delivery d) {
+    return d.invocations.isEmpty() ? null : d.invocations.get(0).traceId;
+  }
+
+  /** Counts direct invocations' outcomes into the invocation's metrics. */
+  private static void count(List<Delivery> deliveries) {
+    int applied = 0;
+    int duplicates = 0;
+    for (Delivery d : deliveries) {
+      if (d.outcome == DeliveryOutcome.APPLIED) {
+        applied++;
+      } else if (d.outcome == DeliveryOutcome.DUPLICATE) {
+        duplicates++;
+      }
+    }
+    Metrics.add(Metric.MESSAGES_APPLIED, applied);
+    Metrics.add(Metric.REPEATS_DROPPED, duplicates);
   }
 
   private static DirectResult result(Delivery d) {

@@ -37,6 +37,9 @@ final class EffectCheck {
   private int consumed;
   private int timers;
 
+  /** The trace id of the invocation whose effects are checked next; its timers carry it. */
+  String traceId;
+
   EffectCheck(
       RuntimeSettings settings,
       Address self,
@@ -215,7 +218,8 @@ final class EffectCheck {
             self,
             token,
             message.targetAddress(),
-            new TypedValue(message.valueTypeName().asString(), message.rawValue()));
+            new TypedValue(message.valueTypeName().asString(), message.rawValue()),
+            traceId);
     if (body.length() > settings.maxBodyBytes()) {
       return tooLarge(message.targetAddress(), body.length());
     }

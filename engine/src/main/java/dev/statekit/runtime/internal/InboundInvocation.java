@@ -25,6 +25,12 @@ final class InboundInvocation {
   final TimerKey timer;
   final String timerToken;
 
+  /**
+   * The trace id of the request this message belongs to: what its sender's message, timer or
+   * envelope carried, else one given where it entered. Its effects carry it on.
+   */
+  String traceId;
+
   private InboundInvocation(
       Delivery delivery,
       Address caller,

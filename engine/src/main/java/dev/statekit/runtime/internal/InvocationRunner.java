@@ -9,6 +9,7 @@ import dev.statekit.invocation.InvocationEffects;
 import dev.statekit.invocation.TypedValue;
 import dev.statekit.runtime.store.AddressState;
 import dev.statekit.runtime.store.StoredValue;
+import dev.statekit.telemetry.Telemetry;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -134,8 +135,20 @@ final class InvocationRunner {
     return plan;
   }
 
-  /** Runs one invocation; returns the error that stops the address, if it does. */
+  /**
+   * Runs one invocation in its log context (the address, the message's trace id); returns the error
+   * that stops the address, if it does.
+   */
   private RuntimeException invoke(
+      AddressRun batch, EffectCheck check, RunResult plan, InboundInvocation inbound) {
+    try (Telemetry.Restore address =
+            Telemetry.with(Telemetry.ADDRESS, loaded.address().toString());
+        Telemetry.Restore trace = Telemetry.with(Telemetry.TRACE_ID, inbound.traceId)) {
+      return invokeTraced(batch, check, plan, inbound);
+    }
+  }
+
+  private RuntimeException invokeTraced(
       AddressRun batch, EffectCheck check, RunResult plan, InboundInvocation inbound) {
     if (inbound.timer != null) {
       check.firing(inbound);
@@ -161,6 +174,8 @@ final class InvocationRunner {
               + inbound.target()
               + " failed; it comes again after it");
     }
+    // The timers this invocation sets carry its trace id on.
+    check.traceId = inbound.traceId;
     EffectCheck.Verdict verdict = check.check(effects);
     if (verdict == null && inbound.delivery.call) {
       verdict = replyTooLarge(inbound, effects);

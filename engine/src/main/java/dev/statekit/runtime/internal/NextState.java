@@ -97,7 +97,9 @@ record NextState(
         change -> change instanceof TimerChange.Cancel cancel && consumed.contains(cancel.key()));
 
     OutboxBuilder builder = new OutboxBuilder(settings, self);
-    plan.appliedEffects.forEach(builder::add);
+    for (int i = 0; i < plan.appliedEffects.size(); i++) {
+      builder.add(plan.appliedEffects.get(i), plan.appliedInbounds.get(i).traceId);
+    }
     Outbox.Builder outbox = builder.build();
     Set<String> waiting = new HashSet<>();
     for (Delivery delivery : deliveries) {

@@ -34,16 +34,18 @@ final class OutboxBuilder {
     this.self = self;
   }
 
-  /** Adds one applied invocation's effects. */
-  void add(InvocationEffects effects) {
+  /** Adds one applied invocation's effects, each carrying {@code traceId} (none if null). */
+  void add(InvocationEffects effects, String traceId) {
+    String trace = traceId == null ? "" : traceId;
     for (Message message : effects.messages()) {
-      send(message.targetAddress(), message.valueTypeName().asString(), message.rawValue());
+      send(message.targetAddress(), message.valueTypeName().asString(), message.rawValue(), trace);
     }
     for (DelayedAction action : effects.delayed()) {
       DelayedMessage delayed = action.message();
       if (delayed != null && delayed.delay().isZero() && delayed.cancellationToken().isEmpty()) {
         Message message = delayed.message();
-        send(message.targetAddress(), message.valueTypeName().asString(), message.rawValue());
+        send(
+            message.targetAddress(), message.valueTypeName().asString(), message.rawValue(), trace);
       }
     }
     for (EgressMessage record : effects.egress()) {
@@ -53,13 +55,14 @@ final class OutboxBuilder {
           settings.egress.resolve("check", record.targetEgress(), self, typeName, value);
       if (routed.sink() instanceof FunctionAddressSink) {
         // Like the function's own messages: through the outbox, in order, applied once.
-        send(((FunctionAddressSink) routed.sink()).target(), typeName, value);
+        send(((FunctionAddressSink) routed.sink()).target(), typeName, value, trace);
       } else {
         egress.add(
             OutgoingEgress.newBuilder()
                 .setEgress(record.targetEgress().asString())
                 .setTypeName(typeName)
                 .setValue(ByteString.copyFrom(value))
+                .setTraceId(trace)
                 .build());
       }
     }
@@ -88,12 +91,15 @@ final class OutboxBuilder {
     return 256 + 2L * (from.toString().length() + target.toString().length());
   }
 
-  /** A payload's share of a bundle body: base64 of the value and its framing. */
+  /** A payload's share of a bundle body: base64 of the value and its framing, a trace id's room. */
   static long payloadSize(String typeName, int valueBytes) {
-    return 48 + typeName.length() + 4L * ((valueBytes + 2) / 3);
+    return 48 + TRACE_ROOM + typeName.length() + 4L * ((valueBytes + 2) / 3);
   }
 
-  private void send(Address target, String typeName, byte[] value) {
+  /** A message's {@code "trace": "..."} at its longest. */
+  private static final int TRACE_ROOM = 12 + dev.statekit.telemetry.TraceIds.MAX_LENGTH;
+
+  private void send(Address target, String typeName, byte[] value, String trace) {
     List<List<Payload>> parts = bundles.computeIfAbsent(target, t -> new ArrayList<>());
     long size = payloadSize(typeName, value.length);
     long open = openBundleBytes.getOrDefault(target, 0L);
@@ -107,6 +113,7 @@ final class OutboxBuilder {
             Payload.newBuilder()
                 .setTypeName(typeName)
                 .setValue(ByteString.copyFrom(value))
+                .setTraceId(trace)
                 .build());
     openBundleBytes.put(target, open + size);
   }

@@ -169,7 +169,13 @@ final class OutboxDelivery {
                   record.getValue().toByteArray());
           bySink
               .computeIfAbsent(routed.sink(), s -> new ArrayList<>())
-              .add(new Routed(pending.address(), i, routed.record()));
+              .add(
+                  new Routed(
+                      pending.address(),
+                      i,
+                      record.getTraceId().isEmpty()
+                          ? routed.record()
+                          : routed.record().withTraceId(record.getTraceId())));
         } catch (IllegalArgumentException e) {
           // The routes changed since the commit: the record stays until they take it again, or
           // until it is dead-lettered.

@@ -12,6 +12,7 @@ import dev.statekit.function.Address;
 import dev.statekit.invocation.TypedValue;
 import dev.statekit.runtime.internal.data.Payload;
 import dev.statekit.runtime.store.TimerKey;
+import dev.statekit.telemetry.TraceIds;
 import dev.statekit.types.TypeName;
 import java.util.Base64;
 import java.util.List;
@@ -21,9 +22,11 @@ import java.util.List;
  * runtime's own, told apart by a {@code "statekit"} field. A bundle carries one sender's messages
  * to one target from one commit, in order: {@code {"statekit": "bundle", "from": {"type", "id"},
  * "incarnation": hex, "version": n, "part": p, "target": {...}, "messages": [{"typename", "value":
- * base64}], "committed": ms}}, with {@code "resend": true} when it may have been delivered before.
- * A fired timer: {@code {"statekit": "timer", "timer": "shard:due:id", "owner": {...}, "token":
- * "...", "target": {...}, "typename", "value"}}.
+ * base64, "trace"}], "committed": ms}}, with {@code "resend": true} when it may have been delivered
+ * before. A fired timer: {@code {"statekit": "timer", "timer": "shard:due:id", "owner": {...},
+ * "token": "...", "target": {...}, "typename", "value", "trace"}}. The trace ids are optional
+ * (bodies written before them have none): a message without one gets one made from its queue
+ * message id, the same on every delivery.
  */
 final class QueueBodyCodec {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -53,16 +56,25 @@ final class QueueBodyCodec {
     body.set("target", address(target));
     ArrayNode messages = body.putArray("messages");
     for (Payload payload : payloads) {
-      messages
-          .addObject()
-          .put("typename", payload.getTypeName())
-          .put("value", Base64.getEncoder().encodeToString(payload.getValue().toByteArray()));
+      ObjectNode message =
+          messages
+              .addObject()
+              .put("typename", payload.getTypeName())
+              .put("value", Base64.getEncoder().encodeToString(payload.getValue().toByteArray()));
+      if (!payload.getTraceId().isEmpty()) {
+        message.put("trace", payload.getTraceId());
+      }
     }
     return body.toString();
   }
 
   static String timer(
-      TimerKey timer, Address owner, String token, Address target, TypedValue value) {
+      TimerKey timer,
+      Address owner,
+      String token,
+      Address target,
+      TypedValue value,
+      String traceId) {
     ObjectNode body = NODES.objectNode();
     body.put("statekit", "timer");
     body.put("timer", timer.asString());
@@ -73,6 +85,9 @@ final class QueueBodyCodec {
     body.set("target", address(target));
     body.put("typename", value.typeName());
     body.put("value", Base64.getEncoder().encodeToString(value.value()));
+    if (traceId != null) {
+      body.put("trace", traceId);
+    }
     return body.toString();
   }
 
@@ -111,9 +126,11 @@ final class QueueBodyCodec {
         }
         delivery.target = envelope.target();
         delivery.idempotencyKey = envelope.id();
-        delivery.invocations.add(
+        InboundInvocation inbound =
             InboundInvocation.ingress(
-                delivery, new TypedValue(envelope.typeName(), envelope.value())));
+                delivery, new TypedValue(envelope.typeName(), envelope.value()));
+        inbound.traceId = envelope.traceId();
+        delivery.invocations.add(inbound);
       } else if ("bundle".equals(kind.asText())) {
         readBundle(node, delivery);
       } else if ("timer".equals(kind.asText())) {
@@ -126,6 +143,11 @@ final class QueueBodyCodec {
     } catch (RuntimeException e) {
       delivery.invalid =
           new InvalidEnvelopeException("The queue message is not a valid message: " + e, e);
+    }
+    for (InboundInvocation inbound : delivery.invocations) {
+      if (inbound.traceId == null) {
+        inbound.traceId = TraceIds.derivedFrom(message.messageId());
+      }
     }
     return delivery;
   }
@@ -144,9 +166,11 @@ final class QueueBodyCodec {
           new TypedValue(
               EnvelopeCodec.text(message, "typename"),
               Base64.getDecoder().decode(message.get("value").asText()));
-      delivery.invocations.add(
+      InboundInvocation inbound =
           InboundInvocation.bundled(
-              delivery, from, incarnation, version, part, index++, resent, committed, value));
+              delivery, from, incarnation, version, part, index++, resent, committed, value);
+      inbound.traceId = traceOrNull(message);
+      delivery.invocations.add(inbound);
     }
   }
 
@@ -159,9 +183,18 @@ final class QueueBodyCodec {
         new TypedValue(
             EnvelopeCodec.text(node, "typename"),
             Base64.getDecoder().decode(node.get("value").asText()));
-    delivery.invocations.add(
+    InboundInvocation inbound =
         InboundInvocation.fired(
-            delivery, owner, timer, token == null ? null : token.asText(), value));
+            delivery, owner, timer, token == null ? null : token.asText(), value);
+    inbound.traceId = traceOrNull(node);
+    delivery.invocations.add(inbound);
+  }
+
+  private static String traceOrNull(JsonNode node) {
+    JsonNode trace = node.get("trace");
+    return trace != null && trace.isTextual() && TraceIds.isValid(trace.asText())
+        ? trace.asText()
+        : null;
   }
 
   private static ObjectNode address(Address address) {

@@ -56,6 +56,17 @@ final class RunResult {
     }
   }
 
+  /** Once committed: how late each delayed message took effect, from its due time. */
+  void committedAt(long nowMillis) {
+    for (InboundInvocation inbound : appliedInbounds) {
+      if (inbound.timer != null) {
+        dev.statekit.telemetry.Metrics.add(
+            dev.statekit.telemetry.Metric.TIMER_LATENESS,
+            Math.max(0, nowMillis - inbound.timer.dueAtMillis()));
+      }
+    }
+  }
+
   /** Whether the run changed anything that must be committed. */
   boolean needsCommit() {
     return outcomes.values().stream()

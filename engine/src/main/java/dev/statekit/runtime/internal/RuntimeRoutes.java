@@ -38,7 +38,12 @@ public final class RuntimeRoutes {
    * next scheduled event, and the outboxes are those of batches that did not finish delivering.
    */
   public static Map<String, Object> sweep(FunctionRuntime runtime, Deadline deadline) {
-    return summary(runtime.sweepTimers(deadline));
+    SweepResult result = runtime.sweepTimers(deadline);
+    // Outboxes the sweep had to take over are the ones batches left pending.
+    dev.statekit.telemetry.Metrics.add(
+        dev.statekit.telemetry.Metric.OUTBOXES_PENDING, result.outboxes() + result.outboxesLeft());
+    dev.statekit.telemetry.Metrics.add(dev.statekit.telemetry.Metric.DELAYED_SENT, result.sent());
+    return summary(result);
   }
 
   private static Map<String, Object> summary(SweepResult result) {

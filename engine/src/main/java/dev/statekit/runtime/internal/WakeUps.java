@@ -16,8 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Wake-ups of delayed messages: a message on a standard queue, hidden by SQS's per-message delay
@@ -35,7 +33,8 @@ public final class WakeUps {
   /** SQS hides a message for at most this long: later timers get their wake-up from the sweep. */
   static final long LONGEST_MILLIS = BusMessage.MAX_DELAY_SECONDS * 1000L;
 
-  private static final Logger LOG = Logger.getLogger("dev.statekit.runtime");
+  private static final dev.statekit.telemetry.Log LOG =
+      dev.statekit.telemetry.Log.named("dev.statekit.runtime");
 
   private final RuntimeSettings settings;
 
@@ -108,12 +107,9 @@ public final class WakeUps {
       List<Timer> notPut = new ArrayList<>();
       e.failedIndices().forEach(i -> notPut.add(chunk.get(i)));
       put.removeAll(notPut);
-      LOG.log(
-          Level.WARNING,
-          notPut.size() + " wake-up(s) not put; the sweep sends their messages once due",
-          e);
+      LOG.warn(notPut.size() + " wake-up(s) not put; the sweep sends their messages once due", e);
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Wake-ups not put; the sweep sends their messages once due", e);
+      LOG.warn("Wake-ups not put; the sweep sends their messages once due", e);
       return List.of();
     }
     return put;
@@ -201,7 +197,7 @@ public final class WakeUps {
     try {
       return TimerKey.parse(body.substring(PREFIX.length()));
     } catch (IllegalArgumentException e) {
-      LOG.warning("Dropped a wake-up that names no timer (" + e.getMessage() + "): " + body);
+      LOG.warn("Dropped a wake-up that names no timer (" + e.getMessage() + "): " + body);
       return null;
     }
   }

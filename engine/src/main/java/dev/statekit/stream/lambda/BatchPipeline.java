@@ -10,6 +10,7 @@ import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.lambda.internal.BatchEngine;
 import dev.statekit.stream.lambda.internal.BatchSettings;
+import dev.statekit.telemetry.Telemetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,12 +73,15 @@ public final class BatchPipeline {
   private final BatchEngine engine;
   private final Pipeline pipeline;
   private final BatchStore store;
+  private final Clock wallClock;
 
-  private BatchPipeline(String name, BatchEngine engine, Pipeline pipeline, BatchStore store) {
+  private BatchPipeline(
+      String name, BatchEngine engine, Pipeline pipeline, BatchStore store, Clock wallClock) {
     this.name = name;
     this.engine = engine;
     this.pipeline = pipeline;
     this.store = store;
+    this.wallClock = wallClock;
   }
 
   /**
@@ -123,8 +127,16 @@ public final class BatchPipeline {
    */
   public BatchResult process(SourceBatch batch) {
     Objects.requireNonNull(batch, "batch");
-    try {
-      return engine.process(batch);
+    long started = System.nanoTime();
+    try (Telemetry.Restore pipeline = Telemetry.with(Telemetry.PIPELINE, name);
+        Telemetry.Restore split = Telemetry.with(Telemetry.SPLIT, batch.split());
+        Telemetry.Restore first =
+            Telemetry.with(
+                Telemetry.BATCH,
+                batch.records().isEmpty() ? null : batch.records().get(0).position().offset())) {
+      BatchResult result = engine.process(batch);
+      BatchMetrics.record(name, result, started, wallClock.millis());
+      return result;
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
@@ -367,7 +379,8 @@ public final class BatchPipeline {
               maxCachedKeys,
               hook,
               concurrency == null ? BatchConcurrency.threads(16) : concurrency);
-      return new BatchPipeline(name, new BatchEngine(name, pipeline, settings), pipeline, store);
+      return new BatchPipeline(
+          name, new BatchEngine(name, pipeline, settings), pipeline, store, clock);
     }
 
     private static Duration atLeast(Duration value, Duration least, String what) {

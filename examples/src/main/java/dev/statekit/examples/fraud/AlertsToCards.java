@@ -9,12 +9,13 @@ import dev.statekit.function.MessageBuilder;
 import dev.statekit.runtime.DirectInvocation;
 import dev.statekit.runtime.DirectResult;
 import dev.statekit.runtime.FunctionRuntime;
+import dev.statekit.telemetry.Log;
+import dev.statekit.telemetry.LogLevel;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
-import java.util.logging.Logger;
 
 /**
  * The fraud check's sink: each {@link Alert} (a record of the pipeline's {@link #ALERTS} output)
@@ -28,7 +29,7 @@ public final class AlertsToCards implements EgressSink {
   public static final dev.statekit.types.TypeName ALERTS =
       dev.statekit.types.TypeName.of("fraud", "alerts");
 
-  private static final Logger LOG = Logger.getLogger(AlertsToCards.class.getPackageName());
+  private static final Log LOG = Log.named(AlertsToCards.class.getPackageName());
 
   private final Supplier<FunctionRuntime> runtime;
 
@@ -77,7 +78,7 @@ public final class AlertsToCards implements EgressSink {
       if (result.status() == DirectResult.Status.APPLIED) {
         LOG.info(() -> describe(alert));
       } else if (result.succeeded()) {
-        LOG.fine(() -> describe(alert) + " (applied before: a repeated delivery)");
+        LOG.log(LogLevel.DEBUG, () -> describe(alert) + " (applied before: a repeated delivery)");
       } else {
         rejected |= result.status() == DirectResult.Status.REJECTED;
         failed.add(alert.id() + ": " + result.errorMessage().orElse(result.status().name()));

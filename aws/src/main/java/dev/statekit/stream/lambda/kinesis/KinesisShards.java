@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Logger;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ListShardsResponse;
@@ -40,7 +39,8 @@ import software.amazon.awssdk.services.kinesis.model.Shard;
  * The function needs {@code kinesis:ListShards} on the stream. Thread-safe.
  */
 public final class KinesisShards {
-  private static final Logger LOG = Logger.getLogger(KinesisShards.class.getName());
+  private static final dev.statekit.telemetry.Log LOG =
+      dev.statekit.telemetry.Log.of(KinesisShards.class);
 
   private final KinesisClient kinesis;
   private final String stream;
@@ -74,7 +74,7 @@ public final class KinesisShards {
           // Failing the batch would spend Lambda's retries and could send its records to the
           // on-failure queue unapplied; without the listing a sibling shard only risks being late
           // until the next tick lists again.
-          LOG.warning(e.getMessage() + "; the batch goes on, the next tick lists the shards again");
+          LOG.warn(e.getMessage() + "; the batch goes on, the next tick lists the shards again");
         }
         // A shard the listing did not show (not there yet, another stream): it joins with its
         // batch, and no listing is repeated for it on every batch.

@@ -31,8 +31,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * then deletes older parts.
  */
 public final class DynamoDbCheckpointStore implements CheckpointStore {
-  private static final System.Logger LOG =
-      System.getLogger(DynamoDbCheckpointStore.class.getName());
+  private static final dev.statekit.telemetry.Log LOG =
+      dev.statekit.telemetry.Log.of(DynamoDbCheckpointStore.class);
   private static final int CHUNK = 350 * 1024;
   private static final String HEAD = "head";
 
@@ -152,7 +152,7 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
       }
       batches.write(deletes);
     } catch (StateStoreException e) {
-      LOG.log(System.Logger.Level.WARNING, "Could not delete old checkpoint parts: " + e, e);
+      LOG.warn("Could not delete old checkpoint parts: " + e, e);
     }
   }
 

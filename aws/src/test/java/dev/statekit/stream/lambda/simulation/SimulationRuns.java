@@ -25,13 +25,15 @@ public final class SimulationRuns {
       count = 1;
     }
     // Schedules give up on batches by the thousand: their warnings would be most of the output.
-    java.util.logging.Logger engine = java.util.logging.Logger.getLogger("dev.statekit.stream");
-    java.util.logging.Level level = engine.getLevel();
-    engine.setLevel(java.util.logging.Level.SEVERE);
-    try {
+    try (dev.statekit.telemetry.Telemetry.Restore quiet =
+        dev.statekit.telemetry.LogOutput.route(
+            "dev.statekit.stream",
+            event -> {
+              if (event.level().compareTo(dev.statekit.telemetry.LogLevel.ERROR) >= 0) {
+                System.out.println(event.message());
+              }
+            })) {
       run(workloads, test, module, first, count);
-    } finally {
-      engine.setLevel(level);
     }
   }
 

@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.logging.Logger;
 
 /**
  * One batch, start to end: the records through the stateless operators (no I/O), then
@@ -46,7 +45,8 @@ import java.util.logging.Logger;
  * the deliveries, is what says they arrived), windows not recorded as delivered fire again.
  */
 final class BatchFlow {
-  private static final Logger LOG = Logger.getLogger(BatchFlow.class.getName());
+  private static final dev.statekit.telemetry.Log LOG =
+      dev.statekit.telemetry.Log.of(BatchFlow.class);
   private static final int MAX_CONFLICT_ROUNDS = 10;
 
   /**
@@ -147,7 +147,7 @@ final class BatchFlow {
           ShardFence.withAttempts(engine.store(), engine.name, state, gap, attempts);
       gap = noticed.gap();
       reached = noticed.reached();
-      LOG.warning(
+      LOG.warn(
           "Pipeline "
               + engine.name
               + ": Lambda gave up on the records of "

@@ -17,8 +17,8 @@ import java.util.Set;
  * pipelines fed by unordered splits (SQS), whose batches don't fire.
  */
 final class TickFlow {
-  private static final java.util.logging.Logger LOG =
-      java.util.logging.Logger.getLogger(TickFlow.class.getName());
+  private static final dev.statekit.telemetry.Log LOG =
+      dev.statekit.telemetry.Log.of(TickFlow.class);
 
   /** Rounds of firing per tick when more is due than one query returns. */
   private static final int MAX_ROUNDS = 20;
@@ -134,7 +134,7 @@ final class TickFlow {
       givenUp.add(gap);
       SplitState next = Progress.lateAgainst(split.nextWithGivenUp(givenUp), noticed.reached());
       if (engine.store().writeSplit(engine.name, next)) {
-        LOG.warning(
+        LOG.warn(
             "Pipeline "
                 + engine.name
                 + ": no batch of "
