@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.bus.EnvelopeCodec;
 import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.event.EnvelopeConsumer;
-import java.lang.System.Logger.Level;
+import dev.statekit.telemetry.Log;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.function.Function;
@@ -25,9 +25,7 @@ final class CallRequests {
 
   static final String JSON = "application/json";
 
-  private static final class Log {
-    static final System.Logger LOG = System.getLogger(CallRequests.class.getName());
-  }
+  private static final Log LOG = Log.of(CallRequests.class);
 
   private final EnvelopeConsumer runtime;
 
@@ -106,7 +104,7 @@ final class CallRequests {
     } catch (Exception e) {
       String id =
           String.format("%016x", java.util.concurrent.ThreadLocalRandom.current().nextLong());
-      Log.LOG.log(Level.ERROR, "[error " + id + "] The call failed unexpectedly", e);
+      LOG.error("[error " + id + "] The call failed unexpectedly", e);
       return HttpAnswer.error(
           500, "The endpoint failed to answer the call; its log has the cause (error " + id + ")");
     }

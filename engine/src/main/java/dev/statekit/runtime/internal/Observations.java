@@ -8,6 +8,7 @@ import dev.statekit.invocation.TypedValue;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.InvocationObserver;
 import dev.statekit.runtime.ObservedInvocation;
+import dev.statekit.telemetry.Log;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,7 +21,7 @@ import java.util.Map;
  * or a refusal shows only its last try).
  */
 final class Observations {
-  private static final System.Logger LOG = System.getLogger(FunctionRuntime.FAILURES_LOGGER);
+  private static final Log LOG = Log.named(FunctionRuntime.FAILURES_LOGGER);
 
   private Observations() {}
 
@@ -55,7 +56,7 @@ final class Observations {
       try {
         settings.observer.observed(record(draft, seen, plan.errors.get(draft.inbound()), now));
       } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "The invocation observer failed; ignored: " + e, e);
+        LOG.warn("The invocation observer failed; ignored: " + e, e);
       }
     }
   }
@@ -96,7 +97,7 @@ final class Observations {
         outcome,
         error,
         inbound.delivery.attempts,
-        null);
+        inbound.traceId);
   }
 
   private static Map<String, ObservedInvocation.Value> values(Map<String, TypedValue> values) {
