@@ -3,6 +3,8 @@ package dev.statekit.local;
 import dev.statekit.local.template.Template;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -39,6 +41,16 @@ final class ConsoleCommand implements Callable<Integer> {
       defaultValue = "127.0.0.1",
       description = "The interface to listen on (default: ${DEFAULT-VALUE}).")
   String host;
+
+  @Option(
+      names = "--names",
+      paramLabel = "FILE",
+      description =
+          "The physical names of a deployed stack's resources: a logical id and its name (a queue's"
+              + " URL) per line, as `aws cloudformation describe-stack-resources --stack-name S"
+              + " --query 'StackResources[].[LogicalResourceId,PhysicalResourceId]' --output text`"
+              + " prints them; resources not named there are looked up under --prefix.")
+  Path names;
 
   @Option(
       names = "--allow-writes",
@@ -82,7 +94,13 @@ final class ConsoleCommand implements Callable<Integer> {
     }
     Template template = options.template();
     out.println("StateKit console: " + template.source() + " on " + backend.describe());
-    LocalDeployment deployment = LocalDeployment.existing(template, backend, options.prefix, out);
+    LocalDeployment deployment =
+        LocalDeployment.existing(
+            template,
+            backend,
+            options.prefix,
+            names == null ? Map.of() : ResourceNames.read(names),
+            out);
     var definition =
         ApplicationCode.applicationFunction(template)
             .orElseThrow(() -> new IllegalStateException(LocalApp.noDeclaration(template)));

@@ -83,11 +83,16 @@ final class LocalDeployment {
   }
 
   /**
-   * The template's resources created before under {@code prefix} on {@code backend}, found without
-   * creating or changing any (see {@link LocalResources#find}).
+   * The template's resources created before under {@code prefix} on {@code backend} (or by the
+   * physical name {@code names} gives a logical id), found without creating or changing any (see
+   * {@link LocalResources#find}).
    */
   static LocalDeployment existing(
-      Template template, Backend backend, String prefix, PrintWriter log) {
+      Template template,
+      Backend backend,
+      String prefix,
+      Map<String, String> names,
+      PrintWriter log) {
     if (!backend.hasServers()) {
       throw new IllegalStateException("In memory there are no resources to find");
     }
@@ -95,6 +100,7 @@ final class LocalDeployment {
         LocalResources.find(
             template,
             prefix,
+            names,
             backend.dynamoDbClient(),
             backend.sqsClient(),
             backend.kinesisClient(),

@@ -118,6 +118,47 @@ class ServersConsoleIT {
     }
   }
 
+  @Test
+  void theConsoleCommandFindsAStacksResourcesByTheNamesGiven() throws Exception {
+    Address linus = Address.of(TypeName.of("example", "greeter"), "Linus");
+    running.app().enqueue(linus, Envelopes.ofText(linus, "io.statefun.types/string", "hi", null));
+    await(() -> console.address("example/greeter/Linus").toString().contains("\"value\":1"));
+
+    // As SAM names a stack's resources: nothing under the console's prefix, every name given.
+    StringBuilder names = new StringBuilder("# from describe-stack-resources\n");
+    ((ServersApp) running.app())
+        .deployment()
+        .resources()
+        .all()
+        .values()
+        .forEach(r -> names.append(r.logicalId()).append('\t').append(r.ref()).append('\n'));
+    java.nio.file.Path file = java.nio.file.Files.createTempFile("stack-names", ".txt");
+    java.nio.file.Files.writeString(file, names);
+    running.record().delete();
+    ConsoleCommand.Running alone =
+        consoleCommand("--prefix", "not-" + PREFIX, "--names", file.toString(), "--port", "0");
+    try {
+      var client = java.net.http.HttpClient.newHttpClient();
+      var state =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(
+                      alone.server().url().resolve("statekit/api/address/example/greeter/Linus"))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, state.statusCode(), state.body());
+      assertTrue(state.body().contains("\"seen\""), state.body());
+      java.nio.file.Files.writeString(file, "StateTable\n");
+      IllegalArgumentException bad =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class,
+              () -> consoleCommand("--prefix", PREFIX, "--names", file.toString()));
+      assertTrue(bad.getMessage().contains("line 1"), bad.getMessage());
+    } finally {
+      alone.close();
+      running.record().write();
+    }
+  }
+
   private static ConsoleCommand.Running consoleCommand(String... args) throws Exception {
     CommandLine command = new CommandLine(new ConsoleCommand());
     command.setOut(new PrintWriter(new StringWriter(), true));

@@ -91,22 +91,28 @@ public final class LocalResources {
   }
 
   /**
-   * Finds every table, queue and stream of {@code template} created before under {@code prefix},
-   * creating and changing nothing (a read-only console).
+   * Finds every table, queue and stream of {@code template} created before under {@code prefix}, or
+   * by the physical name {@code names} gives its logical id (a table's or stream's name, a queue's
+   * URL or name, as a stack deployed by SAM names them), creating and changing nothing (a read-only
+   * console).
    *
    * @throws IllegalStateException if one is missing, saying how to create them
    */
   public static LocalResources find(
       Template template,
       String prefix,
+      Map<String, String> names,
       DynamoDbClient dynamoDb,
       SqsClient sqs,
       KinesisClient kinesis,
       PrintWriter log) {
     LocalResources found = new LocalResources();
-    String missing = "; create them first with tables --prefix " + prefix + " (or serve)";
+    String missing =
+        names.isEmpty()
+            ? "; create them first with tables --prefix " + prefix + " (or serve)"
+            : "; check the names given (a stack's: aws cloudformation describe-stack-resources)";
     for (Resource table : template.resources("AWS::DynamoDB::Table")) {
-      String name = prefix + "-" + table.logicalId();
+      String name = names.getOrDefault(table.logicalId(), prefix + "-" + table.logicalId());
       TableDescription description;
       try {
         description = dynamoDb.describeTable(b -> b.tableName(name)).table();
@@ -121,8 +127,16 @@ public final class LocalResources {
       found.put(new LocalResource(table.logicalId(), table.type(), name, attrs), log);
     }
     for (Resource queue : queuesInCreationOrder(template)) {
+      String given = names.get(queue.logicalId());
       String name =
-          prefix + "-" + queue.logicalId() + (queue.flag("FifoQueue", false) ? ".fifo" : "");
+          given != null && given.startsWith("http")
+              ? given.substring(given.lastIndexOf('/') + 1)
+              : given != null
+                  ? given
+                  : prefix
+                      + "-"
+                      + queue.logicalId()
+                      + (queue.flag("FifoQueue", false) ? ".fifo" : "");
       String url;
       try {
         url = sqs.getQueueUrl(b -> b.queueName(name)).queueUrl();
@@ -142,7 +156,7 @@ public final class LocalResources {
           log);
     }
     for (Resource stream : template.resources("AWS::Kinesis::Stream")) {
-      String name = prefix + "-" + stream.logicalId();
+      String name = names.getOrDefault(stream.logicalId(), prefix + "-" + stream.logicalId());
       String arn;
       try {
         arn =
