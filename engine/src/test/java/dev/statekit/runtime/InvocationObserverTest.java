@@ -81,6 +81,21 @@ class InvocationObserverTest {
   }
 
   @Test
+  void anInvocationShowsTheTraceIdItsEnvelopeCarries() {
+    FunctionRuntime runtime = runtime(seen::add);
+    runtime.processQueueBatch(
+        List.of(
+            new QueueMessage(
+                "m-9",
+                "{\"target\":\"t/counter/a\",\"typename\":\"io.statefun.types/string\","
+                    + "\"value\":\"hi\",\"trace\":\"caller-trace-7\"}",
+                "t/counter/a",
+                "9",
+                1)));
+    assertEquals("caller-trace-7", seen.get(0).traceId(), seen.toString());
+  }
+
+  @Test
   void anAppliedInvocationShowsItsMessageStateBeforeAndAfterAndEffects() {
     FunctionRuntime runtime = runtime(seen::add);
     runtime.processQueueBatch(List.of(envelope("m-1", "hi", 1)));
@@ -94,7 +109,10 @@ class InvocationObserverTest {
     assertEquals(Source.INGRESS, second.source());
     assertNull(second.caller());
     assertNull(second.error());
-    assertNull(second.traceId(), "no trace id yet");
+    assertTrue(
+        dev.statekit.telemetry.TraceIds.isValid(second.traceId()),
+        "a trace id born at ingress: " + second.traceId());
+    assertTrue(!second.traceId().equals(counter.get(0).traceId()), "one trace per ingress message");
     assertEquals("ho", second.message().asUtf8String());
     assertEquals(1, intValue(second.stateBefore().get("count")));
     assertEquals(2, intValue(second.stateAfter().get("count")));
