@@ -1,12 +1,9 @@
 package dev.statekit.local;
 
-import dev.statekit.function.Address;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** Calls a function address and prints its reply. */
@@ -22,32 +19,7 @@ final class CallCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin BackendOptions options;
 
-  @Parameters(
-      index = "0",
-      paramLabel = "ADDRESS",
-      converter = AddressArgument.class,
-      description = "namespace/type/id, e.g. shop/cart/ada")
-  Address target;
-
-  @Parameters(
-      index = "1",
-      paramLabel = "VALUE",
-      description = "The value: text, or JSON with --type")
-  String value;
-
-  @Option(
-      names = {"-t", "--type"},
-      paramLabel = "TYPENAME",
-      description = "The value's type name, e.g. shop/add-item (default: io.statefun.types/string)")
-  String type;
-
-  @Option(
-      names = "--id",
-      paramLabel = "KEY",
-      description =
-          "An idempotency key: calling again with the same key is applied once and answers the"
-              + " same reply.")
-  String id;
+  @Mixin MessageArguments message;
 
   @Mixin FunctionOption function;
 
@@ -55,7 +27,9 @@ final class CallCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Invocations invocations = Invocations.open(spec, options);
     RunningServe.Answer answer =
-        invocations.invoke(function.name, Envelopes.callOfText(target, type, value, id));
+        invocations.invoke(
+            function.name,
+            Envelopes.callOfText(message.target, message.type, message.value, message.id));
     java.io.PrintWriter out = spec.commandLine().getOut();
     out.println((answer.failed() ? "Function error: " : "") + Invocations.describe(answer.body()));
     out.flush();

@@ -87,61 +87,7 @@ public final class RuntimeSettings {
    * @param pauses how the runtime waits before it redoes a conflicting commit
    * @param wakeUps the standard queue of delayed messages' wake-ups, or {@code null} for none
    * @param sweepInterval how often the timer sweep runs
-   */
-  public RuntimeSettings(
-      StatefulFunctions functions,
-      FunctionStore store,
-      MessageBus queue,
-      MessageBus deadLetters,
-      EgressRoutes egress,
-      Clock clock,
-      int maxAttempts,
-      int maxConflictRetries,
-      Duration dedupRetention,
-      Duration idempotencyRetention,
-      int idempotencyCapacity,
-      int markCapacity,
-      Duration outboxSweepAfter,
-      Duration maxDelay,
-      Duration timerResendAfter,
-      int sweepLimit,
-      FaultHook hook,
-      ParallelCalls parallel,
-      RandomGenerator random,
-      Pauses pauses,
-      int deliveredCacheSize,
-      MessageBus wakeUps,
-      Duration sweepInterval) {
-    this(
-        functions,
-        store,
-        queue,
-        deadLetters,
-        egress,
-        clock,
-        maxAttempts,
-        maxConflictRetries,
-        dedupRetention,
-        idempotencyRetention,
-        idempotencyCapacity,
-        markCapacity,
-        outboxSweepAfter,
-        maxDelay,
-        timerResendAfter,
-        sweepLimit,
-        hook,
-        parallel,
-        random,
-        pauses,
-        deliveredCacheSize,
-        wakeUps,
-        sweepInterval,
-        InvocationObserver.NONE);
-  }
-
-  /**
-   * The settings, with an observer of the invocations run ({@link InvocationObserver#NONE} for
-   * none).
+   * @param observer what is shown each invocation run ({@link InvocationObserver#NONE} for none)
    */
   public RuntimeSettings(
       StatefulFunctions functions,
