@@ -82,12 +82,19 @@ function operator(op) {
 
 // --- addresses -----------------------------------------------------------------------------
 
-async function showAddress(address) {
+function showAddress(address) {
   shownAddress = address;
   document.getElementById("address-input").value = address;
+  return drawAddress(address);
+}
+
+// The periodic refresh redraws the address shown but leaves the input alone: the user may be
+// typing another one there.
+async function drawAddress(address) {
   const view = document.getElementById("address-view");
   try {
     const state = await get("address/" + address);
+    if (address !== shownAddress) return; // another address was asked for while this one loaded
     const rows = Object.entries(state.values).map(([name, v]) =>
       el("tr", { "data-value": name, class: v.expired ? "expired" : null },
         el("td", {}, name), el("td", { class: "value" }, show(v.value)),
@@ -277,7 +284,7 @@ async function refresh() {
     drawAddresses(addresses);
     addInvocations(invocations);
     drawMetrics(metrics);
-    if (shownAddress) await showAddress(shownAddress);
+    if (shownAddress) await drawAddress(shownAddress);
     setStatus(true, "live · " + new Date().toLocaleTimeString());
   } catch (e) {
     setStatus(false, "no answer from the runner: " + e.message);
