@@ -205,4 +205,33 @@ abstract class CallReplyBoundsContract extends RuntimeFixture {
     long egress = counted.texts().stream().filter(t -> t.contains(account.id())).count();
     assertEquals(1, egress, "the egress of the one application, once: " + counted.texts());
   }
+
+  @Test
+  void aKeyRepeatedInOneBatchAfterItsFirstFailedIsNotAnsweredAsApplied() {
+    FunctionRuntime runtime = runtime();
+    Address account = address(TestFunctions.ACCOUNT, "twice-failed");
+    DirectInvocation withdraw =
+        DirectInvocation.of(MessageBuilder.forAddress(account).withValue(-50L).build(), "w");
+
+    List<CallResult> calls = runtime.call(List.of(withdraw, withdraw), Duration.ofSeconds(10));
+    List<DirectResult> invokes =
+        runtime.invoke(
+            List.of(
+                DirectInvocation.of(
+                    MessageBuilder.forAddress(account).withValue(-50L).build(), "v"),
+                DirectInvocation.of(
+                    MessageBuilder.forAddress(account).withValue(-50L).build(), "v")));
+
+    assertEquals(CallResult.Status.FAILED, calls.get(0).status(), calls.get(0)::toString);
+    assertEquals(
+        CallResult.Status.FAILED,
+        calls.get(1).status(),
+        "nothing was applied under the key: " + calls.get(1));
+    assertTrue(calls.get(1).retryable());
+    assertEquals(DirectResult.Status.FAILED, invokes.get(0).status(), invokes.get(0)::toString);
+    assertEquals(
+        DirectResult.Status.FAILED,
+        invokes.get(1).status(),
+        "nothing was applied under the key: " + invokes.get(1));
+  }
 }
