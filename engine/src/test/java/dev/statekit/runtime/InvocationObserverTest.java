@@ -94,7 +94,9 @@ class InvocationObserverTest {
     assertEquals(Source.INGRESS, second.source());
     assertNull(second.caller());
     assertNull(second.error());
-    assertNull(second.traceId(), "no trace id yet");
+    // The merge gave observed invocations their message's trace id (derived from the SQS id here).
+    assertTrue(
+        dev.statekit.telemetry.TraceIds.isValid(second.traceId()), "trace id: " + second.traceId());
     assertEquals("ho", second.message().asUtf8String());
     assertEquals(1, intValue(second.stateBefore().get("count")));
     assertEquals(2, intValue(second.stateAfter().get("count")));
