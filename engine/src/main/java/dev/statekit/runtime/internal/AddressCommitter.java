@@ -396,6 +396,30 @@ final class AddressCommitter {
     }
     Observations.settled(settings, plan);
     answerCalls(plan);
+    answerAsTheirFirst();
+  }
+
+  /**
+   * A direct delivery is a repeat only of one earlier in this batch with its key (the marks name
+   * keys, not outcomes), and that one was not applied: nothing was applied under the key, so its
+   * caller gets that one's answer, not "applied before".
+   */
+  private void answerAsTheirFirst() {
+    Map<String, Delivery> firsts = new HashMap<>();
+    for (Delivery d : deliveries) {
+      if (d.idempotencyKey == null || d.fromQueue) {
+        continue;
+      }
+      Delivery first = firsts.putIfAbsent(d.idempotencyKey, d);
+      if (first != null
+          && d.outcome == DeliveryOutcome.DUPLICATE
+          && (first.outcome == DeliveryOutcome.FAILED
+              || first.outcome == DeliveryOutcome.DEAD_LETTERED)) {
+        d.settle(first.outcome, first.error);
+        d.functionFailed = first.functionFailed;
+        d.reply = null;
+      }
+    }
   }
 
   /** Whether a call among the deliveries has a deadline that has passed. */

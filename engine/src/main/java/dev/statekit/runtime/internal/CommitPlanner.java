@@ -65,10 +65,18 @@ final class CommitPlanner {
       if (size <= settings.store.maxStateBytes()) {
         return new CommitPlan(plan, next);
       }
-      InboundInvocation culprit = firstOversized(skip, plan.appliedInbounds.size());
-      if (culprit == null) {
+      int fitting = fittingCount(skip, plan.appliedInbounds.size());
+      if (fitting < 0) {
         // Too large even without this batch: the commit refuses it with the reason.
         return new CommitPlan(plan, next);
+      }
+      InboundInvocation culprit = runs.run(skip, fitting + 1).appliedInbounds.get(fitting);
+      if (culprit.delivery.call && fitting > 0) {
+        // The replies this commit keeps in the item take the room, not the call's own state: the
+        // later ones are not run now (call again) and leave their replies room in a commit of
+        // their own, once these have left the item.
+        limit = fitting;
+        continue;
       }
       skip.put(
           culprit,
@@ -77,13 +85,15 @@ final class CommitPlanner {
     }
   }
 
-  /** The invocation whose effects first take the state past the limit, found by bisection. */
-  private InboundInvocation firstOversized(
-      Map<InboundInvocation, RuntimeException> skip, int applied) {
+  /**
+   * How many of the run's applied invocations fit in one commit, found by bisection: the one after
+   * them first takes the state past the limit; -1 if the state is too large without any.
+   */
+  private int fittingCount(Map<InboundInvocation, RuntimeException> skip, int applied) {
     int fitting = 0;
     int tooLarge = applied;
     if (!fits(runs.run(skip, 0))) {
-      return null;
+      return -1;
     }
     while (tooLarge - fitting > 1) {
       int middle = (fitting + tooLarge) >>> 1;
@@ -93,7 +103,7 @@ final class CommitPlanner {
         tooLarge = middle;
       }
     }
-    return runs.run(skip, tooLarge).appliedInbounds.get(tooLarge - 1);
+    return tooLarge - 1;
   }
 
   private NextState next(RunResult plan) {

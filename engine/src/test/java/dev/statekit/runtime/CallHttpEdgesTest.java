@@ -1,0 +1,74 @@
+package dev.statekit.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.entry.EntryPoint;
+import dev.statekit.function.Address;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Forged and malformed HTTP calls: each refused with a 4xx that says why, and nothing applied. */
+class CallHttpEdgesTest extends RuntimeFixture {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String BODY = "{\"typename\":\"io.statefun.types/long\",\"value\":3}";
+
+  private JsonNode call(EntryPoint entry, String path, String key, String body) throws Exception {
+    ObjectNode event = JSON.createObjectNode();
+    event.put("rawPath", path);
+    event.putObject("requestContext").putObject("http").put("method", "POST");
+    ObjectNode headers = event.putObject("headers");
+    headers.put("content-type", "application/json");
+    if (key != null) {
+      headers.put("idempotency-key", key);
+    }
+    event.put("body", body);
+    return JSON.readTree(entry.invoke(event.toString().getBytes(StandardCharsets.UTF_8)));
+  }
+
+  @Test
+  void forgedAndMalformedCallsAreRefusedWithAReasonAndApplyNothing() throws Exception {
+    FunctionRuntime runtime = runtime();
+    Address account = address(TestFunctions.ACCOUNT, "edges");
+    EntryPoint entry =
+        EntryPoint.builder()
+            .functions(TestFunctions.registry())
+            .httpCalls(runtime.envelopeConsumer())
+            .build();
+    String path = "/call/" + account;
+    String[][] refused = {
+      {"/call/test/account/%zz", "k1", BODY, "percent-encoding"},
+      {path, "k2", BODY.replace("{", "{\"target\":\"test/account/other\","), "'target'"},
+      {path, "k3", BODY.replace("{", "{\"call\":false,"), "'call'"},
+      {path, "k4", BODY.replace("{", "{\"id\":\"other\","), "differ"},
+      {path, "k5", BODY.replace("{", "{\"trace\":\"" + "t".repeat(10_000) + "\","), "'trace'"},
+      {path, "k6", BODY.replace("{", "{\"trace\":\"a b\","), "'trace'"},
+      {path, "k7", BODY.replace("{", "{\"trace\":\"a\\\"b\","), "'trace'"},
+      {path, "x".repeat(10_000), BODY, "'id'"},
+      {path, null, BODY.replace("{", "{\"id\":17,"), "'id'"},
+      {path, "k8", "[" + BODY + "]", "JSON object"},
+      {path, "k9", BODY + BODY, "not JSON"},
+      {path, "k10", BODY.replace("3", "\"3\""), "not a io.statefun.types/long"},
+      {path, "k11", BODY.replace("}", ",\"timeoutMillis\":-1}"), "'timeoutMillis'"},
+      {path, "k12", BODY.replace("}", ",\"extra\":1}"), "Unknown envelope field"},
+    };
+    for (String[] request : refused) {
+      JsonNode answer = call(entry, request[0], request[1], request[2]);
+      String what = request[3] + ": " + answer;
+      assertEquals(400, answer.get("statusCode").asInt(), what);
+      assertTrue(answer.get("body").asText().contains(request[3]), what);
+    }
+    JsonNode ok =
+        call(
+            entry,
+            path,
+            "k-ok",
+            BODY.replace("{", "{\"trace\":\"1-5759e988-bd862e3fe1be46a994272793\","));
+    assertEquals(200, ok.get("statusCode").asInt(), ok::toString);
+    var value = store().reload(account).values().get(TestFunctions.SUM.name());
+    assertEquals(3L, dev.statekit.types.Types.longType().deserialize(value.bytes()));
+  }
+}
