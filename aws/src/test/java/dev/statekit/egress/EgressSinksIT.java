@@ -8,6 +8,7 @@ import dev.statekit.aws.dynamodb.DynamoDbTableSink;
 import dev.statekit.aws.kinesis.KinesisEgressSink;
 import dev.statekit.aws.sqs.SqsEgressSink;
 import dev.statekit.aws.sqs.SqsMessageBus;
+import dev.statekit.bus.QueueIds;
 import dev.statekit.function.Address;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestQueue;
@@ -118,6 +119,28 @@ class EgressSinksIT {
     var noStream =
         assertThrows(EgressException.class, () -> sink.deliver(List.of(text("k3", "three"))));
     assertTrue(noStream.getMessage().contains("names no Kinesis stream"), noStream.getMessage());
+  }
+
+  @Test
+  void anSqsRecordWhoseAttributesTakeItPastTheLimitIsRefusedWithTheReasonAndNothingSent(
+      SqsClient sqs) {
+    String url = sqs.createQueue(b -> b.queueName("egress-" + UUID.randomUUID())).queueUrl();
+    // A long source address and destination: the attributes alone take well over 1 KiB.
+    Address source = Address.of(TypeName.of("app", "fn"), "s".repeat(1500));
+    String body = "x".repeat(QueueIds.MAX_MESSAGE_BYTES - 2000);
+    EgressRecord record =
+        EgressRecord.builder("big", EGRESS, source, "io.statefun.types/string", utf8(body))
+            .destination("d".repeat(1500))
+            .traceId("1-5759e988-bd862e3fe1be46a994272793")
+            .build();
+
+    EgressException refused =
+        assertThrows(
+            EgressException.class, () -> new SqsEgressSink(sqs, url).deliver(List.of(record)));
+
+    assertEquals(EgressException.Reason.INVALID_REQUEST, refused.reason(), refused.getMessage());
+    assertTrue(refused.getMessage().contains("more than the queue's"), refused.getMessage());
+    assertEquals(List.of(), receive(sqs, url));
   }
 
   @Test
