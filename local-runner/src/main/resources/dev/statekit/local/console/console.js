@@ -87,7 +87,8 @@ async function showAddress(address) {
   document.getElementById("address-input").value = address;
   const view = document.getElementById("address-view");
   try {
-    const state = await get("address/" + address);
+    // Encoded: an id may hold '?', '#', '%' or '+', which would else change the address asked.
+    const state = await get("address/" + encodeURIComponent(address));
     const rows = Object.entries(state.values).map(([name, v]) =>
       el("tr", { "data-value": name, class: v.expired ? "expired" : null },
         el("td", {}, name), el("td", { class: "value" }, show(v.value)),
