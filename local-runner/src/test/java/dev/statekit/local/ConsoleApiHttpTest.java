@@ -113,4 +113,13 @@ class ConsoleApiHttpTest {
       assertEquals(404, answer.statusCode(), path + ": " + answer.body());
     }
   }
+
+  @Test
+  void aNegativeOrNonNumericLimitIsBadInput() throws Exception {
+    for (String query : new String[] {"limit=-5", "limit=x", "after=1e3"}) {
+      HttpResponse<String> answer = get(ConsoleApi.API + "invocations?" + query);
+      assertEquals(400, answer.statusCode(), query + ": " + answer.body());
+    }
+    assertEquals(200, get(ConsoleApi.API + "invocations?after=0&limit=0").statusCode());
+  }
 }
