@@ -25,7 +25,9 @@ final class JsonText {
           out.append("\\t");
           break;
         default:
-          if (c < 0x20 || c == '\u2028' || c == '\u2029') {
+          // C1 controls (NEL among them) and the Unicode separators: some readers break lines
+          // there.
+          if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029') {
             out.append(String.format("\\u%04x", (int) c));
           } else {
             out.append(c);

@@ -3,7 +3,10 @@ package dev.statekit.telemetry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /** Renders a {@link LogEvent} as one line, JSON or text; never a line break inside. */
 final class LogLines {
@@ -56,7 +59,10 @@ final class LogLines {
           out.append(' ');
         }
         first = false;
-        out.append(shortName(field.getKey())).append('=').append(field.getValue());
+        // Field values are user data (an address id): a line break in one must not forge a line.
+        out.append(oneLine(shortName(field.getKey())))
+            .append('=')
+            .append(oneLine(field.getValue()));
       }
       out.append(']');
     }
@@ -71,11 +77,11 @@ final class LogLines {
       if (frames.length > TEXT_FRAMES) {
         out.append(" < ...");
       }
-      for (Throwable cause = error.getCause(); cause != null && cause != error; ) {
+      // Causes may loop back anywhere in the chain (initCause allows it): each is named once.
+      Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+      seen.add(error);
+      for (Throwable cause = error.getCause(); cause != null && seen.add(cause); ) {
         out.append(" | caused by ").append(oneLine(String.valueOf(cause)));
-        if (cause.getCause() == cause) {
-          break;
-        }
         cause = cause.getCause();
       }
     }
@@ -87,9 +93,29 @@ final class LogLines {
   }
 
   private static String oneLine(String text) {
-    return text.indexOf('\n') < 0 && text.indexOf('\r') < 0
-        ? text
-        : text.replace("\r\n", " \u21b5 ").replace('\n', ' ').replace('\r', ' ');
+    for (int i = 0; i < text.length(); i++) {
+      if (breaksLine(text.charAt(i))) {
+        StringBuilder out = new StringBuilder(text.length() + 8);
+        String crlf = text.replace("\r\n", " \u21b5 ");
+        for (int j = 0; j < crlf.length(); j++) {
+          char c = crlf.charAt(j);
+          out.append(breaksLine(c) ? ' ' : c);
+        }
+        return out.toString();
+      }
+    }
+    return text;
+  }
+
+  /** A character some reader of the log may take for the end of a line. */
+  private static boolean breaksLine(char c) {
+    return c == '\n'
+        || c == '\r'
+        || c == '\u000b'
+        || c == '\f'
+        || c == '\u0085'
+        || c == '\u2028'
+        || c == '\u2029';
   }
 
   private static String stackTrace(Throwable error) {

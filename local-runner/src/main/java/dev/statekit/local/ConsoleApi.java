@@ -31,8 +31,9 @@ import java.util.regex.Pattern;
  *       was (empty body) or as the request's body (a fixed ingress envelope).
  * </ul>
  *
- * Errors answer {@code {"error": "..."}}: 400 for bad input, 403 for a write on a read-only
- * console, 404 for an unknown path.
+ * Path parts are percent-decoded once ({@code +} stays a plus). Errors answer {@code {"error":
+ * "..."}}: 400 for bad input, 403 for a write on a read-only console, 404 for an unknown path, 413
+ * for a body over 1 MiB, 500 for a failure of the backend (with its message).
  */
 final class ConsoleApi {
   static final String API = "/statekit/api/";
@@ -78,7 +79,9 @@ final class ConsoleApi {
 
   void api(HttpExchange exchange) throws IOException {
     try (exchange) {
-      String path = exchange.getRequestURI().getPath().substring(API.length());
+      // The raw path, decoded once below: an address id or a dead letter's id may hold '+', '%'
+      // or '/', which a second decoding (or '+' taken for a space) would change.
+      String path = exchange.getRequestURI().getRawPath().substring(API.length());
       String method = exchange.getRequestMethod();
       try {
         ObjectNode answer = answer(method, path, exchange);
@@ -92,10 +95,18 @@ final class ConsoleApi {
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
         LocalLambdaServer.send(
             exchange, 200, "application/json", ConsoleJson.JSON.writeValueAsBytes(answer));
+      } catch (picocli.CommandLine.TypeConversionException e) {
+        // An address the page or a caller wrote wrong: bad input, said as such.
+        error(exchange, 400, e.getMessage());
+      } catch (BodyTooLarge e) {
+        error(exchange, 413, e.getMessage());
       } catch (IllegalArgumentException e) {
         error(exchange, 400, e.getMessage());
       } catch (IllegalStateException e) {
         error(exchange, 403, e.getMessage());
+      } catch (RuntimeException e) {
+        // Else the server drops the connection and the page shows no reason at all.
+        error(exchange, 500, e.getClass().getSimpleName() + ": " + e.getMessage());
       }
     }
   }
@@ -104,10 +115,8 @@ final class ConsoleApi {
     if ("POST".equals(method)) {
       if (path.startsWith("dead-letters/") && path.endsWith("/resend")) {
         String id =
-            URLDecoder.decode(
-                path.substring("dead-letters/".length(), path.length() - "/resend".length()),
-                StandardCharsets.UTF_8);
-        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            decode(path.substring("dead-letters/".length(), path.length() - "/resend".length()));
+        String body = body(exchange);
         return data.resend(id, body);
       }
       return null;
@@ -116,8 +125,7 @@ final class ConsoleApi {
       return null;
     }
     if (path.startsWith("address/")) {
-      return data.address(
-          URLDecoder.decode(path.substring("address/".length()), StandardCharsets.UTF_8));
+      return data.address(decode(path.substring("address/".length())));
     }
     return switch (path) {
       case "overview" -> data.overview();
@@ -132,6 +140,29 @@ final class ConsoleApi {
       }
       default -> null;
     };
+  }
+
+  /** A body the console reads whole: a fixed envelope, which SQS caps at 256 KiB anyway. */
+  static final int MAX_BODY_BYTES = 1 << 20;
+
+  private static final class BodyTooLarge extends RuntimeException {
+    BodyTooLarge(String message) {
+      super(message);
+    }
+  }
+
+  private static String body(HttpExchange exchange) throws IOException {
+    byte[] bytes = exchange.getRequestBody().readNBytes(MAX_BODY_BYTES + 1);
+    if (bytes.length > MAX_BODY_BYTES) {
+      throw new BodyTooLarge(
+          "The body must be at most " + MAX_BODY_BYTES + " bytes (an ingress envelope)");
+    }
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** One percent-decoding of a raw path part; '+' stays a plus (it is a query's space only). */
+  private static String decode(String raw) {
+    return URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 
   private static Map<String, String> query(String raw) {

@@ -205,14 +205,24 @@ final class ServersConsole implements ConsoleData {
     if (deadLetters == null || ingress == null) {
       throw new IllegalArgumentException("The application function names no dead-letter queue");
     }
-    Message letter =
-        look(deadLetters, 30).stream()
-            .filter(m -> id(m).equals(id))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "There is no dead letter " + id + " among the first 10 (resent already?)"));
+    // The letter is held for 30 s while it is resent (a second resend of it finds nothing); the
+    // others received with it are let go at once, else they would vanish from view and refuse
+    // their own resends for as long.
+    List<Message> received = look(deadLetters, 30);
+    Message letter = null;
+    for (Message m : received) {
+      if (letter == null && id(m).equals(id)) {
+        letter = m;
+      } else {
+        sqs.changeMessageVisibility(
+            b -> b.queueUrl(deadLetters).receiptHandle(m.receiptHandle()).visibilityTimeout(0));
+      }
+    }
+    if (letter == null) {
+      throw new IllegalArgumentException(
+          "There is no dead letter " + id + " among the first 10 (resent already?)");
+    }
+    String receipt = letter.receiptHandle();
     String envelope = body == null || body.isBlank() ? letter.body() : body;
     EnvelopeCodec.Envelope parsed;
     try {
@@ -222,7 +232,7 @@ final class ServersConsole implements ConsoleData {
               new AddressResolver(deployment.stateView().functions()));
     } catch (InvalidEnvelopeException e) {
       sqs.changeMessageVisibility(
-          b -> b.queueUrl(deadLetters).receiptHandle(letter.receiptHandle()).visibilityTimeout(0));
+          b -> b.queueUrl(deadLetters).receiptHandle(receipt).visibilityTimeout(0));
       throw new IllegalArgumentException(
           "Not an ingress envelope ({\"target\", \"typename\", \"value\", \"id\"}): "
               + e.getMessage()
@@ -234,7 +244,7 @@ final class ServersConsole implements ConsoleData {
                 .messageBody(envelope)
                 .messageGroupId(Ingress.groupId(parsed.target()))
                 .messageDeduplicationId(UUID.randomUUID().toString()));
-    sqs.deleteMessage(b -> b.queueUrl(deadLetters).receiptHandle(letter.receiptHandle()));
+    sqs.deleteMessage(b -> b.queueUrl(deadLetters).receiptHandle(receipt));
     ObjectNode root = ConsoleJson.JSON.createObjectNode();
     root.put("resent", id);
     root.put("target", parsed.target().toString());

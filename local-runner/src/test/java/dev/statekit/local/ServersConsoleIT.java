@@ -68,6 +68,39 @@ class ServersConsoleIT {
     await(() -> console.queues().get("deadLetters").isEmpty());
   }
 
+  /** Resending one letter leaves the others listed and resendable at once (not hidden 30 s). */
+  @Test
+  void resendingOneDeadLetterLeavesTheOthersInViewAndResendable() throws Exception {
+    Address book = Address.of(TypeName.of("shop", "inventory"), "book");
+    running.app().enqueue(book, Envelopes.ofText(book, "shop/restock", "{\"quantity\": 3}", null));
+    for (String who : new String[] {"ivan", "judy"}) {
+      Address cart = Address.of(TypeName.of("shop", "cart"), who);
+      running
+          .app()
+          .enqueue(
+              cart,
+              Envelopes.ofText(
+                  cart, "shop/add-item", "{\"sku\": \"book\", \"quantity\": 0}", null));
+    }
+    await(() -> console.queues().get("deadLetters").size() == 2);
+    JsonNode letters = console.queues().get("deadLetters");
+    JsonNode first = letters.get(0);
+    JsonNode second = letters.get(1);
+    console.resend(
+        first.get("id").asText(),
+        first.get("editable").asText().replace("\"quantity\":0", "\"quantity\":1"));
+
+    JsonNode after = console.queues().get("deadLetters");
+    assertEquals(1, after.size(), after.toString());
+    assertEquals(second.get("id").asText(), after.get(0).get("id").asText());
+    console.resend(
+        second.get("id").asText(),
+        second.get("editable").asText().replace("\"quantity\":0", "\"quantity\":1"));
+    await(() -> console.address("shop/cart/ivan").toString().contains("\"held\":true"));
+    await(() -> console.address("shop/cart/judy").toString().contains("\"held\":true"));
+    await(() -> console.queues().get("deadLetters").isEmpty());
+  }
+
   @Test
   void theConsoleCommandReadsWhatServeLeftAndWritesNothingUnlessAllowed() throws Exception {
     Address grace = Address.of(TypeName.of("example", "greeter"), "Grace");

@@ -93,7 +93,8 @@ function showAddress(address) {
 async function drawAddress(address) {
   const view = document.getElementById("address-view");
   try {
-    const state = await get("address/" + address);
+    // Encoded: an id may hold '?', '#', '%' or '+', which would else change the address asked.
+    const state = await get("address/" + encodeURIComponent(address));
     if (address !== shownAddress) return; // another address was asked for while this one loaded
     const rows = Object.entries(state.values).map(([name, v]) =>
       el("tr", { "data-value": name, class: v.expired ? "expired" : null },

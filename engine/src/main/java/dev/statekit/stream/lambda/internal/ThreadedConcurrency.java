@@ -1,9 +1,11 @@
 package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.lambda.BatchConcurrency;
+import dev.statekit.telemetry.Telemetry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -45,7 +47,8 @@ public final class ThreadedConcurrency implements BatchConcurrency {
     }
     List<Future<?>> others = new ArrayList<>(calls.size());
     for (int i = 1; i < calls.size(); i++) {
-      others.add(pool.submit(calls.get(i)));
+      // The invocation's context goes along: metrics (store capacity) and log fields stay its.
+      others.add(pool.submit(Telemetry.carry(Executors.callable(calls.get(i)))));
     }
     Throwable[] failures = new Throwable[calls.size()];
     if (!calls.isEmpty()) {
