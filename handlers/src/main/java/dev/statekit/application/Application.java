@@ -166,11 +166,24 @@ public final class Application {
   }
 
   /**
+   * {@link #entryPoint(Variables)}, each invocation its runtime runs shown to {@code observer} (the
+   * local runner's console).
+   */
+  public EntryPoint entryPoint(Variables variables, InvocationObserver observer) {
+    return AwsWiring.of(this, variables, observer).eventsEntryPoint();
+  }
+
+  /**
    * The entry point producers invoke directly: ingress envelopes and nothing else, so that being
    * allowed to invoke it is not being allowed to pass an event off as a queue's or a stream's.
    */
   public EntryPoint ingressEntryPoint(Variables variables) {
     return AwsWiring.of(this, variables).ingressEntryPoint();
+  }
+
+  /** {@link #ingressEntryPoint(Variables)}, each invocation shown to {@code observer}. */
+  public EntryPoint ingressEntryPoint(Variables variables, InvocationObserver observer) {
+    return AwsWiring.of(this, variables, observer).ingressEntryPoint();
   }
 
   /**

@@ -18,6 +18,7 @@ import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.RuntimeEnvironment;
 import dev.statekit.handlers.Variables;
 import dev.statekit.runtime.FunctionRuntime;
+import dev.statekit.runtime.InvocationObserver;
 import dev.statekit.stream.lambda.BatchPipeline;
 import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.dynamodb.DynamoDbBatchStore;
@@ -85,9 +86,12 @@ final class AwsWiring {
   private final Lazy<KinesisClient> kinesis;
   private final Lazy<Map<TypeName, EgressSink>> egressQueues;
   private final Lazy<FunctionRuntime> runtime;
+  private final InvocationObserver observer;
 
-  private AwsWiring(Application application, Variables variables, Clients clients) {
+  private AwsWiring(
+      Application application, Variables variables, Clients clients, InvocationObserver observer) {
     this.application = application;
+    this.observer = observer;
     this.variables = variables;
     this.functions = application.functions(variables);
     this.table = variables.required(RuntimeEnvironment.TABLE, "the application's DynamoDB table");
@@ -163,7 +167,11 @@ final class AwsWiring {
   }
 
   static AwsWiring of(Application application, Variables variables, Clients clients) {
-    return new AwsWiring(application, variables, clients);
+    return new AwsWiring(application, variables, clients, InvocationObserver.NONE);
+  }
+
+  static AwsWiring of(Application application, Variables variables, InvocationObserver observer) {
+    return new AwsWiring(application, variables, Clients.of(variables), observer);
   }
 
   EntryPoint eventsEntryPoint() {
@@ -234,6 +242,7 @@ final class AwsWiring {
         .queue(new SqsMessageBus(sqs, queue))
         .deadLetters(new SqsMessageBus(sqs, deadLetters))
         .egress(egress)
+        .observer(observer)
         .build();
   }
 

@@ -1,6 +1,7 @@
 package dev.statekit.handlers;
 
 import dev.statekit.application.Application;
+import dev.statekit.runtime.InvocationObserver;
 
 /**
  * The Lambda handler of an application's event sources: the ingress queue's batches, each
@@ -20,6 +21,20 @@ public class ApplicationHandler extends StateKitHandler {
   /** The declaration {@code variables} name, wired from them (the local runner, tests). */
   public ApplicationHandler(Variables variables) {
     this(Application.fromVariables(variables), variables);
+  }
+
+  /**
+   * The declaration {@code variables} name, wired from them, each invocation its runtime runs shown
+   * to {@code observer} (the local runner's console).
+   */
+  public ApplicationHandler(Variables variables, InvocationObserver observer) {
+    this(Application.fromVariables(variables), variables, observer);
+  }
+
+  private ApplicationHandler(
+      Application application, Variables variables, InvocationObserver observer) {
+    super(application.entryPoint(variables, observer), variables);
+    this.application = application;
   }
 
   /** A given declaration, wired from {@code variables}. */

@@ -1,6 +1,7 @@
 package dev.statekit.handlers;
 
 import dev.statekit.application.Application;
+import dev.statekit.runtime.InvocationObserver;
 
 /**
  * The Lambda handler producers invoke directly: ingress envelopes to the runtime of the {@link
@@ -19,6 +20,20 @@ public class ApplicationIngressHandler extends StateKitHandler {
   /** The declaration {@code variables} name, wired from them (the local runner, tests). */
   public ApplicationIngressHandler(Variables variables) {
     this(Application.fromVariables(variables), variables);
+  }
+
+  /**
+   * The declaration {@code variables} name, wired from them, each invocation shown to {@code
+   * observer} (the local runner's console).
+   */
+  public ApplicationIngressHandler(Variables variables, InvocationObserver observer) {
+    this(Application.fromVariables(variables), variables, observer);
+  }
+
+  private ApplicationIngressHandler(
+      Application application, Variables variables, InvocationObserver observer) {
+    super(application.ingressEntryPoint(variables, observer), variables);
+    this.application = application;
   }
 
   /** A given declaration, wired from {@code variables}. */

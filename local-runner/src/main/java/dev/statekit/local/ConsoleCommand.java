@@ -109,7 +109,8 @@ final class ConsoleCommand implements Callable<Integer> {
             deployment,
             LocalApp.declared(template),
             deployment.environment(definition),
-            !allowWrites);
+            !allowWrites,
+            null);
     LocalLambdaServer server =
         LocalLambdaServer.start(
             host, port, name -> null, null, ControlApi.none(), new ConsoleApi(console));

@@ -10,6 +10,7 @@ import dev.statekit.handlers.Variables;
 import dev.statekit.local.template.FunctionDef;
 import dev.statekit.local.template.LocalResources;
 import dev.statekit.local.template.Template;
+import dev.statekit.runtime.InvocationObserver;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
@@ -39,6 +40,8 @@ final class LocalDeployment {
   private final Map<String, LocalFunction> functions = new LinkedHashMap<>();
 
   private final Map<String, String> overrides;
+
+  private InvocationObserver observer = InvocationObserver.NONE;
 
   private LocalDeployment(
       Template template, Backend backend, LocalResources resources, Map<String, String> overrides) {
@@ -113,6 +116,15 @@ final class LocalDeployment {
 
   Template template() {
     return template;
+  }
+
+  /**
+   * Shows {@code observer} the invocations of the handlers built from now on (those with a
+   * constructor taking {@code Variables} and an {@code InvocationObserver}, as the application
+   * handlers have; the application's class loader asks the runner's first, so the types agree).
+   */
+  synchronized void observeWith(InvocationObserver observer) {
+    this.observer = observer;
   }
 
   Backend backend() {
@@ -201,14 +213,19 @@ final class LocalDeployment {
               + " is not a RequestStreamHandler; the local runner runs stream handlers");
     }
     try {
-      Constructor<?> constructor = type.getConstructor(Variables.class);
+      Constructor<?> observed = observedConstructor(type);
+      Constructor<?> constructor =
+          observed != null ? observed : type.getConstructor(Variables.class);
       // The application's declaration is loaded by the handler from the same code.
       Thread thread = Thread.currentThread();
       ClassLoader previous = thread.getContextClassLoader();
       thread.setContextClassLoader(ApplicationCode.loader(template));
       try {
+        Variables variables = Variables.of(environment(definition));
         return (RequestStreamHandler)
-            constructor.newInstance(Variables.of(environment(definition)));
+            (observed != null
+                ? constructor.newInstance(variables, observer)
+                : constructor.newInstance(variables));
       } finally {
         thread.setContextClassLoader(previous);
       }
@@ -224,6 +241,17 @@ final class LocalDeployment {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException(
           "Cannot construct " + definition.handlerClass() + ": " + e, e);
+    }
+  }
+
+  private Constructor<?> observedConstructor(Class<?> type) {
+    if (observer == InvocationObserver.NONE) {
+      return null;
+    }
+    try {
+      return type.getConstructor(Variables.class, InvocationObserver.class);
+    } catch (NoSuchMethodException e) {
+      return null;
     }
   }
 }

@@ -22,6 +22,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /** The template deployed on servers (embedded, LocalStack or AWS). */
 final class ServersApp implements LocalApp {
   private final LocalDeployment deployment;
+  private final InvocationLog invocations = new InvocationLog();
+  private volatile dev.statekit.function.StatefulFunctions functions;
   private final SqsClient sqs;
   private EventSources sources;
   private Application application;
@@ -29,6 +31,18 @@ final class ServersApp implements LocalApp {
   ServersApp(LocalDeployment deployment) {
     this.deployment = deployment;
     this.sqs = deployment.backend().sqsClient();
+    invocations.decodeWith(this::functions);
+    deployment.observeWith(invocations);
+  }
+
+  /** The functions, to decode the values the invocations show (looked up once). */
+  private dev.statekit.function.StatefulFunctions functions() {
+    dev.statekit.function.StatefulFunctions known = functions;
+    if (known == null) {
+      known = deployment.stateView().functions();
+      functions = known;
+    }
+    return known;
   }
 
   @Override
@@ -180,7 +194,8 @@ final class ServersApp implements LocalApp {
           deployment,
           application(),
           deployment.environment(applicationDefinition()),
-          deployment.backend().mode() == Backend.Mode.AWS);
+          deployment.backend().mode() == Backend.Mode.AWS,
+          invocations);
     } catch (IllegalStateException e) {
       return null;
     }

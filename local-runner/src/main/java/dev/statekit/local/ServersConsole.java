@@ -26,11 +26,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The console's answers for the template deployed on servers (embedded, LocalStack): state and
- * pipelines' splits read from the table, queues' depths and dead letters from SQS. The handlers run
- * from the application's jar wired as on Lambda, with no observer: there is no invocation list.
- * Dead letters are listed by receiving them with a visibility timeout of 0 (they stay, each such
- * look counts as a receive), at most 10; a resend receives the letter, sends it to the ingress
- * queue and deletes it.
+ * pipelines' splits read from the table, queues' depths and dead letters from SQS; the invocations,
+ * the messages seen between functions and the charts from the handlers' observer when serve runs
+ * them (the {@code console} command runs nothing: none). Dead letters are listed by receiving them
+ * with a visibility timeout of 0 (they stay, each such look counts as a receive), at most 10; a
+ * resend receives the letter, sends it to the ingress queue and deletes it.
  */
 final class ServersConsole implements ConsoleData {
   private final LocalDeployment deployment;
@@ -38,13 +38,16 @@ final class ServersConsole implements ConsoleData {
   private final Map<String, String> environment;
   private final SqsClient sqs;
   private final boolean readOnly;
+  private final InvocationLog log;
   private Map<String, PipelineGraph> graphs;
 
   ServersConsole(
       LocalDeployment deployment,
       Application application,
       Map<String, String> environment,
-      boolean readOnly) {
+      boolean readOnly,
+      InvocationLog log) {
+    this.log = log;
     this.deployment = deployment;
     this.application = application;
     this.environment = environment;
@@ -60,8 +63,8 @@ final class ServersConsole implements ConsoleData {
         readOnly,
         deployment.stateView().functions(),
         graphs(),
-        Map.of(),
-        false);
+        log == null ? Map.of() : log.edges(),
+        log != null);
   }
 
   /** The pipelines' graphs, from the declaration (what it runs does not depend on the backend). */
@@ -176,22 +179,29 @@ final class ServersConsole implements ConsoleData {
   @Override
   public ObjectNode addresses() {
     ObjectNode root = ConsoleJson.JSON.createObjectNode();
-    root.putArray("addresses");
+    ArrayNode list = root.putArray("addresses");
+    if (log != null) {
+      log.addresses().forEach(list::add);
+    }
     return root;
   }
 
   @Override
   public ObjectNode invocations(long after, int limit) {
     ObjectNode root = ConsoleJson.JSON.createObjectNode();
-    root.put("latest", 0);
-    root.put("capacity", 0);
-    root.putArray("invocations");
+    root.put("latest", log == null ? 0 : log.sequence());
+    root.put("capacity", log == null ? 0 : InvocationLog.CAPACITY);
+    ArrayNode list = root.putArray("invocations");
+    if (log != null) {
+      log.after(after, limit).forEach(list::add);
+    }
     return root;
   }
 
   @Override
   public ObjectNode metrics() {
-    return new InvocationLog(1).metrics(System.currentTimeMillis() / 1000, 120);
+    return (log == null ? new InvocationLog(1) : log)
+        .metrics(System.currentTimeMillis() / 1000, 120);
   }
 
   @Override

@@ -50,6 +50,17 @@ class ServersConsoleIT {
     Address ada = Address.of(TypeName.of("example", "greeter"), "Ada");
     running.app().enqueue(ada, Envelopes.ofText(ada, "io.statefun.types/string", "hi", null));
     await(() -> console.address("example/greeter/Ada").toString().contains("\"value\":1"));
+    // serve runs the handlers with the console's observer: the invocation and its effects are
+    // listed.
+    await(
+        () -> {
+          String listed = console.invocations(0, 500).toString();
+          return listed.contains("example/greeter/Ada") && listed.contains("\"applied\"");
+        });
+    assertTrue(console.overview().get("invocationsObserved").asBoolean());
+    assertTrue(
+        console.addresses().toString().contains("example/greeter/Ada"),
+        console.addresses().toString());
 
     Address book = Address.of(TypeName.of("shop", "inventory"), "book");
     running.app().enqueue(book, Envelopes.ofText(book, "shop/restock", "{\"quantity\": 3}", null));
