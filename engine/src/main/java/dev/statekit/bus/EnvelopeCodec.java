@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.function.Address;
+import dev.statekit.telemetry.TraceIds;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.util.Base64;
@@ -121,11 +122,11 @@ public final class EnvelopeCodec {
     String trace = null;
     JsonNode traceNode = node.get("trace");
     if (traceNode != null && !traceNode.isNull()) {
-      if (!traceNode.isTextual() || !dev.statekit.telemetry.TraceIds.isValid(traceNode.asText())) {
+      if (!traceNode.isTextual() || !TraceIds.isValid(traceNode.asText())) {
         throw new InvalidEnvelopeException(
             "Envelope field 'trace': "
                 + "a trace id is 1 to "
-                + dev.statekit.telemetry.TraceIds.MAX_LENGTH
+                + TraceIds.MAX_LENGTH
                 + " printable ASCII characters without spaces, quotes or backslashes, got "
                 + traceNode);
       }

@@ -3,6 +3,7 @@ package dev.statekit.local;
 import dev.statekit.application.Application;
 import dev.statekit.application.EgressQueue;
 import dev.statekit.application.PipelineDeclaration;
+import dev.statekit.function.StatefulFunctions;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.template.FunctionDef;
@@ -23,7 +24,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 final class ServersApp implements LocalApp {
   private final LocalDeployment deployment;
   private final InvocationLog invocations = new InvocationLog();
-  private volatile dev.statekit.function.StatefulFunctions functions;
+  private volatile StatefulFunctions functions;
   private final SqsClient sqs;
   private EventSources sources;
   private Application application;
@@ -36,8 +37,8 @@ final class ServersApp implements LocalApp {
   }
 
   /** The functions, to decode the values the invocations show (looked up once). */
-  private dev.statekit.function.StatefulFunctions functions() {
-    dev.statekit.function.StatefulFunctions known = functions;
+  private StatefulFunctions functions() {
+    StatefulFunctions known = functions;
     if (known == null) {
       known = deployment.stateView().functions();
       functions = known;

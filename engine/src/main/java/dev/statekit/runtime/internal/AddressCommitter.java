@@ -13,6 +13,8 @@ import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.StoreUnavailableException;
 import dev.statekit.runtime.store.Timer;
 import dev.statekit.runtime.store.TimerKey;
+import dev.statekit.telemetry.Metric;
+import dev.statekit.telemetry.Metrics;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -125,7 +127,7 @@ final class AddressCommitter {
         try {
           return commitPrepared();
         } catch (CommitConflictException conflict) {
-          dev.statekit.telemetry.Metrics.add(dev.statekit.telemetry.Metric.COMMIT_CONFLICTS, 1);
+          Metrics.add(Metric.COMMIT_CONFLICTS, 1);
           if (attempt > settings.maxConflictRetries || callDeadlinePassed()) {
             FailedDeliveries.settle(
                 settings,
