@@ -1,6 +1,5 @@
 package dev.statekit.local;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.Address;
@@ -102,9 +101,10 @@ class ConsoleBrowserIT {
                               + "']"))
                   .isEmpty());
     }
-    String graph = text(By.cssSelector("#pipeline-graphs [data-pipeline='fraud-check']"));
-    assertTrue(graph.contains("keyBy"), graph);
-    assertTrue(graph.contains("window"), graph);
+    shownWhen(
+        By.cssSelector("#pipeline-graphs [data-pipeline='fraud-check']"),
+        graph -> graph.contains("keyBy") && graph.contains("window"),
+        "the fraud check's graph names its keyBy and its window");
   }
 
   @Test
@@ -136,10 +136,13 @@ class ConsoleBrowserIT {
             !b.findElements(
                     By.cssSelector("#pipelines [data-pipeline='fraud-check'] tr[data-split]"))
                 .isEmpty());
-    wait.until(b -> text(pipeline).contains("40 records"));
-    String shown = text(pipeline);
-    assertTrue(shown.contains("shardId-000000000000"), shown);
-    assertTrue(shown.contains("0 late"), shown);
+    shownWhen(
+        pipeline,
+        shown ->
+            shown.contains("40 records")
+                && shown.contains("shardId-000000000000")
+                && shown.contains("0 late"),
+        "the fraud check's split shows 40 records, its shard and 0 late");
   }
 
   @Test
@@ -195,9 +198,9 @@ class ConsoleBrowserIT {
         b ->
             text(By.cssSelector("#address-view tr[data-value='cart'] td.value"))
                 .contains("\"held\":true"));
-    assertEquals(
-        "0",
-        text(By.cssSelector("#queues tr[data-queue='dead letters'] td.depth")),
+    shownWhen(
+        By.cssSelector("#queues tr[data-queue='dead letters'] td.depth"),
+        "0"::equals,
         "the dead-letter queue is empty again");
   }
 
@@ -231,6 +234,20 @@ class ConsoleBrowserIT {
                 + "'][data-outcome='"
                 + outcome
                 + "']"));
+  }
+
+  /**
+   * Waits until the element's text passes the check: a text read while the page redraws is empty,
+   * so a single read can fail a test the page passes.
+   */
+  private static void shownWhen(
+      By by, java.util.function.Predicate<String> check, String expected) {
+    String[] last = {""};
+    try {
+      wait.until(b -> check.test(last[0] = text(by)));
+    } catch (org.openqa.selenium.TimeoutException e) {
+      throw new AssertionError(expected + "; the page shows: " + last[0], e);
+    }
   }
 
   private static String text(By by) {
