@@ -16,6 +16,7 @@ import java.util.Base64;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
@@ -28,8 +29,10 @@ import java.util.jar.JarOutputStream;
  * leaves for the first invocation after a restore, and (unless {@code
  * -Dstatekit.coldstart.classArchive=false}) cold again with a dynamic class archive (AppCDS) that a
  * training JVM wrote after constructing the handler and running its priming hook, which calls no
- * server: what an archive built offline with the jar saves a cold start. Median of {@code
- * -Dstatekit.coldstart.runs} (default 5) runs, the sides alternating.
+ * server: what an archive built offline with the jar saves a cold start. Beside each payload that
+ * calls AWS runs the AWS SDK alone making a first DynamoDB and SQS call ({@link AwsSdkChild}), the
+ * floor under such a payload. Median of {@code -Dstatekit.coldstart.runs} (default 5) runs, the
+ * sides alternating.
  */
 public final class ColdStartSuite implements Suite {
   private static final String APP = "dev.statekit.handlers.ApplicationHandler";
@@ -66,6 +69,10 @@ public final class ColdStartSuite implements Suite {
     Path classes = childJar(work);
     Path peerJar = peerJar(work);
     List<String> ours = List.of(classes.toString(), handlersJar.toString());
+    List<String> baseline = baselineJar().map(jar -> List.of(classes.toString(), jar)).orElse(null);
+    if (baseline != null) {
+      log.println("  baseline handlers jar, run beside every case: " + baseline.get(1));
+    }
     List<String> theirs = List.of(classes.toString(), peerJar.toString());
     Path peerPayload = work.resolve("peer.payload");
     Files.write(peerPayload, Kind.ALL.get(0).payload());
@@ -88,6 +95,8 @@ public final class ColdStartSuite implements Suite {
       double[] primedInvoke = new double[runs];
       double[] peer = new double[runs];
       double[] archived = new double[runs];
+      double[] before = new double[runs];
+      double[] floor = new double[runs];
       boolean withArchive = archive != null && kind.primable();
       for (int i = 0; i < runs; i++) {
         ChildRun run =
@@ -120,6 +129,21 @@ public final class ColdStartSuite implements Suite {
                       resources.fresh())
                   .firstInvokeMs();
         }
+        if (baseline != null) {
+          before[i] =
+              ChildRun.start(
+                      flags,
+                      baseline,
+                      Child.class.getName(),
+                      List.of(kind.handler(), payload.toString(), "cold"),
+                      resources.fresh())
+                  .firstInvokeMs();
+        }
+        if (kind.reachesAws()) {
+          floor[i] =
+              ChildRun.start(flags, ours, AwsSdkChild.class.getName(), List.of(), resources.fresh())
+                  .firstInvokeMs();
+        }
         // The peer runs beside every case, so each ratio compares JVMs started under the same load.
         peer[i] =
             ChildRun.start(
@@ -130,7 +154,7 @@ public final class ColdStartSuite implements Suite {
                     Map.of())
                 .firstInvokeMs();
         log.printf(
-            "  %-20s run %d: %.0f ms (constructor %.0f, invoke %.1f%s)%s sdk %.0f ms%n",
+            "  %-20s run %d: %.0f ms (constructor %.0f, invoke %.1f%s)%s%s%s sdk %.0f ms%n",
             kind.name(),
             i + 1,
             cold[i],
@@ -138,6 +162,8 @@ public final class ColdStartSuite implements Suite {
             invoke[i],
             kind.primable() ? String.format(", after priming %.1f", primedInvoke[i]) : "",
             withArchive ? String.format(" with class archive %.0f ms", archived[i]) : "",
+            baseline != null ? String.format(" baseline %.0f ms", before[i]) : "",
+            kind.reachesAws() ? String.format(" aws-sdk floor %.0f ms", floor[i]) : "",
             peer[i]);
       }
       Result result =
@@ -158,10 +184,39 @@ public final class ColdStartSuite implements Suite {
       if (withArchive) {
         result.with("archived_ratio_to_sdk", median(archived) / median(peer));
       }
+      if (kind.reachesAws()) {
+        result.with("aws_sdk_floor_ms", median(floor));
+      }
+      if (baseline != null) {
+        result
+            .with("baseline_first_invoke_ms", median(before))
+            .with("ratio_to_baseline", median(cold) / median(before));
+        if (withArchive) {
+          result.with("archived_ratio_to_baseline", median(archived) / median(before));
+        }
+      }
       results.add(result);
     }
     resources.close();
     return results;
+  }
+
+  /**
+   * A second handlers jar ({@code -Dstatekit.coldstart.baselineJar}, e.g. an earlier commit's),
+   * measured cold beside every case in the same run, so a change is compared under the same load.
+   */
+  private static Optional<String> baselineJar() {
+    String jar = System.getProperty("statekit.coldstart.baselineJar", "").trim();
+    if (jar.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!Files.isRegularFile(Path.of(jar))) {
+      throw new IllegalStateException(
+          "-Dstatekit.coldstart.baselineJar names "
+              + Path.of(jar).toAbsolutePath()
+              + ", which is no file: give the handlers jar to compare with");
+    }
+    return Optional.of(Path.of(jar).toAbsolutePath().toString());
   }
 
   /**
@@ -241,6 +296,14 @@ public final class ColdStartSuite implements Suite {
 
   /** A payload kind: its name, the handler that takes it, the payload. */
   record Kind(String name, String handler, String fixture) {
+    /**
+     * Whether the payload calls DynamoDB or SQS: beside it runs the AWS SDK alone making a first
+     * call to each ({@link AwsSdkChild}), the floor under what such a payload can cost.
+     */
+    boolean reachesAws() {
+      return List.of("envelope", "sqs", "scheduled", "kinesis").contains(name);
+    }
+
     /** Only the one entry point's handler has SnapStart's priming hook. */
     boolean primable() {
       return !handler.equals(GREETER);
@@ -283,7 +346,7 @@ public final class ColdStartSuite implements Suite {
     Path jar = work.resolve("children.jar");
     try (OutputStream file = Files.newOutputStream(jar);
         JarOutputStream out = new JarOutputStream(file)) {
-      for (Class<?> main : List.of(Child.class, PeerChild.class)) {
+      for (Class<?> main : List.of(Child.class, PeerChild.class, AwsSdkChild.class)) {
         String name = main.getName().replace('.', '/') + ".class";
         out.putNextEntry(new JarEntry(name));
         out.write(resource("/" + name));
