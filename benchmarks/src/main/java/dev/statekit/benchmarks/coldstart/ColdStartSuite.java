@@ -205,7 +205,7 @@ public final class ColdStartSuite implements Suite {
    * A second handlers jar ({@code -Dstatekit.coldstart.baselineJar}, e.g. an earlier commit's),
    * measured cold beside every case in the same run, so a change is compared under the same load.
    */
-  private static Optional<String> baselineJar() {
+  static Optional<String> baselineJar() {
     String jar = System.getProperty("statekit.coldstart.baselineJar", "").trim();
     if (jar.isEmpty()) {
       return Optional.empty();
