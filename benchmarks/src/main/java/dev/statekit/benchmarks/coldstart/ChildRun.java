@@ -51,6 +51,22 @@ record ChildRun(double firstInvokeMs, double constructMs, double primeMs, double
         if (line.startsWith("DONE ")) {
           double wallMs = (System.nanoTime() - started) / 1e6;
           Map<String, Long> figures = figures(line);
+          // What the child prints while it exits (a class archive's dump warnings) is drained,
+          // so a full pipe cannot hold the exit, and with it the archive, back.
+          Thread drain =
+              new Thread(
+                  () -> {
+                    try {
+                      while (lines.readLine() != null) {
+                        // discarded
+                      }
+                    } catch (IOException closed) {
+                      // the child was ended
+                    }
+                  },
+                  "cold-start-drain");
+          drain.setDaemon(true);
+          drain.start();
           process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
           return new ChildRun(
               wallMs,

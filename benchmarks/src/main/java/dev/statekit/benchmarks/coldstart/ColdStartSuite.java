@@ -16,6 +16,7 @@ import java.util.Base64;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
@@ -25,8 +26,13 @@ import java.util.jar.JarOutputStream;
  * timed from start to the first completed invocation of the one entry point; the ToFunction kind
  * runs beside a plain statefun-sdk-java handler in a JVM with only that SDK on its classpath. Each
  * case also runs primed (the SnapStart checkpoint hook before the invocation) to show what priming
- * leaves for the first invocation after a restore. Median of {@code -Dstatekit.coldstart.runs}
- * (default 5) runs, the two sides alternating.
+ * leaves for the first invocation after a restore, and (unless {@code
+ * -Dstatekit.coldstart.classArchive=false}) cold again with a dynamic class archive (AppCDS) that a
+ * training JVM wrote after constructing the handler and running its priming hook, which calls no
+ * server: what an archive built offline with the jar saves a cold start. Beside each payload that
+ * calls AWS runs the AWS SDK alone making a first DynamoDB and SQS call ({@link AwsSdkChild}), the
+ * floor under such a payload. Median of {@code -Dstatekit.coldstart.runs} (default 5) runs, the
+ * sides alternating.
  */
 public final class ColdStartSuite implements Suite {
   private static final String APP = "dev.statekit.handlers.ApplicationHandler";
@@ -60,15 +66,24 @@ public final class ColdStartSuite implements Suite {
     List<Kind> kinds = kinds();
     log.println("  child JVM flags (both sides): " + String.join(" ", flags));
     Path work = Files.createTempDirectory("statekit-cold-start");
-    Path classes = childClasses(work);
+    Path classes = childJar(work);
     Path peerJar = peerJar(work);
     List<String> ours = List.of(classes.toString(), handlersJar.toString());
+    List<String> baseline = baselineJar().map(jar -> List.of(classes.toString(), jar)).orElse(null);
+    if (baseline != null) {
+      log.println("  baseline handlers jar, run beside every case: " + baseline.get(1));
+    }
     List<String> theirs = List.of(classes.toString(), peerJar.toString());
     Path peerPayload = work.resolve("peer.payload");
     Files.write(peerPayload, Kind.ALL.get(0).payload());
     log.println(
         "  starting the embedded DynamoDB, SQS and Kinesis servers the handlers' children use");
     AppResources resources = new AppResources();
+    Path archive = null;
+    if (Boolean.parseBoolean(System.getProperty("statekit.coldstart.classArchive", "true"))
+        && kinds.stream().anyMatch(Kind::primable)) {
+      archive = train(work, flags, ours, resources, log);
+    }
 
     List<Result> results = new ArrayList<>();
     for (Kind kind : kinds) {
@@ -79,6 +94,10 @@ public final class ColdStartSuite implements Suite {
       double[] invoke = new double[runs];
       double[] primedInvoke = new double[runs];
       double[] peer = new double[runs];
+      double[] archived = new double[runs];
+      double[] before = new double[runs];
+      double[] floor = new double[runs];
+      boolean withArchive = archive != null && kind.primable();
       for (int i = 0; i < runs; i++) {
         ChildRun run =
             ChildRun.start(
@@ -100,6 +119,31 @@ public final class ColdStartSuite implements Suite {
                       resources.fresh())
                   .invokeMs();
         }
+        if (withArchive) {
+          archived[i] =
+              ChildRun.start(
+                      withArchive(flags, archive),
+                      ours,
+                      Child.class.getName(),
+                      List.of(kind.handler(), payload.toString(), "cold"),
+                      resources.fresh())
+                  .firstInvokeMs();
+        }
+        if (baseline != null) {
+          before[i] =
+              ChildRun.start(
+                      flags,
+                      baseline,
+                      Child.class.getName(),
+                      List.of(kind.handler(), payload.toString(), "cold"),
+                      resources.fresh())
+                  .firstInvokeMs();
+        }
+        if (kind.reachesAws()) {
+          floor[i] =
+              ChildRun.start(flags, ours, AwsSdkChild.class.getName(), List.of(), resources.fresh())
+                  .firstInvokeMs();
+        }
         // The peer runs beside every case, so each ratio compares JVMs started under the same load.
         peer[i] =
             ChildRun.start(
@@ -110,13 +154,16 @@ public final class ColdStartSuite implements Suite {
                     Map.of())
                 .firstInvokeMs();
         log.printf(
-            "  %-20s run %d: %.0f ms (constructor %.0f, invoke %.1f%s) sdk %.0f ms%n",
+            "  %-20s run %d: %.0f ms (constructor %.0f, invoke %.1f%s)%s%s%s sdk %.0f ms%n",
             kind.name(),
             i + 1,
             cold[i],
             construct[i],
             invoke[i],
             kind.primable() ? String.format(", after priming %.1f", primedInvoke[i]) : "",
+            withArchive ? String.format(" with class archive %.0f ms", archived[i]) : "",
+            baseline != null ? String.format(" baseline %.0f ms", before[i]) : "",
+            kind.reachesAws() ? String.format(" aws-sdk floor %.0f ms", floor[i]) : "",
             peer[i]);
       }
       Result result =
@@ -128,13 +175,84 @@ public final class ColdStartSuite implements Suite {
       if (kind.primable()) {
         result.with("primed_invoke_ms", median(primedInvoke));
       }
+      if (withArchive) {
+        result.with("archived_first_invoke_ms", median(archived));
+      }
       result
           .with("sdk_first_invoke_ms", median(peer))
           .with("ratio_to_sdk", median(cold) / median(peer));
+      if (withArchive) {
+        result.with("archived_ratio_to_sdk", median(archived) / median(peer));
+      }
+      if (kind.reachesAws()) {
+        result.with("aws_sdk_floor_ms", median(floor));
+      }
+      if (baseline != null) {
+        result
+            .with("baseline_first_invoke_ms", median(before))
+            .with("ratio_to_baseline", median(cold) / median(before));
+        if (withArchive) {
+          result.with("archived_ratio_to_baseline", median(archived) / median(before));
+        }
+      }
       results.add(result);
     }
     resources.close();
     return results;
+  }
+
+  /**
+   * A second handlers jar ({@code -Dstatekit.coldstart.baselineJar}, e.g. an earlier commit's),
+   * measured cold beside every case in the same run, so a change is compared under the same load.
+   */
+  static Optional<String> baselineJar() {
+    String jar = System.getProperty("statekit.coldstart.baselineJar", "").trim();
+    if (jar.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!Files.isRegularFile(Path.of(jar))) {
+      throw new IllegalStateException(
+          "-Dstatekit.coldstart.baselineJar names "
+              + Path.of(jar).toAbsolutePath()
+              + ", which is no file: give the handlers jar to compare with");
+    }
+    return Optional.of(Path.of(jar).toAbsolutePath().toString());
+  }
+
+  /**
+   * Writes the dynamic class archive of the one entry point's handler: a JVM constructs it and runs
+   * its priming hook (offline clients, no server called), then exits, and {@code
+   * -XX:ArchiveClassesAtExit} archives every class it loaded that the JDK's own archive lacks.
+   */
+  private static Path train(
+      Path work, List<String> flags, List<String> ours, AppResources resources, PrintStream log)
+      throws IOException, InterruptedException {
+    Path archive = work.resolve("statekit-handler.jsa");
+    List<String> training = new ArrayList<>(flags);
+    training.add("-XX:ArchiveClassesAtExit=" + archive);
+    ChildRun.start(
+        training,
+        ours,
+        Child.class.getName(),
+        List.of(APP, work.resolve("none").toString(), "train"),
+        resources.fresh());
+    if (!Files.isRegularFile(archive)) {
+      throw new IllegalStateException(
+          "The training JVM wrote no class archive at "
+              + archive
+              + "; run with -Dstatekit.coldstart.classArchive=false to measure without one");
+    }
+    log.printf(
+        "  class archive from construction and priming: %.1f MB%n", Files.size(archive) / 1e6);
+    return archive;
+  }
+
+  /** {@code flags} with the archive, which must map (-Xshare:on), or the JVM refuses to start. */
+  private static List<String> withArchive(List<String> flags, Path archive) {
+    List<String> with = new ArrayList<>(flags);
+    with.add("-XX:SharedArchiveFile=" + archive);
+    with.add("-Xshare:on");
+    return with;
   }
 
   /**
@@ -178,6 +296,14 @@ public final class ColdStartSuite implements Suite {
 
   /** A payload kind: its name, the handler that takes it, the payload. */
   record Kind(String name, String handler, String fixture) {
+    /**
+     * Whether the payload calls DynamoDB or SQS: beside it runs the AWS SDK alone making a first
+     * call to each ({@link AwsSdkChild}), the floor under what such a payload can cost.
+     */
+    boolean reachesAws() {
+      return List.of("envelope", "sqs", "scheduled", "kinesis").contains(name);
+    }
+
     /** Only the one entry point's handler has SnapStart's priming hook. */
     boolean primable() {
       return !handler.equals(GREETER);
@@ -212,16 +338,22 @@ public final class ColdStartSuite implements Suite {
     }
   }
 
-  /** The child mains as class files of their own, so no other benchmark code is on the path. */
-  private static Path childClasses(Path work) throws IOException {
-    Path dir = work.resolve("classes");
-    for (Class<?> main : List.of(Child.class, PeerChild.class)) {
-      String file = main.getName().replace('.', '/') + ".class";
-      Path target = dir.resolve(file);
-      Files.createDirectories(target.getParent());
-      Files.write(target, resource("/" + file));
+  /**
+   * The child mains in a jar of their own, so no other benchmark code is on the path (a jar, since
+   * a class archive refuses a class path with a non-empty directory).
+   */
+  private static Path childJar(Path work) throws IOException {
+    Path jar = work.resolve("children.jar");
+    try (OutputStream file = Files.newOutputStream(jar);
+        JarOutputStream out = new JarOutputStream(file)) {
+      for (Class<?> main : List.of(Child.class, PeerChild.class, AwsSdkChild.class)) {
+        String name = main.getName().replace('.', '/') + ".class";
+        out.putNextEntry(new JarEntry(name));
+        out.write(resource("/" + name));
+        out.closeEntry();
+      }
     }
-    return dir;
+    return jar;
   }
 
   /** statefun-sdk-java's classes alone, taken from this jar. */
