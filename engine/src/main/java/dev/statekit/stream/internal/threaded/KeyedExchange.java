@@ -3,13 +3,16 @@ package dev.statekit.stream.internal.threaded;
 import dev.statekit.stream.Record;
 import dev.statekit.stream.internal.Output;
 import dev.statekit.stream.internal.Routing;
+import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
 
 /**
  * The end of a stage that feeds a keyed stage: sets each record's key, routes it by the key's
  * partition and hands records over in chunks. Markers are broadcast to every partition after the
- * records before them. Putting into a full queue blocks: that is the backpressure.
+ * records before them. Putting into a full queue blocks: that is the backpressure. Chunks come back
+ * once processed ({@link Chunk#recycle}) and are filled again.
  */
 final class KeyedExchange implements Output {
   private final Function<Object, Object> selector;
@@ -18,6 +21,9 @@ final class KeyedExchange implements Output {
   private final Chunk[] pending;
   private final int channel;
   private final int chunkSize;
+
+  /** Chunks the workers processed, returned from their threads. */
+  private final Queue<Chunk> free = new ConcurrentLinkedQueue<>();
 
   KeyedExchange(
       Function<Object, Object> selector,
@@ -46,7 +52,10 @@ final class KeyedExchange implements Output {
   private void add(int target, Object element, Object key) throws InterruptedException {
     Chunk chunk = pending[target];
     if (chunk == null) {
-      chunk = new Chunk(channel, chunkSize);
+      chunk = free.poll();
+      if (chunk == null) {
+        chunk = new Chunk(channel, chunkSize, free);
+      }
       pending[target] = chunk;
     }
     chunk.keys[chunk.size] = key;

@@ -61,8 +61,8 @@ final class WorkerTask implements Runnable {
     try {
       while (endedCount < channels) {
         Chunk chunk = next();
-        if (chunk != null) {
-          process(chunk);
+        if (chunk != null && process(chunk)) {
+          chunk.recycle();
         }
       }
       head.end();
@@ -101,7 +101,8 @@ final class WorkerTask implements Runnable {
     return chunk;
   }
 
-  private void process(Chunk chunk) throws Exception {
+  /** Processes the chunk; false if it was parked half done, to be resumed later. */
+  private boolean process(Chunk chunk) throws Exception {
     Object[] elements = chunk.elements;
     Object[] keys = chunk.keys;
     head.prefetch(keys, chunk.position, chunk.size);
@@ -116,7 +117,7 @@ final class WorkerTask implements Runnable {
         if (!barrier(chunk.channel, b.checkpointId())) {
           chunk.position = i + 1;
           parked[chunk.channel].addFirst(chunk);
-          return;
+          return false;
         }
       } else {
         ended[chunk.channel] = true;
@@ -127,6 +128,7 @@ final class WorkerTask implements Runnable {
         }
       }
     }
+    return true;
   }
 
   private void advanceWatermark() throws Exception {

@@ -6,6 +6,9 @@ import java.util.HashMap;
 final class KeyEntry {
   final Object key;
 
+  /** The key's hash code, kept for {@link KeyEntryMap}. */
+  final int hash;
+
   /** The states without namespace, by spec index. */
   Object[] slots;
 
@@ -26,6 +29,7 @@ final class KeyEntry {
 
   KeyEntry(Object key, int specs) {
     this.key = key;
+    this.hash = key.hashCode();
     this.slots = new Object[specs];
   }
 

@@ -30,7 +30,7 @@ final class KeyedStateCache implements KeyedStateStore {
   private CheckpointLineage lineage;
   private boolean mayBeStored;
 
-  private final HashMap<Object, KeyEntry> entries = new HashMap<>();
+  private final KeyEntryMap entries = new KeyEntryMap();
   private final ArrayList<KeyEntry> dirty = new ArrayList<>();
   private final ArrayList<KeyEntry> flushed = new ArrayList<>();
   private final ArrayList<KeyEntry> emptied = new ArrayList<>();
@@ -125,7 +125,7 @@ final class KeyedStateCache implements KeyedStateStore {
     }
     List<Object> missing = new ArrayList<>();
     for (Object key : keys) {
-      if (!entries.containsKey(key)) {
+      if (entries.get(key) == null) {
         missing.add(key);
       }
     }
@@ -179,7 +179,7 @@ final class KeyedStateCache implements KeyedStateStore {
       throw new IllegalStateException("Register state specs before using keys");
     }
     KeyEntry entry = new KeyEntry(key, specs.size());
-    entries.put(key, entry);
+    entries.add(entry);
     return entry;
   }
 
@@ -238,12 +238,14 @@ final class KeyedStateCache implements KeyedStateStore {
       table.write(scope, writes);
     }
     if (decoded != null) {
-      for (KeyEntry entry : entries.values()) {
-        byte[] now = entry.pendingVersion == checkpointId ? entry.pendingBytes : entry.validBytes;
-        if (now != null) {
-          decoded.flushed(scope, encodeKey(entry.key), new DecodedState(scope, entry), now);
-        }
-      }
+      entries.forEach(
+          entry -> {
+            byte[] now =
+                entry.pendingVersion == checkpointId ? entry.pendingBytes : entry.validBytes;
+            if (now != null) {
+              decoded.flushed(scope, encodeKey(entry.key), new DecodedState(scope, entry), now);
+            }
+          });
     }
   }
 
@@ -264,7 +266,7 @@ final class KeyedStateCache implements KeyedStateStore {
     }
     flushed.clear();
     if (entries.size() > maxKeys) {
-      entries.values().removeIf(e -> !e.dirty && e.pendingVersion == 0 && e != current);
+      entries.removeIf(e -> !e.dirty && e.pendingVersion == 0 && e != current);
       mayBeStored = true;
     }
   }
