@@ -30,7 +30,7 @@ public final class EgressMessageBuilder extends TypedValueBuilder<EgressMessageB
    * @throws IllegalStateException if no value was given
    */
   public EgressMessage build() {
-    requireValue("The egress record for " + egress);
+    requireValue("The egress record for ", egress);
     return new EgressMessage(egress, typeName, value);
   }
 }

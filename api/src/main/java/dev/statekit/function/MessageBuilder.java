@@ -35,7 +35,7 @@ public final class MessageBuilder extends TypedValueBuilder<MessageBuilder> {
    * @throws IllegalStateException if no value was given
    */
   public Message build() {
-    requireValue("The message to " + target);
+    requireValue("The message to ", target);
     return new Message(target, typeName, value);
   }
 }

@@ -60,10 +60,16 @@ abstract class TypedValueBuilder<B extends TypedValueBuilder<B>> {
     return self();
   }
 
-  void requireValue(String what) {
+  /**
+   * Checks a value was given; {@code what} and {@code target} name the message in the error (two
+   * parts, so a build that succeeds joins no strings).
+   */
+  void requireValue(String what, Object target) {
     if (typeName == null) {
       throw new IllegalStateException(
-          what + " has no value: call withValue(...) or withCustomType(...) before build()");
+          what
+              + target
+              + " has no value: call withValue(...) or withCustomType(...) before build()");
     }
   }
 }

@@ -12,10 +12,29 @@ final class StringType extends BuiltInType<String> {
     super("string");
   }
 
+  // String.getBytes(int, int, byte[], int) keeps each char's low byte: deprecated because that is
+  // wrong for text in general, exact for chars below 0x80, which is all it is given here.
   @Override
+  @SuppressWarnings("deprecation")
   public byte[] serialize(String value) {
     if (value.isEmpty()) {
       return EMPTY;
+    }
+    int chars = value.length();
+    if (chars < 128) {
+      // Short ASCII text, the common case: its chars are its UTF-8 bytes, copied once into place
+      // (not encoded into an array of their own, then copied again behind the tag and length).
+      int i = 0;
+      while (i < chars && value.charAt(i) < 0x80) {
+        i++;
+      }
+      if (i == chars) {
+        byte[] out = new byte[chars + 2];
+        out[0] = WireFormat.LENGTH_DELIMITED_TAG;
+        out[1] = (byte) chars;
+        value.getBytes(0, chars, out, 2);
+        return out;
+      }
     }
     byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
     int prefix = 1 + CodedOutputStream.computeUInt32SizeNoTag(utf8.length);

@@ -89,17 +89,26 @@ public final class AddressRun {
    *     batch can go on with the next message
    */
   public InvocationEffects invoke(Address caller, TypedValue argument) {
+    return invoke(caller, argument.typeName(), argument.value());
+  }
+
+  /**
+   * Runs the function on the next message of the batch, whose argument is {@code value} of type
+   * {@code typeName}: as {@link #invoke(Address, TypedValue)}, for a transport that has the parts.
+   * The array is handed over, as to a {@link TypedValue}.
+   */
+  public InvocationEffects invoke(Address caller, String typeName, byte[] value) {
     int index = invocations++;
     InvocationEffects effects = new InvocationEffects();
     context.begin(caller, effects);
     storage.active = true;
     try {
-      function.apply(context, payloads.message(self, argument.typeName(), argument.value()));
+      function.apply(context, payloads.message(self, typeName, value));
       storage.commit();
       return effects;
     } catch (Exception e) {
       storage.rollback();
-      throw new FunctionInvocationException(self, index, argument.typeName(), e);
+      throw new FunctionInvocationException(self, index, typeName, e);
     } catch (Error e) {
       storage.rollback();
       throw e;

@@ -14,36 +14,37 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Writes a {@code FromFunction} invocation result straight into an exactly sized array, without
- * building generated messages. Pass one walks the effects and records each nested message's length
- * (a slot is reserved before its children, so lengths come out in writing order) and each value's
- * bytes; pass two walks them again and writes. The output is what the generated serializer
- * produces: fields in number order, proto3 defaults omitted, invocations in batch order.
+ * Writes a {@code FromFunction} invocation result in one pass, back to front, into a buffer kept by
+ * the thread, then copies it out exactly sized. Written from the end, a nested message's length is
+ * known when its header is due (its body is already written), so no pass is spent counting sizes.
+ * The output is what the generated serializer produces: fields in number order, proto3 defaults
+ * omitted, invocations in batch order.
  *
  * <p>The bytes are written by hand rather than through protobuf's {@code CodedOutputStream}: the
  * few primitives needed (tags, varints, raw bytes) cost less inline than through its checked,
- * virtual writes, and the size table is counted exactly before pass one instead of grown.
+ * virtual writes. No user code runs while an answer is written, so one writer per thread is never
+ * entered twice.
  */
 final class FromFunctionWriter {
   private static final int LENGTH_DELIMITED = 2;
   private static final int MODIFY = 1;
+  private static final int FIRST_CAPACITY = 512;
 
-  private final InvocationEffects[] effects;
-  private final int invocations;
-  private final List<StateMutation> mutations;
-  private final int[] sizes;
-  private int sizeCount;
-  private boolean writing;
-  private byte[] out;
+  /** A buffer grown past this by a large answer is dropped after it, not kept by the thread. */
+  private static final int KEPT_CAPACITY = 256 * 1024;
+
+  private static final ThreadLocal<FromFunctionWriter> WRITERS =
+      ThreadLocal.withInitial(FromFunctionWriter::new);
+
+  private final Payloads.Access payloads = Payloads.access();
+  private byte[] buf = new byte[FIRST_CAPACITY];
+  // The answer so far is buf[pos, buf.length).
   private int pos;
-  private int sizeCursor;
-  // Strings without a cached encoding (ids, tokens), encoded in pass one and reused in pass two.
-  private byte[][] encoded;
-  private int encodedCount;
-  private int encodedCursor;
-  private final Utf8Cache utf8;
+  private Utf8Cache utf8;
 
-  // A batch's egress records and values mostly share one egress and one type: remember the last.
+  // Answers mostly share one egress, one state name and two value types (the state's, the egress
+  // value's): the last of each is remembered with its bytes, so a write needs no lookup. A string
+  // and its UTF-8 bytes are the same in every answer, so they are kept from one to the next.
   private TypeName lastEgress;
   private byte[] lastEgressNamespace;
   private byte[] lastEgressName;
@@ -53,155 +54,127 @@ final class FromFunctionWriter {
   private byte[] otherTypeNameBytes;
   private String lastStateName;
   private byte[] lastStateNameBytes;
-  private final Payloads.Access payloads = Payloads.access();
 
-  private FromFunctionWriter(
-      InvocationEffects[] effects, int invocations, List<StateMutation> mutations, Utf8Cache utf8) {
-    this.effects = effects;
-    this.invocations = invocations;
-    this.mutations = mutations;
-    this.utf8 = utf8;
-    this.sizes = new int[slots(effects, invocations, mutations)];
-  }
-
-  /** How many nested messages the answer has: one size slot each. */
-  private static int slots(
-      InvocationEffects[] effects, int invocations, List<StateMutation> mutations) {
-    int slots = 1;
-    for (int i = 0, n = mutations.size(); i < n; i++) {
-      slots += mutations.get(i).isDelete() ? 1 : 2;
-    }
-    for (int i = 0; i < invocations; i++) {
-      InvocationEffects invocation = effects[i];
-      slots += 3 * invocation.messageCount() + 2 * invocation.egressCount();
-      for (int j = 0, n = invocation.delayedCount(); j < n; j++) {
-        slots += invocation.delayed(j).isCancellation() ? 1 : 3;
-      }
-    }
-    return slots;
-  }
+  private FromFunctionWriter() {}
 
   static byte[] result(
       InvocationEffects[] effects, int invocations, List<StateMutation> mutations, Utf8Cache utf8) {
-    FromFunctionWriter writer = new FromFunctionWriter(effects, invocations, mutations, utf8);
-    int response = writer.response();
-    byte[] bytes = new byte[tagSize(100) + varintSize(response) + response];
-    writer.writing = true;
-    writer.out = bytes;
-    writer.writeTag(100, LENGTH_DELIMITED);
-    writer.response();
-    if (writer.pos != bytes.length || writer.sizeCursor != writer.sizeCount) {
-      throw new IllegalStateException(
-          "The FromFunction length was miscounted: wrote "
-              + writer.pos
-              + " of "
-              + bytes.length
-              + " bytes");
+    FromFunctionWriter writer = WRITERS.get();
+    writer.utf8 = utf8;
+    writer.pos = writer.buf.length;
+    try {
+      writer.response(effects, invocations, mutations);
+      return Arrays.copyOfRange(writer.buf, writer.pos, writer.buf.length);
+    } finally {
+      writer.utf8 = null;
+      if (writer.buf.length > KEPT_CAPACITY) {
+        writer.buf = new byte[FIRST_CAPACITY];
+      }
     }
-    return bytes;
   }
 
-  /** Both passes walk the same tree; this returns the body size of a nested message. */
-  private int response() {
-    int slot = open();
-    int size = 0;
-    for (int i = 0, n = mutations.size(); i < n; i++) {
-      size += mutation(mutations.get(i));
-    }
-    // Indexed loops: no iterator objects on the hot path.
-    for (int i = 0; i < invocations; i++) {
+  /** The {@code invocation_result} (field 100): every field in reverse, the last one first. */
+  private void response(
+      InvocationEffects[] effects, int invocations, List<StateMutation> mutations) {
+    int end = written();
+    for (int i = invocations - 1; i >= 0; i--) {
       InvocationEffects invocation = effects[i];
-      for (int j = 0, n = invocation.messageCount(); j < n; j++) {
-        size += message(2, invocation.message(j), 0, null);
+      for (int j = invocation.egressCount() - 1; j >= 0; j--) {
+        egress(invocation.egress(j));
       }
     }
-    for (int i = 0; i < invocations; i++) {
+    for (int i = invocations - 1; i >= 0; i--) {
       InvocationEffects invocation = effects[i];
-      for (int j = 0, n = invocation.delayedCount(); j < n; j++) {
-        size += delayed(invocation.delayed(j));
+      for (int j = invocation.delayedCount() - 1; j >= 0; j--) {
+        delayed(invocation.delayed(j));
       }
     }
-    for (int i = 0; i < invocations; i++) {
+    for (int i = invocations - 1; i >= 0; i--) {
       InvocationEffects invocation = effects[i];
-      for (int j = 0, n = invocation.egressCount(); j < n; j++) {
-        size += egress(invocation.egress(j));
+      for (int j = invocation.messageCount() - 1; j >= 0; j--) {
+        message(2, invocation.message(j), 0, null);
       }
     }
-    return close(slot, size);
+    for (int i = mutations.size() - 1; i >= 0; i--) {
+      mutation(mutations.get(i));
+    }
+    header(100, end);
   }
 
-  private int mutation(StateMutation mutation) {
-    int slot = openField(1);
-    int size = 0;
+  private void mutation(StateMutation mutation) {
+    int end = written();
     if (!mutation.isDelete()) {
-      size += enumField(1, MODIFY);
+      typedValue(3, mutation.value().typeName(), mutation.value().value());
     }
     String name = mutation.stateName();
     if (name != lastStateName) {
       lastStateNameBytes = utf8.bytes(name);
       lastStateName = name;
     }
-    size += bytesField(2, lastStateNameBytes);
+    bytesField(2, lastStateNameBytes);
     if (!mutation.isDelete()) {
-      size += typedValue(3, mutation.value().typeName(), mutation.value().value());
+      smallField(1, MODIFY);
     }
-    return closeField(1, slot, size);
+    header(1, end);
   }
 
   /** A {@code FromFunction.Invocation} (field 2) or the body of a delayed one (field 3). */
-  private int message(int field, Message message, long delayMillis, String token) {
-    int slot = openField(field);
-    int size = 0;
-    if (field == 3 && delayMillis != 0) {
-      size += int64Field(1, delayMillis);
+  private void message(int field, Message message, long delayMillis, String token) {
+    int end = written();
+    if (token != null) {
+      stringField(11, token);
     }
     int targetField = field == 3 ? 2 : 1;
-    size += address(targetField, message.targetAddress());
-    size += typedValue(targetField + 1, payloads.typeName(message), payloads.bytes(message));
-    if (token != null) {
-      size += stringField(11, token);
+    typedValue(targetField + 1, payloads.typeName(message), payloads.bytes(message));
+    address(targetField, message.targetAddress());
+    if (field == 3 && delayMillis != 0) {
+      int64Field(1, delayMillis);
     }
-    return closeField(field, slot, size);
+    header(field, end);
   }
 
-  private int delayed(DelayedAction action) {
+  private void delayed(DelayedAction action) {
     if (action.isCancellation()) {
-      int slot = openField(3);
-      int size = boolField(10) + stringField(11, action.cancelledToken());
-      return closeField(3, slot, size);
+      int end = written();
+      stringField(11, action.cancelledToken());
+      smallField(10, 1);
+      header(3, end);
+      return;
     }
     DelayedMessage delayed = action.message();
-    return message(
+    message(
         3, delayed.message(), delayed.delay().toMillis(), delayed.cancellationToken().orElse(null));
   }
 
-  private int egress(EgressMessage egress) {
-    int slot = openField(4);
+  private void egress(EgressMessage egress) {
+    int end = written();
+    typedValue(3, payloads.typeName(egress), payloads.bytes(egress));
     TypeName target = egress.targetEgress();
     if (target != lastEgress) {
       lastEgressNamespace = utf8.bytes(target.namespace());
       lastEgressName = utf8.bytes(target.name());
       lastEgress = target;
     }
-    int size = bytesField(1, lastEgressNamespace) + bytesField(2, lastEgressName);
-    size += typedValue(3, payloads.typeName(egress), payloads.bytes(egress));
-    return closeField(4, slot, size);
+    bytesField(2, lastEgressName);
+    bytesField(1, lastEgressNamespace);
+    header(4, end);
   }
 
-  private int address(int field, Address address) {
-    int slot = openField(field);
-    int size =
-        bytesField(1, utf8.bytes(address.type().namespace()))
-            + bytesField(2, utf8.bytes(address.type().name()))
-            + stringField(3, address.id());
-    return closeField(field, slot, size);
+  private void address(int field, Address address) {
+    int end = written();
+    stringField(3, address.id());
+    bytesField(2, utf8.bytes(address.type().name()));
+    bytesField(1, utf8.bytes(address.type().namespace()));
+    header(field, end);
   }
 
-  private int typedValue(int field, String typeName, byte[] value) {
-    int slot = openField(field);
+  private void typedValue(int field, String typeName, byte[] value) {
+    int end = written();
+    bytesField(3, value);
+    smallField(2, 1);
     if (typeName != lastTypeName) {
-      // An answer mostly alternates between two types (a state's and an egress value's): keep
-      // both, so neither evicts the other.
+      // Two types alternate (a state's and an egress value's): keep both, so neither evicts the
+      // other.
       String evicted = lastTypeName;
       byte[] evictedBytes = lastTypeNameBytes;
       lastTypeNameBytes = typeName == otherTypeName ? otherTypeNameBytes : utf8.bytes(typeName);
@@ -209,120 +182,101 @@ final class FromFunctionWriter {
       otherTypeName = evicted;
       otherTypeNameBytes = evictedBytes;
     }
-    int size = bytesField(1, lastTypeNameBytes) + boolField(2) + bytesField(3, value);
-    return closeField(field, slot, size);
+    bytesField(1, lastTypeNameBytes);
+    header(field, end);
   }
 
-  // ---- primitives: size in pass one, bytes in pass two ----
+  // ---- primitives, each written before (in front of) what is already there ----
 
-  /** A string with no cached encoding; encoded once, in pass one. */
-  private int stringField(int field, String value) {
-    if (value.isEmpty()) {
-      return 0;
+  /** How many bytes are written; stays valid when the buffer grows. */
+  private int written() {
+    return buf.length - pos;
+  }
+
+  /** The tag and length of a nested message whose body is what was written since {@code end}. */
+  private void header(int field, int end) {
+    int length = written() - end;
+    room(10);
+    putVarint(length);
+    putVarint((field << 3) | LENGTH_DELIMITED);
+  }
+
+  /** A string with no cached encoding (an id, a token); empty ones are omitted, as proto3 does. */
+  private void stringField(int field, String value) {
+    if (!value.isEmpty()) {
+      // String.getBytes replaces an unpaired surrogate with '?', as protobuf-java's writer does.
+      bytesField(field, value.getBytes(StandardCharsets.UTF_8));
     }
-    if (writing) {
-      return bytesField(field, encoded[encodedCursor++]);
-    }
-    // String.getBytes replaces an unpaired surrogate with '?', as protobuf-java's writer does.
-    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-    if (encoded == null) {
-      encoded = new byte[4][];
-    } else if (encodedCount == encoded.length) {
-      encoded = Arrays.copyOf(encoded, encodedCount * 2);
-    }
-    encoded[encodedCount++] = bytes;
-    return bytesField(field, bytes);
   }
 
   /** A string already encoded, or a bytes field; empty ones are omitted, as proto3 does. */
-  private int bytesField(int field, byte[] value) {
+  private void bytesField(int field, byte[] value) {
     int length = value.length;
     if (length == 0) {
-      return 0;
+      return;
     }
-    if (writing) {
-      writeTag(field, LENGTH_DELIMITED);
-      writeVarint(length);
-      System.arraycopy(value, 0, out, pos, length);
-      pos += length;
-    }
-    return tagSize(field) + varintSize(length) + length;
+    room(length);
+    pos -= length;
+    System.arraycopy(value, 0, buf, pos, length);
+    room(10);
+    putVarint(length);
+    putVarint((field << 3) | LENGTH_DELIMITED);
   }
 
-  private int boolField(int field) {
-    return enumField(field, 1);
+  /** A bool or an enum field with a value under 128. */
+  private void smallField(int field, int value) {
+    room(6);
+    buf[--pos] = (byte) value;
+    putVarint(field << 3);
   }
 
-  private int enumField(int field, int value) {
-    if (writing) {
-      writeTag(field, 0);
-      out[pos++] = (byte) value;
-    }
-    return tagSize(field) + 1;
-  }
-
-  private int int64Field(int field, long value) {
-    if (writing) {
-      writeTag(field, 0);
-      writeVarint64(value);
-    }
-    return tagSize(field) + varint64Size(value);
-  }
-
-  /** Pass one reserves the slot for a nested message's length; pass two writes tag and length. */
-  private int openField(int field) {
-    if (writing) {
-      writeTag(field, LENGTH_DELIMITED);
-      writeVarint(sizes[sizeCursor++]);
-      return -1;
-    }
-    return open();
-  }
-
-  private int closeField(int field, int slot, int size) {
-    close(slot, size);
-    return tagSize(field) + varintSize(size) + size;
-  }
-
-  private int open() {
-    if (writing) {
-      writeVarint(sizes[sizeCursor++]);
-      return -1;
-    }
-    return sizeCount++;
-  }
-
-  private int close(int slot, int size) {
-    if (!writing) {
-      sizes[slot] = size;
-    }
-    return size;
-  }
-
-  private void writeTag(int field, int wireType) {
-    writeVarint((field << 3) | wireType);
-  }
-
-  /** An unsigned 32-bit varint (tags and lengths are never negative). */
-  private void writeVarint(int value) {
-    while ((value & ~0x7F) != 0) {
-      out[pos++] = (byte) ((value & 0x7F) | 0x80);
-      value >>>= 7;
-    }
-    out[pos++] = (byte) value;
-  }
-
-  /** An int64 as protobuf writes it: a negative one takes ten bytes. */
-  private void writeVarint64(long value) {
+  private void int64Field(int field, long value) {
+    room(15);
+    int size = varint64Size(value);
+    pos -= size;
+    int p = pos;
     while ((value & ~0x7FL) != 0) {
-      out[pos++] = (byte) ((value & 0x7F) | 0x80);
+      buf[p++] = (byte) ((value & 0x7F) | 0x80);
       value >>>= 7;
     }
-    out[pos++] = (byte) value;
+    buf[p] = (byte) value;
+    putVarint(field << 3);
   }
 
-  private static int tagSize(int field) {
-    return varintSize(field << 3);
+  /** An unsigned 32-bit varint (tags and lengths are never negative); room is already made. */
+  private void putVarint(int value) {
+    if ((value & ~0x7F) == 0) {
+      buf[--pos] = (byte) value;
+      return;
+    }
+    pos -= varintSize(value);
+    int p = pos;
+    while ((value & ~0x7F) != 0) {
+      buf[p++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    buf[p] = (byte) value;
+  }
+
+  /**
+   * Makes room for {@code bytes} more in front of what is written, moving it to a larger buffer.
+   */
+  private void room(int bytes) {
+    if (pos < bytes) {
+      int used = written();
+      long wanted = Math.max(2L * buf.length, (long) used + bytes + FIRST_CAPACITY);
+      if (wanted > Integer.MAX_VALUE - 8) {
+        if ((long) used + bytes > Integer.MAX_VALUE - 8) {
+          throw new IllegalStateException(
+              "The answer is larger than an array can hold; send smaller batches or values");
+        }
+        wanted = Integer.MAX_VALUE - 8;
+      }
+      byte[] larger = new byte[(int) wanted];
+      System.arraycopy(buf, pos, larger, larger.length - used, used);
+      buf = larger;
+      pos = larger.length - used;
+    }
   }
 
   static int varintSize(int value) {

@@ -1,7 +1,6 @@
 package dev.statekit.protocol;
 
 import dev.statekit.function.Address;
-import dev.statekit.invocation.TypedValue;
 import dev.statekit.types.TypeName;
 
 /** Turns the request's parts into the engine's values, refusing incomplete ones. */
@@ -33,8 +32,8 @@ final class RequestDecoding {
     }
   }
 
-  /** The argument of an invocation: its type name must be namespace/name. */
-  static TypedValue argument(String typeName, byte[] value, Address target, int index) {
+  /** Checks the type name of an invocation's argument: it must be namespace/name. */
+  static void checkArgumentType(String typeName, Address target, int index) {
     int slash = typeName.lastIndexOf('/');
     if (slash <= 0 || slash == typeName.length() - 1) {
       throw new MalformedRequestException(
@@ -46,6 +45,5 @@ final class RequestDecoding {
               + typeName
               + "' is not namespace/name; every argument needs a typed value");
     }
-    return new TypedValue(typeName, value);
   }
 }

@@ -8,7 +8,6 @@ import dev.statekit.function.ValueSpec;
 import dev.statekit.invocation.AddressRun;
 import dev.statekit.invocation.FunctionEngine;
 import dev.statekit.invocation.InvocationEffects;
-import dev.statekit.invocation.TypedValue;
 import dev.statekit.types.TypeName;
 import java.util.List;
 import java.util.Objects;
@@ -62,6 +61,14 @@ public final class RequestReplyHandler {
    */
   public byte[] invoke(byte[] toFunction, TypeName expectedType) {
     ToFunctionReader request = parse(toFunction);
+    try {
+      return answer(request, expectedType);
+    } finally {
+      request.release();
+    }
+  }
+
+  private byte[] answer(ToFunctionReader request, TypeName expectedType) {
     String[] target = request.target;
     RequestDecoding.check(target, "target");
     if (expectedType != null
@@ -94,13 +101,15 @@ public final class RequestReplyHandler {
     for (int i = 0; i < count; i++) {
       String[] caller = request.callers[i];
       String type = request.argumentTypes[i];
-      TypedValue argument =
-          type == checkedType
-              ? new TypedValue(type, request.argumentValues[i])
-              : RequestDecoding.argument(type, request.argumentValues[i], run.self(), i);
-      checkedType = type;
+      if (type != checkedType) {
+        RequestDecoding.checkArgumentType(type, run.self(), i);
+        checkedType = type;
+      }
       effects[i] =
-          run.invoke(caller == null ? null : RequestDecoding.address(caller, "caller"), argument);
+          run.invoke(
+              caller == null ? null : RequestDecoding.address(caller, "caller"),
+              type,
+              request.argumentValues[i]);
     }
     return FromFunctionWriter.result(effects, count, run.mutations(), utf8);
   }
@@ -111,13 +120,15 @@ public final class RequestReplyHandler {
       throw new MalformedRequestException(
           "The request is empty; send the bytes of a StateFun ToFunction message");
     }
-    ToFunctionReader request = ToFunctionReader.read(bytes, strings);
+    ToFunctionReader request = ToFunctionReader.borrow(bytes, strings);
     if (!request.hasBatch) {
+      request.release();
       throw new MalformedRequestException(
           "The ToFunction carries no invocation batch (field 100); it is either not a ToFunction"
               + " or was cut short");
     }
     if (request.target == null) {
+      request.release();
       throw new MalformedRequestException(
           "The invocation batch has no target address; the runtime always sends one");
     }

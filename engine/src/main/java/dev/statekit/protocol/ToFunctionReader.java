@@ -29,9 +29,22 @@ final class ToFunctionReader {
   private static final int STATE_TYPE = 5;
   private static final int ARGUMENT_TYPE = 6;
 
-  private final byte[] in;
-  private final StringInterner strings;
+  /**
+   * One reader per thread, reused: its arrays are then sized for the batches the thread sees and a
+   * request allocates none of them. Taken by {@link #borrow} and given back by {@link #release}; a
+   * request handled inside another on the same thread (a function calling the handler) gets a fresh
+   * one.
+   */
+  private static final ThreadLocal<ToFunctionReader> READERS =
+      ThreadLocal.withInitial(ToFunctionReader::new);
+
+  /** Arrays grown past this by a large batch are dropped when the reader is given back. */
+  private static final int KEPT_LENGTH = 1024;
+
+  private byte[] in;
+  private StringInterner strings;
   private int pos;
+  private boolean borrowed;
 
   boolean hasBatch;
   String[] target;
@@ -55,25 +68,81 @@ final class ToFunctionReader {
   private boolean valuePresent;
   private byte[] valueBytes;
 
-  private ToFunctionReader(byte[] in, StringInterner strings) {
-    this.in = in;
-    this.strings = strings;
-  }
+  private ToFunctionReader() {}
 
   /**
-   * Parses the request.
+   * Parses the request into a reader of its own.
    *
    * @throws MalformedRequestException if the bytes are not protobuf (cut short, a length past the
    *     end, a bad varint or wire type, invalid UTF-8)
    */
   static ToFunctionReader read(byte[] bytes, StringInterner strings) {
-    ToFunctionReader reader = new ToFunctionReader(bytes, strings);
+    ToFunctionReader reader = new ToFunctionReader();
+    reader.parse(bytes, strings);
+    return reader;
+  }
+
+  /**
+   * Parses the request into the thread's reader; {@link #release} it when done with what it read.
+   *
+   * @throws MalformedRequestException as {@link #read} does (the reader is then already released)
+   */
+  static ToFunctionReader borrow(byte[] bytes, StringInterner strings) {
+    ToFunctionReader reader = READERS.get();
+    if (reader.borrowed) {
+      reader = new ToFunctionReader();
+    }
+    reader.borrowed = true;
     try {
-      reader.readToFunction();
+      reader.parse(bytes, strings);
+    } catch (RuntimeException | Error e) {
+      reader.release();
+      throw e;
+    }
+    return reader;
+  }
+
+  /** Forgets the request (its bytes and values are not kept alive by the thread). */
+  void release() {
+    Arrays.fill(stateNames, 0, stateCount, null);
+    Arrays.fill(stateValues, 0, stateCount, null);
+    Arrays.fill(callers, 0, invocationCount, null);
+    Arrays.fill(argumentTypes, 0, invocationCount, null);
+    Arrays.fill(argumentValues, 0, invocationCount, null);
+    if (argumentTypes.length > KEPT_LENGTH) {
+      callers = new String[4][];
+      argumentTypes = new String[4];
+      argumentValues = new byte[4][];
+    }
+    if (stateNames.length > KEPT_LENGTH) {
+      stateNames = new String[4];
+      stateValues = new TypedValue[4];
+    }
+    in = null;
+    strings = null;
+    target = null;
+    lastString = null;
+    valueType = null;
+    valueBytes = null;
+    borrowed = false;
+  }
+
+  private void parse(byte[] bytes, StringInterner interner) {
+    in = bytes;
+    strings = interner;
+    pos = 0;
+    hasBatch = false;
+    target = null;
+    stateCount = 0;
+    invocationCount = 0;
+    lastStringStart = -1;
+    lastStringLength = 0;
+    lastString = null;
+    try {
+      readToFunction();
     } catch (CharacterCodingException e) {
       throw malformed("a string field is not valid UTF-8");
     }
-    return reader;
   }
 
   private void readToFunction() throws CharacterCodingException {

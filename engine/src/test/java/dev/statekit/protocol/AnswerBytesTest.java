@@ -14,7 +14,11 @@ import dev.statekit.function.ValueSpec;
 import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.flink.statefun.sdk.reqreply.generated.FromFunction;
 import org.junit.jupiter.api.Test;
 
@@ -105,6 +109,45 @@ class AnswerBytesTest {
     assertEquals(900, result.getDelayedInvocationsCount());
     assertEquals(300, result.getOutgoingEgressesCount());
     assertEquals(2, result.getStateMutationsCount());
+  }
+
+  @Test
+  void aSmallAnswerAfterALargeOneIsWrittenWhole() {
+    // The thread's buffer grows for the large answer and is dropped after it.
+    for (String argument : List.of("3 a", "300000 b", "2 c", "70000 d", "0 e")) {
+      byte[] ours = answer(argument);
+      assertArrayEquals(parse(ours).toByteArray(), ours, argument);
+    }
+  }
+
+  @Test
+  void threadsWritingAtOnceEachGetTheirOwnAnswer() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<Void>> runs = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int thread = t;
+        runs.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 500; i++) {
+                    String argument = (i * 131 % 3000) + " t" + thread + "-" + i;
+                    byte[] ours = answer(argument);
+                    FromFunction peer = parse(ours);
+                    assertArrayEquals(peer.toByteArray(), ours, argument);
+                    assertEquals(
+                        "t" + thread + "-" + i,
+                        peer.getInvocationResult().getOutgoingMessages(0).getTarget().getId());
+                  }
+                  return null;
+                }));
+      }
+      for (Future<Void> run : runs) {
+        run.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   private byte[] answer(String argument) {

@@ -108,7 +108,29 @@ class PrimitiveWireConformanceTest {
             "x".repeat(127),
             "y".repeat(128),
             "z".repeat(20_000),
-            "\uFFFD"));
+            "\uFFFD",
+            // Short text that is not ASCII at its last char, or whose chars' low bytes look like
+            // ASCII (U+0100 is 0x00, U+0141 is 0x41): none may take the ASCII path.
+            "\u007f",
+            "abc\u00e9",
+            "\u00ff",
+            "\u0100",
+            "\u0141\u00f3d\u017a",
+            "x".repeat(126) + "\u00e9",
+            "y".repeat(127) + "\u0141"));
+  }
+
+  @Test
+  void anUnpairedSurrogateIsWrittenAsTheSdkWritesIt() {
+    for (String value : List.of("half-\uD83D", "\uDE00", "x".repeat(100) + "\uD83D")) {
+      assertArrayEquals(
+          org.apache.flink.statefun.sdk.java.types.Types.stringType()
+              .typeSerializer()
+              .serialize(value)
+              .toByteArray(),
+          Types.stringType().serialize(value),
+          value);
+    }
   }
 
   @Test
