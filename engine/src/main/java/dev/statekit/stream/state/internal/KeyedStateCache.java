@@ -52,6 +52,8 @@ final class KeyedStateCache implements KeyedStateStore {
     this.lineage = lineage;
     this.maxKeys = maxKeys;
     this.mayBeStored = lineage.latestComplete() > 0;
+    // A keyed function may declare no state at all: keying then only partitions its records.
+    this.codec = new EntryCodec(List.of(), namespaceSerde);
   }
 
   @Override
@@ -175,9 +177,6 @@ final class KeyedStateCache implements KeyedStateStore {
   }
 
   private KeyEntry newEntry(Object key) {
-    if (codec == null) {
-      throw new IllegalStateException("Register state specs before using keys");
-    }
     KeyEntry entry = new KeyEntry(key, specs.size());
     entries.add(entry);
     return entry;
