@@ -170,6 +170,39 @@ class KeyEntryMapCollisionTest {
     assertEquals(reference.size(), new java.util.HashSet<>(visited).size());
   }
 
+  @Test
+  void denseRunsLongerThanTheProbeLimitAgreeWithAHashMapUnderAddsAndRemoves() {
+    // 200 keys whose home slots (in a table of 256 to 512) fall within the first 60: runs longer
+    // than the probe limit, entries up to it from home, the rest in the overflow, and removals
+    // whose back-shift must stop at the limit without losing an entry beyond it.
+    Random random = new Random(32);
+    int[] hashes = new int[200];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = ((random.nextInt(60) << 24) | random.nextInt(1 << 24)) * INVERSE;
+    }
+    KeyEntryMap map = new KeyEntryMap();
+    Map<Object, KeyEntry> reference = new HashMap<>();
+    for (int step = 0; step < 400_000; step++) {
+      int id = random.nextInt(hashes.length);
+      KeyEntryMapTest.Key key = new KeyEntryMapTest.Key(id, hashes[id]);
+      if (random.nextInt(100) < 55) {
+        if (reference.get(key) == null) {
+          KeyEntry entry = new KeyEntry(key, 1);
+          map.add(entry);
+          reference.put(key, entry);
+        }
+      } else {
+        assertEquals(reference.remove(key) != null, map.remove(key), "remove " + id);
+      }
+      for (int probe = 0; probe < 3; probe++) {
+        int other = random.nextInt(hashes.length);
+        KeyEntryMapTest.Key k = new KeyEntryMapTest.Key(other, hashes[other]);
+        assertSame(reference.get(k), map.get(k), "get " + other + " at step " + step);
+      }
+      assertEquals(reference.size(), map.size());
+    }
+  }
+
   private static void assertAgreesWithAHashMapWithin(List<?> keys, Duration limit) {
     assertTimeoutPreemptively(
         limit,
