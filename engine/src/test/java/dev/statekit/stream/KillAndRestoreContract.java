@@ -86,12 +86,18 @@ abstract class KillAndRestoreContract {
         .to(sink);
   }
 
+  /** How records are handed between threads: the default unless a run series says otherwise. */
+  RunOptions.Builder handOff(RunOptions.Builder options) {
+    return options;
+  }
+
   private RunOptions options(String name, StateTable table, CheckpointStore store, int readers) {
-    return RunOptions.named(name)
-        .parallelism(readers)
-        .stateBackend(StateBackend.over(table, maxCachedKeys()))
-        .checkpointStore(store)
-        .checkpointInterval(Duration.ofMillis(2))
+    return handOff(
+            RunOptions.named(name)
+                .parallelism(readers)
+                .stateBackend(StateBackend.over(table, maxCachedKeys()))
+                .checkpointStore(store)
+                .checkpointInterval(Duration.ofMillis(2)))
         .build();
   }
 
