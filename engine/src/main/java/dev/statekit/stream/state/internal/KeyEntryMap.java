@@ -8,7 +8,8 @@ import java.util.function.Predicate;
  * The keys of one store, open-addressed: the table holds the entries themselves, each with its
  * key's hash, so that a lookup is one load into the table and one into the entry. A chained hash
  * map adds a node between the two, which is one more cache miss per record on a key set larger than
- * the cache; this map also takes a quarter of a chained map's heap per key.
+ * the cache; the map's own bookkeeping per key is also smaller (no node), which takes about a sixth
+ * off the heap per key of keyed state as a whole (181 to 150 MB per million keys of reduce state).
  *
  * <p>Linear probing over a power-of-two table at most half full; a removal shifts the entries after
  * it back, so no tombstones build up. Not thread-safe: a store belongs to one worker.
