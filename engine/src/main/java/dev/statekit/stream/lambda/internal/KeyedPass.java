@@ -54,6 +54,19 @@ final class KeyedPass {
     java.util.Set<String> writing = new java.util.HashSet<>();
     inputs.forEach(input -> writing.add(input.encoded()));
     BatchTable table = new BatchTable(items, decoded, writing);
+    try {
+      return run(inputs, items, dueWindows, table);
+    } finally {
+      table.giveBack();
+    }
+  }
+
+  private Result run(
+      List<KeyedInput> inputs,
+      Map<String, KeyItem> items,
+      Map<String, List<Opened>> dueWindows,
+      BatchTable table)
+      throws Exception {
     BatchChains.Chain chain =
         BatchChains.open(
             context.shape().plan(),
