@@ -202,9 +202,16 @@ final class KeyedPass {
     private final BatchContext context;
     private final DecodedItems decoded;
 
+    /** What every key of the pass compares with: the same for all, so found once. */
+    private final List<GivenUp> behind;
+
+    private final String position;
+
     Keys(BatchContext context, DecodedItems decoded) {
       this.context = context;
       this.decoded = decoded;
+      this.behind = behind(context);
+      this.position = context.positions().get(context.split());
     }
 
     /** The key's bookkeeping: as this process left it for this very item, or decoded. */
@@ -232,11 +239,10 @@ final class KeyedPass {
       }
       String split = context.split();
       KeyBook book = work.book;
-      book.noteGivenUp(behind(context));
+      book.noteGivenUp(behind);
       boolean unconfirmed = false;
       if (context.ordered()) {
         work.threshold = book.mark(split);
-        String position = context.positions().get(split);
         unconfirmed =
             work.threshold != null
                 && (position == null
