@@ -16,12 +16,12 @@ import java.util.List;
  * execution, on the same bytes. CPU time is the process's (every thread, collector and compiler
  * included) over the measured run, after a warm-up run of each case; each case runs {@code
  * -Dstatekit.batch.rounds=N} times (default 3) and reports the median. {@code
- * -Dstatekit.batch.records=N} sets the measured records (default 200,000).
+ * -Dstatekit.batch.records=N} sets the measured records (default 200,000); {@code
+ * -Dstatekit.batch.jobs=fraud,count}, {@code -Dstatekit.batch.sizes=100,1000} and {@code
+ * -Dstatekit.batch.shards=1,4,16} select cases (defaults: all of those).
  */
 public final class BatchEngineSuite implements Suite {
   private static final String NAME = "batch-engine";
-  private static final int[] BATCH_SIZES = {100, 1000};
-  private static final int[] SHARDS = {1, 4, 16};
 
   /** The in-process engine's source hands records over in chunks of this many. */
   private static final int IN_PROCESS_READ_BATCH = 1000;
@@ -50,13 +50,16 @@ public final class BatchEngineSuite implements Suite {
     if (rounds < 1) {
       throw new IllegalArgumentException("statekit.batch.rounds is at least 1, got " + rounds);
     }
+    int[] sizes = ints("statekit.batch.sizes", "100,1000");
+    int[] shardCounts = ints("statekit.batch.shards", "1,4,16");
+    List<Jobs> jobs = jobs(System.getProperty("statekit.batch.jobs", "fraud,count"));
     int warmup = records / 4;
     Transactions input = Transactions.generate(warmup + records);
     log.printf(
         "  %,d transactions of %,d cards (%,d more to warm up), %d ms of event time apart%n",
         records, Transactions.CARDS, warmup, Transactions.SPACING_MILLIS);
     List<Result> results = new ArrayList<>();
-    for (Jobs job : Jobs.values()) {
+    for (Jobs job : jobs) {
       List<Record<byte[]>> warmRecords = InProcessRun.records(input, 0, warmup);
       List<Record<byte[]>> measuredRecords = InProcessRun.records(input, warmup, warmup + records);
       InProcessRun.run(job, warmRecords, IN_PROCESS_READ_BATCH);
@@ -73,8 +76,8 @@ public final class BatchEngineSuite implements Suite {
       CpuTime.Run flink =
           median(rounds, () -> CpuTime.measure(records, () -> FlinkRun.run(job, measuredData)));
       // Both run the input to its end, which fires every window: they must agree, or the
-      // comparison compares different work. (The batch engine's last windows stay open: no
-      // watermark passes them without more records or a tick.)
+      // comparison compares different work. So must the batch engine, whose closing records fire
+      // its last windows (BatchEngineRun.batches).
       if (inProcess.outputs() != flink.outputs()) {
         throw new IllegalStateException(
             job.label
@@ -91,14 +94,27 @@ public final class BatchEngineSuite implements Suite {
           inProcess.outputs(),
           flink.processPerRecord(),
           flink.outputs());
-      for (int batchSize : BATCH_SIZES) {
-        for (int shards : SHARDS) {
+      for (int batchSize : sizes) {
+        for (int shards : shardCounts) {
           BatchEngineRun.run(job, BatchEngineRun.batches(input, 0, warmup, shards, batchSize));
           List<SourceBatch> batches =
               BatchEngineRun.batches(input, warmup, warmup + records, shards, batchSize);
           CpuTime.Run batch =
               median(
                   rounds, () -> CpuTime.measure(records, () -> BatchEngineRun.run(job, batches)));
+          if (batch.outputs() != inProcess.outputs()) {
+            throw new IllegalStateException(
+                job.label
+                    + " batch "
+                    + batchSize
+                    + " shards "
+                    + shards
+                    + ": the batch engine delivered "
+                    + batch.outputs()
+                    + " outputs and the in-process engine gave "
+                    + inProcess.outputs()
+                    + "; the two did not do the same work");
+          }
           log.printf(
               "  %s batch %d shards %d: %.0f ns/record (calling thread %.0f), %,d batches,"
                   + " %,d outputs delivered; in-process/batch %.2f%n",
@@ -126,6 +142,44 @@ public final class BatchEngineSuite implements Suite {
       }
     }
     return results;
+  }
+
+  private static int[] ints(String property, String defaults) {
+    String value = System.getProperty(property, defaults);
+    try {
+      int[] parsed =
+          Arrays.stream(value.split(",")).mapToInt(v -> Integer.parseInt(v.trim())).toArray();
+      if (Arrays.stream(parsed).anyMatch(n -> n < 1)) {
+        throw new NumberFormatException("below 1");
+      }
+      return parsed;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          property
+              + " is a comma-separated list of numbers of at least 1 (e.g. "
+              + defaults
+              + "), got '"
+              + value
+              + "'");
+    }
+  }
+
+  private static List<Jobs> jobs(String value) {
+    List<Jobs> jobs = new ArrayList<>();
+    for (String name : value.split(",")) {
+      Jobs job =
+          Arrays.stream(Jobs.values())
+              .filter(j -> j.label.equals(name.trim()))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "statekit.batch.jobs names fraud and/or count, comma-separated; got '"
+                              + value
+                              + "'"));
+      jobs.add(job);
+    }
+    return jobs;
   }
 
   private static CpuTime.Run median(int rounds, Measured measured) throws Exception {

@@ -53,6 +53,18 @@ final class Transactions {
     return data.length;
   }
 
+  /**
+   * A record of a card of its own, two hours of event time after record {@code index}: the last of
+   * each shard's input in the batch engine's runs. Its watermark passes every window of the input,
+   * so the batch engine fires them all, as the other engines do at the input's end; its own windows
+   * stay open, so it adds no output.
+   */
+  byte[] closing(int index, int shard) {
+    long at = START + index * SPACING_MILLIS + 2 * 3_600_000L;
+    return JSON.encode(
+        new Transaction("closing-" + shard, "closing-card-" + shard, 100, "shop-0", "DE", at));
+  }
+
   /** The shard a record goes to, as Kinesis places records by partition key (the card). */
   int shard(int index, int shards) {
     return Math.floorMod(cards[index].hashCode(), shards);

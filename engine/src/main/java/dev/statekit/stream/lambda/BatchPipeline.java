@@ -10,6 +10,7 @@ import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.lambda.internal.BatchEngine;
 import dev.statekit.stream.lambda.internal.BatchSettings;
+import dev.statekit.stream.lambda.internal.InOrderConcurrency;
 import dev.statekit.telemetry.Telemetry;
 import java.time.Clock;
 import java.time.Duration;
@@ -319,9 +320,10 @@ public final class BatchPipeline {
     }
 
     /**
-     * How the independent calls of a batch's steps run: all at once on threads by default (one
-     * round trip per step). A deterministic simulation gives one that runs them in an order it
-     * chooses.
+     * How the independent calls of a batch's steps run. By default all at once on threads (one
+     * round trip per step) if the store's calls wait on I/O ({@link BatchStore#callsWait()}), else
+     * one after another on the invoking thread. A deterministic simulation gives one that runs them
+     * in an order it chooses.
      */
     public Builder concurrency(BatchConcurrency calls) {
       this.concurrency = Objects.requireNonNull(calls, "concurrency");
@@ -378,7 +380,9 @@ public final class BatchPipeline {
               stateTtl.toSeconds(),
               maxCachedKeys,
               hook,
-              concurrency == null ? BatchConcurrency.threads(16) : concurrency);
+              concurrency != null
+                  ? concurrency
+                  : store.callsWait() ? BatchConcurrency.threads(16) : new InOrderConcurrency());
       return new BatchPipeline(
           name, new BatchEngine(name, pipeline, settings), pipeline, store, clock);
     }

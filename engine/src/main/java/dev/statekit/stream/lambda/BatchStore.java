@@ -30,6 +30,17 @@ public interface BatchStore {
   Map<String, KeyItem> readKeys(String pipeline, String operator, Collection<String> keys);
 
   /**
+   * Whether a call waits on I/O (a network round trip), as DynamoDB's do: then a pipeline runs a
+   * step's independent calls at once on threads, one round trip per step. A store whose calls
+   * return at once (in this process's memory) answers false, and the pipeline runs them one after
+   * another on the invoking thread, since threads would add hand-offs and save no waiting. True
+   * unless overridden.
+   */
+  default boolean callsWait() {
+    return true;
+  }
+
+  /**
    * Writes keys' items, each only if its stored version is still {@link KeyWrite#expectedVersion()}
    * (0: only if it has no item). The writes are independent: some may succeed while others
    * conflict.

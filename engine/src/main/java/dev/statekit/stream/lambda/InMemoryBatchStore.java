@@ -40,6 +40,12 @@ public final class InMemoryBatchStore implements BatchStore {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
+  /** False: every call returns at once, without I/O. */
+  @Override
+  public boolean callsWait() {
+    return false;
+  }
+
   @Override
   public synchronized Map<String, KeyItem> readKeys(
       String pipeline, String operator, Collection<String> encodedKeys) {

@@ -25,11 +25,13 @@ final class BatchTable implements StateTable, DecodedStates {
   private final java.util.Set<String> writing;
   private final Map<String, byte[]> written = new HashMap<>();
   private final Map<String, Left> left = new HashMap<>();
+  private final java.util.List<DecodedItems.Loan> loans = new java.util.ArrayList<>();
 
   /**
    * The table of {@code items}; {@code decoded} is null to decode every item. The keys of {@code
    * writing} (those with records in the pass) take their decoded state; the others (windows fired
-   * from the index, never written by the pass) get a copy and leave it for their next batch.
+   * from the index, never written by the pass) get a view, given back when the pass ends ({@link
+   * #giveBack}), and leave the state for their next batch.
    */
   BatchTable(Map<String, KeyItem> items, DecodedItems decoded, java.util.Set<String> writing) {
     this.items = items;
@@ -76,9 +78,21 @@ final class BatchTable implements StateTable, DecodedStates {
     if (decoded == null || item == null || item.state() != bytes) {
       return null;
     }
-    return writing.contains(key)
-        ? decoded.takeState(key, item.version(), bytes)
-        : decoded.copyState(key, item.version(), bytes);
+    if (writing.contains(key)) {
+      return decoded.takeState(key, item.version(), bytes);
+    }
+    DecodedItems.Loan loan = decoded.lendState(key, item.version(), bytes);
+    if (loan == null) {
+      return null;
+    }
+    loans.add(loan);
+    return loan.view;
+  }
+
+  /** Gives back the views of states this table lent out: the pass reads them no more. */
+  void giveBack() {
+    loans.forEach(DecodedItems.Loan::giveBack);
+    loans.clear();
   }
 
   @Override

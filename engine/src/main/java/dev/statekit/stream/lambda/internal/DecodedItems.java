@@ -26,6 +26,9 @@ final class DecodedItems {
     DecodedState decoded;
     KeyBook book;
 
+    /** Views of {@link #decoded} lent to passes that fire windows from the index, not yet back. */
+    int lent;
+
     Entry(long version, byte[] state, DecodedState decoded, byte[] bookkeeping, KeyBook book) {
       this.version = version;
       this.state = state;
@@ -58,23 +61,51 @@ final class DecodedItems {
     if (entry == null || entry.decoded == null || !entry.matches(version, state, entry.state)) {
       return null;
     }
-    DecodedState taken = entry.decoded;
+    // A pass may still be reading a view of it (another split's batch, on another thread): the
+    // taker gets a view too then, which copies the state before its first change.
+    DecodedState taken = entry.lent > 0 ? entry.decoded.borrow() : entry.decoded;
     entry.decoded = null;
     dropIfEmpty(key, entry);
     return taken;
   }
 
   /**
-   * A copy of the decoded state of {@code key}'s item at {@code version} with {@code state}, or
+   * A view of the decoded state of {@code key}'s item at {@code version} with {@code state}, or
    * null; the state stays here. For a pass that will not write the key (a window fired from the
-   * index): the item stays as it is, and so does what this holds for it.
+   * index): the item stays as it is, and so does what this holds for it. The view copies the state
+   * only if the pass changes it ({@link DecodedState#borrow}); the pass hands it back ({@link
+   * Loan#giveBack}) when it no longer reads it, and until then a batch that takes the state gets a
+   * copy.
    */
-  synchronized DecodedState copyState(String key, long version, byte[] state) {
+  synchronized Loan lendState(String key, long version, byte[] state) {
     Entry entry = entries.get(key);
     if (entry == null || entry.decoded == null || !entry.matches(version, state, entry.state)) {
       return null;
     }
-    return entry.decoded.shallowCopy();
+    entry.lent++;
+    return new Loan(entry, entry.decoded.borrow());
+  }
+
+  /** A view lent by {@link #lendState}. */
+  final class Loan {
+    private final Entry entry;
+    final DecodedState view;
+    private boolean back;
+
+    private Loan(Entry entry, DecodedState view) {
+      this.entry = entry;
+      this.view = view;
+    }
+
+    /** The pass reads the view no more. */
+    void giveBack() {
+      synchronized (DecodedItems.this) {
+        if (!back) {
+          back = true;
+          entry.lent--;
+        }
+      }
+    }
   }
 
   /** The decoded bookkeeping of {@code key}'s item at {@code version}, or null. */
@@ -102,6 +133,9 @@ final class DecodedItems {
       DecodedState decoded,
       byte[] bookkeeping,
       KeyBook book) {
+    if (decoded != null && decoded.borrowed()) {
+      decoded = null; // another's state, lent: never kept as this key's
+    }
     if (decoded == null && book == null) {
       entries.remove(key);
       return;

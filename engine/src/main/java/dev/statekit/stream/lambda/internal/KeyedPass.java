@@ -54,6 +54,19 @@ final class KeyedPass {
     java.util.Set<String> writing = new java.util.HashSet<>();
     inputs.forEach(input -> writing.add(input.encoded()));
     BatchTable table = new BatchTable(items, decoded, writing);
+    try {
+      return run(inputs, items, dueWindows, table);
+    } finally {
+      table.giveBack();
+    }
+  }
+
+  private Result run(
+      List<KeyedInput> inputs,
+      Map<String, KeyItem> items,
+      Map<String, List<Opened>> dueWindows,
+      BatchTable table)
+      throws Exception {
     BatchChains.Chain chain =
         BatchChains.open(
             context.shape().plan(),
@@ -189,9 +202,16 @@ final class KeyedPass {
     private final BatchContext context;
     private final DecodedItems decoded;
 
+    /** What every key of the pass compares with: the same for all, so found once. */
+    private final List<GivenUp> behind;
+
+    private final String position;
+
     Keys(BatchContext context, DecodedItems decoded) {
       this.context = context;
       this.decoded = decoded;
+      this.behind = behind(context);
+      this.position = context.positions().get(context.split());
     }
 
     /** The key's bookkeeping: as this process left it for this very item, or decoded. */
@@ -219,11 +239,10 @@ final class KeyedPass {
       }
       String split = context.split();
       KeyBook book = work.book;
-      book.noteGivenUp(behind(context));
+      book.noteGivenUp(behind);
       boolean unconfirmed = false;
       if (context.ordered()) {
         work.threshold = book.mark(split);
-        String position = context.positions().get(split);
         unconfirmed =
             work.threshold != null
                 && (position == null

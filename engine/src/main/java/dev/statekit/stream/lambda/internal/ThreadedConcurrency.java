@@ -79,7 +79,7 @@ public final class ThreadedConcurrency implements BatchConcurrency {
   }
 
   /** Errors before exceptions, each in the order of the calls: as {@code ParallelCalls} does. */
-  private static void rethrowFirst(Throwable[] failures) {
+  static void rethrowFirst(Throwable[] failures) {
     for (Throwable failure : failures) {
       if (failure instanceof Error error) {
         throw error;

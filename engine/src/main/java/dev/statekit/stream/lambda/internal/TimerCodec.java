@@ -38,10 +38,12 @@ final class TimerCodec {
    * may open fewer windows than its first attempt wrote).
    */
   List<TimerItem> encode(List<Opened> opened, String source) {
-    return encode(opened, source, PART_BYTES);
+    return encode(opened, source, PART_BYTES, true);
   }
 
-  private List<TimerItem> encode(List<Opened> opened, String suffix, int partBytes) {
+  /** {@code fingerprinted}: whether ids end with the content's fingerprint (else the caller's). */
+  private List<TimerItem> encode(
+      List<Opened> opened, String suffix, int partBytes, boolean fingerprinted) {
     List<TimerItem> items = new ArrayList<>();
     List<Opened> distinct = new ArrayList<>(new LinkedHashSet<>(opened));
     try {
@@ -49,9 +51,15 @@ final class TimerCodec {
       DataOutputStream out = new DataOutputStream(bytes);
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
+      Object lastKey = null;
+      byte[] key = null;
       for (int i = 0; i < distinct.size(); i++) {
         Opened window = distinct.get(i);
-        byte[] key = keySerde.encode(window.key());
+        // A key's windows come one after another (a sliding window opens several): encode it once.
+        if (key == null || !java.util.Objects.equals(window.key(), lastKey)) {
+          lastKey = window.key();
+          key = keySerde.encode(lastKey);
+        }
         out.writeInt(key.length);
         out.write(key);
         out.writeLong(window.window().start());
@@ -60,7 +68,11 @@ final class TimerCodec {
         max = Math.max(max, window.window().maxTimestamp());
         if (bytes.size() >= partBytes || i == distinct.size() - 1) {
           byte[] content = bytes.toByteArray();
-          String id = TimerItem.timePrefix(min) + "#" + suffix + "#" + fingerprint(content);
+          String id =
+              TimerItem.timePrefix(min)
+                  + "#"
+                  + suffix
+                  + (fingerprinted ? "#" + fingerprint(content) : "");
           items.add(new TimerItem(id, min, max, content));
           bytes.reset();
           min = Long.MAX_VALUE;
@@ -78,7 +90,8 @@ final class TimerCodec {
    * that two invocations that fire the same item write the same rest).
    */
   TimerItem rest(TimerItem item, List<Opened> rest) {
-    TimerItem encoded = encode(rest, "r", Integer.MAX_VALUE).get(0);
+    // Its id is the original's: no fingerprint to compute.
+    TimerItem encoded = encode(rest, "r", Integer.MAX_VALUE, false).get(0);
     String suffix = item.id().substring(TimerItem.timePrefix(0).length());
     return new TimerItem(
         TimerItem.timePrefix(encoded.minTime()) + suffix,

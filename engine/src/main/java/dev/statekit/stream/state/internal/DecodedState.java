@@ -15,16 +15,20 @@ public final class DecodedState {
   }
 
   /**
-   * A copy that shares the state's values but not their slots: a store that takes it may set, clear
-   * and add states without changing this one, though not change a value object in place.
+   * A view of this state for a store that will most likely only read it (a window fired from the
+   * index): it shares the slots until the store first changes one, then copies them (and the lists
+   * and maps of list and map states) for itself. This state must not change while the view is in
+   * use: its holder lends it and takes it back ({@code DecodedItems}).
    */
-  public DecodedState shallowCopy() {
-    KeyEntry copy = new KeyEntry(entry.key, entry.slots.length);
-    copy.slots = entry.slots.clone();
-    if (entry.spaces != null) {
-      copy.spaces = new java.util.HashMap<>(entry.spaces.size() * 2);
-      entry.spaces.forEach((namespace, space) -> copy.spaces.put(namespace, space.clone()));
-    }
-    return new DecodedState(scope, copy);
+  public DecodedState borrow() {
+    KeyEntry view = new KeyEntry(entry.key, entry.slots);
+    view.spaces = entry.spaces;
+    view.borrowed = true;
+    return new DecodedState(scope, view);
+  }
+
+  /** Whether this is a view of another's state ({@link #borrow}) that has not copied it yet. */
+  public boolean borrowed() {
+    return entry.borrowed;
   }
 }

@@ -27,13 +27,56 @@ final class KeyEntry {
 
   byte[] pendingBytes;
 
+  /**
+   * The slots and spaces are another holder's, lent to read ({@link DecodedState#borrow}): copy
+   * them before changing any ({@link #own}).
+   */
+  boolean borrowed;
+
   KeyEntry(Object key, int specs) {
     this.key = key;
     this.hash = key.hashCode();
     this.slots = new Object[specs];
   }
 
+  KeyEntry(Object key, Object[] slots) {
+    this.key = key;
+    this.slots = slots;
+  }
+
+  /**
+   * Makes a borrowed entry's state its own before it changes: the slots, the spaces, and the lists
+   * and maps that list and map states change in place.
+   */
+  void own() {
+    if (!borrowed) {
+      return;
+    }
+    slots = copyOf(slots);
+    if (spaces != null) {
+      HashMap<Object, Object[]> own = new HashMap<>(spaces.size() * 2);
+      spaces.forEach((namespace, space) -> own.put(namespace, copyOf(space)));
+      spaces = own;
+    }
+    borrowed = false;
+  }
+
+  private static Object[] copyOf(Object[] values) {
+    Object[] copy = values.clone();
+    for (int i = 0; i < copy.length; i++) {
+      if (copy[i] instanceof java.util.ArrayList<?> list) {
+        copy[i] = new java.util.ArrayList<>(list);
+      } else if (copy[i] instanceof HashMap<?, ?> map) {
+        copy[i] = new HashMap<>(map);
+      }
+    }
+    return copy;
+  }
+
   Object[] space(Object namespace, boolean create) {
+    if (create) {
+      own();
+    }
     if (spaces == null) {
       if (!create) {
         return null;
@@ -61,6 +104,7 @@ final class KeyEntry {
 
   /** Drops namespaces whose states are all cleared. */
   void compact() {
+    own();
     if (spaces != null) {
       spaces.values().removeIf(KeyEntry::allNull);
       if (spaces.isEmpty()) {

@@ -173,6 +173,7 @@ final class KeyedStateCache implements KeyedStateStore {
     }
     entry.slots = taken.entry.slots;
     entry.spaces = taken.entry.spaces;
+    entry.borrowed = taken.entry.borrowed;
     return true;
   }
 
@@ -180,6 +181,14 @@ final class KeyedStateCache implements KeyedStateStore {
     KeyEntry entry = new KeyEntry(key, specs.size());
     entries.add(entry);
     return entry;
+  }
+
+  /** The current space, for a handle about to change it: the entry's own, if it was borrowed. */
+  Object[] spaceToChange(boolean create) {
+    if (current != null) {
+      current.own();
+    }
+    return space(create);
   }
 
   Object[] space(boolean create) {

@@ -30,12 +30,15 @@ final class StateHandles {
     }
 
     final void set(Object value) {
-      cache.space(true)[index] = value;
+      cache.spaceToChange(true)[index] = value;
       cache.markDirty();
     }
 
     public final void clear() {
-      Object[] space = cache.space(false);
+      if (content() == null) {
+        return;
+      }
+      Object[] space = cache.spaceToChange(false);
       if (space != null && space[index] != null) {
         space[index] = null;
         cache.cleared(space);
@@ -79,7 +82,7 @@ final class StateHandles {
     @Override
     @SuppressWarnings("unchecked")
     public void add(T value) {
-      Object[] space = cache.space(true);
+      Object[] space = cache.spaceToChange(true);
       if (space[index] == null) {
         space[index] = new ArrayList<T>(4);
       }
@@ -116,7 +119,7 @@ final class StateHandles {
     @Override
     @SuppressWarnings("unchecked")
     public void put(K key, V value) {
-      Object[] space = cache.space(true);
+      Object[] space = cache.spaceToChange(true);
       if (space[index] == null) {
         space[index] = new HashMap<K, V>(4);
       }
@@ -126,8 +129,9 @@ final class StateHandles {
 
     @Override
     public void remove(K key) {
-      Map<K, V> map = map();
-      if (map.containsKey(key)) {
+      if (map().containsKey(key)) {
+        cache.spaceToChange(false);
+        Map<K, V> map = map();
         map.remove(key);
         if (map.isEmpty()) {
           clear();
