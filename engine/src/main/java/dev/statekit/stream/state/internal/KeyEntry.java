@@ -41,6 +41,7 @@ final class KeyEntry {
 
   KeyEntry(Object key, Object[] slots) {
     this.key = key;
+    this.hash = key.hashCode();
     this.slots = slots;
   }
 
