@@ -16,7 +16,8 @@ import java.lang.management.ManagementFactory;
 /**
  * The hand-written {@code ToFunction} reader against protobuf-java's generated parser, on the same
  * bytes: both accept with the same values, or both refuse; the reader throws nothing but {@link
- * MalformedRequestException} and allocates at most a fixed multiple of the input's size.
+ * MalformedRequestException} and allocates at most a fixed multiple of the input's size; the
+ * thread's reused reader, which the handler reads with, agrees with both.
  *
  * <p>{@code mvn -B verify} replays the seeds under {@code ToFunctionReaderFuzzTestInputs/} and
  * fuzzes for a few seconds; the README's "Fuzzing" says how to fuzz for longer.
@@ -63,9 +64,34 @@ class ToFunctionReaderFuzzTest {
         allocated + " bytes allocated to read " + bytes.length);
     if (expected == null || actual == null) {
       assertEquals(expected == null, actual == null, "one parser refused, the other accepted");
-      return;
+    } else {
+      compare(expected, actual);
     }
-    compare(expected, actual);
+    agreesWhenReused(bytes, expected);
+  }
+
+  /**
+   * The handler reads with the thread's reader, reused from one request to the next: it must read
+   * each input as a fresh one does, whatever the inputs before it left behind (a larger batch, a
+   * refusal part way through).
+   */
+  private static void agreesWhenReused(byte[] bytes, ToFunction expected) {
+    ToFunctionReader reused;
+    try {
+      reused = ToFunctionReader.borrow(bytes, new StringInterner());
+    } catch (MalformedRequestException e) {
+      reused = null;
+    }
+    try {
+      assertEquals(expected == null, reused == null, "the reused reader refused or accepted alone");
+      if (reused != null) {
+        compare(expected, reused);
+      }
+    } finally {
+      if (reused != null) {
+        reused.release();
+      }
+    }
   }
 
   static void compare(ToFunction expected, ToFunctionReader actual) {
