@@ -98,6 +98,12 @@ public final class AddressRun {
    * The array is handed over, as to a {@link TypedValue}.
    */
   public InvocationEffects invoke(Address caller, String typeName, byte[] value) {
+    if (typeName == null || value == null) {
+      // The TypedValue overload refused these when it was built; this one must say so itself.
+      throw new IllegalArgumentException(
+          "A message needs a type name and a value (an empty array for none); got "
+              + (typeName == null ? "no type name" : "no value"));
+    }
     int index = invocations++;
     InvocationEffects effects = new InvocationEffects();
     context.begin(caller, effects);

@@ -84,6 +84,23 @@ class AddressRunTest {
   }
 
   @Test
+  void aMessageWithoutTypeNameOrValueIsRefusedBeforeTheFunctionRuns() {
+    AddressRun run = opened(0);
+
+    var noType =
+        assertThrows(IllegalArgumentException.class, () -> run.invoke(null, null, new byte[0]));
+    var noValue =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> run.invoke(null, "io.statefun.types/string", null));
+    InvocationEffects after = run.invoke(null, string("a"));
+
+    assertTrue(noType.getMessage().contains("no type name"), noType.getMessage());
+    assertTrue(noValue.getMessage().contains("no value"), noValue.getMessage());
+    assertEquals(1, after.egress().get(0).asInt(), "nothing ran for the refused messages");
+  }
+
+  @Test
   void aFailingInvocationLeavesTheStateOfTheLastGoodOne() {
     AddressRun run = opened(0);
     run.invoke(null, string("a"));
