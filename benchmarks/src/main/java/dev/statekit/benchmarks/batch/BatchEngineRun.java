@@ -1,7 +1,6 @@
 package dev.statekit.benchmarks.batch;
 
 import dev.statekit.egress.EgressSink;
-import dev.statekit.examples.fraud.Card;
 import dev.statekit.stream.lambda.BatchPipeline;
 import dev.statekit.stream.lambda.BatchResult;
 import dev.statekit.stream.lambda.BatchSource;
@@ -9,7 +8,6 @@ import dev.statekit.stream.lambda.EgressOutput;
 import dev.statekit.stream.lambda.InMemoryBatchStore;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -73,12 +71,25 @@ final class BatchEngineRun {
 
   /** Processes the batches through a fresh pipeline and store; returns the outputs delivered. */
   static long run(Jobs job, List<SourceBatch> batches) {
+    return run(job, batches, null);
+  }
+
+  /**
+   * Processes the batches through a fresh pipeline and store, keeping each output's bytes in {@code
+   * kept} unless it is null; returns the outputs delivered.
+   */
+  static long run(Jobs job, List<SourceBatch> batches, Outputs kept) {
     AtomicLong delivered = new AtomicLong();
-    EgressSink sink = records -> delivered.addAndGet(records.size());
+    EgressSink sink =
+        records -> {
+          delivered.addAndGet(records.size());
+          if (kept != null) {
+            records.forEach(record -> kept.add(record.value()));
+          }
+        };
     EgressOutput<?> out =
-        job == Jobs.FRAUD
-            ? EgressOutput.to(sink, TypeName.of("bench", "alerts"), Card.ALERT)
-            : EgressOutput.to(sink, TypeName.of("bench", "counts"), Types.stringType());
+        EgressOutput.to(
+            sink, TypeName.of("bench", job == Jobs.FRAUD ? "alerts" : "counts"), Outputs.type(job));
     BatchPipeline pipeline =
         BatchPipeline.builder("bench-" + job.label, job.pipeline(BatchSource.records(), out))
             .store(new InMemoryBatchStore())

@@ -62,7 +62,8 @@ public final class BatchEngineSuite implements Suite {
     for (Jobs job : jobs) {
       List<Record<byte[]>> warmRecords = InProcessRun.records(input, 0, warmup);
       List<Record<byte[]>> measuredRecords = InProcessRun.records(input, warmup, warmup + records);
-      InProcessRun.run(job, warmRecords, IN_PROCESS_READ_BATCH);
+      // The warm-up runs keep their outputs: each batch engine case's must be the same ones.
+      Outputs warmInProcess = InProcessRun.outputs(job, warmRecords, IN_PROCESS_READ_BATCH);
       CpuTime.Run inProcess =
           median(
               rounds,
@@ -96,7 +97,13 @@ public final class BatchEngineSuite implements Suite {
           flink.outputs());
       for (int batchSize : sizes) {
         for (int shards : shardCounts) {
-          BatchEngineRun.run(job, BatchEngineRun.batches(input, 0, warmup, shards, batchSize));
+          Outputs warmBatch = new Outputs();
+          BatchEngineRun.run(
+              job, BatchEngineRun.batches(input, 0, warmup, shards, batchSize), warmBatch);
+          Outputs.same(
+              job.label + " batch " + batchSize + " shards " + shards + " (warm-up input)",
+              warmInProcess,
+              warmBatch);
           List<SourceBatch> batches =
               BatchEngineRun.batches(input, warmup, warmup + records, shards, batchSize);
           CpuTime.Run batch =

@@ -27,4 +27,12 @@ final class InProcessRun {
         .run(RunOptions.named("bench-" + job.label).build());
     return sink.count();
   }
+
+  /** Runs the job over the records to their end; returns what it output, as bytes. */
+  static Outputs outputs(Jobs job, List<Record<byte[]>> records, int readBatch) throws Exception {
+    Outputs outputs = new Outputs();
+    job.pipeline(Sources.fromRecords(records, readBatch), outputs.sink(Outputs.type(job)))
+        .run(RunOptions.named("bench-" + job.label).build());
+    return outputs;
+  }
 }

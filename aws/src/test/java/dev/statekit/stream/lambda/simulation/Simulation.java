@@ -56,6 +56,17 @@ public final class Simulation {
   private final SimulatedSink sink;
   private final Pipeline pipeline;
   private final List<BatchPipeline> warm = new ArrayList<>();
+
+  /**
+   * Whether invocations that run at the same time may share one instance (one {@code
+   * BatchPipeline}, as the local runner's threads do, its caches and decoded states included),
+   * rather than each having an execution environment of its own as on Lambda.
+   */
+  private final boolean shared;
+
+  /** The instances invocations are running on now, one entry per invocation. */
+  private final List<BatchPipeline> busy = new ArrayList<>();
+
   private final List<String> violations = new ArrayList<>();
   private final Sources sources;
   private int refusals;
@@ -64,8 +75,9 @@ public final class Simulation {
   private final java.util.Set<String> handedOver = new java.util.HashSet<>();
   private int invocations;
 
-  private Simulation(long seed, List<Workload> workloads) {
+  private Simulation(long seed, List<Workload> workloads, boolean shared) {
     this.seed = seed;
+    this.shared = shared;
     this.random = new Random(seed);
     this.workload = workloads.get(random.nextInt(workloads.size()));
     this.turns = new Turns(random);
@@ -78,7 +90,15 @@ public final class Simulation {
 
   /** Runs the schedule of {@code seed} over one of {@code workloads} (the seed picks). */
   public static Outcome run(long seed, List<Workload> workloads) {
-    return new Simulation(seed, workloads).run();
+    return run(seed, workloads, false);
+  }
+
+  /**
+   * Runs the schedule of {@code seed}; {@code shared}: invocations at the same time may share an
+   * instance, as the local runner's threads share one pipeline.
+   */
+  public static Outcome run(long seed, List<Workload> workloads, boolean shared) {
+    return new Simulation(seed, workloads, shared).run();
   }
 
   /** The workloads of the kit itself. */
@@ -111,10 +131,29 @@ public final class Simulation {
 
   /** A warm instance, or a cold start. */
   private BatchPipeline take() {
-    if (warm.isEmpty() || random.nextDouble() < faults.coldStart) {
-      return fresh();
+    BatchPipeline instance;
+    if (shared && !busy.isEmpty() && random.nextBoolean()) {
+      instance = busy.get(random.nextInt(busy.size())); // one another invocation is running on
+    } else if (warm.isEmpty() || random.nextDouble() < faults.coldStart) {
+      instance = fresh();
+    } else {
+      instance = warm.remove(random.nextInt(warm.size()));
     }
-    return warm.remove(random.nextInt(warm.size()));
+    busy.add(instance);
+    return instance;
+  }
+
+  /**
+   * The invocation on {@code instance} ended: the instance is warm for the next unless it crashed
+   * (on Lambda the environment is gone; a shared one lives on, as a thread's failure leaves the
+   * process running) or another invocation still runs on it.
+   */
+  private void giveBack(BatchPipeline instance, boolean crashed) {
+    busy.remove(instance);
+    if (shared ? busy.contains(instance) || warm.contains(instance) : crashed) {
+      return;
+    }
+    warm.add(instance);
   }
 
   private final Invoker invoker =
@@ -146,7 +185,7 @@ public final class Simulation {
     batch.records().forEach(r -> handedOver.add(batch.split() + "/" + r.position().offset()));
     try {
       BatchResult result = instance.process(batch);
-      warm.add(instance);
+      giveBack(instance, false);
       return new Invoker.Outcome(result.failedOffsets(), null);
     } catch (RuntimeException e) {
       expectedFailure(e, "a batch of " + batch.split());
@@ -155,9 +194,7 @@ public final class Simulation {
             .records()
             .forEach(r -> refusedRecords.add(batch.split() + "/" + r.position().offset()));
       }
-      if (!(e instanceof Crash)) {
-        warm.add(instance);
-      }
+      giveBack(instance, e instanceof Crash);
       return new Invoker.Outcome(List.of(), e);
     }
   }
@@ -198,10 +235,11 @@ public final class Simulation {
       if (result.windowsFired() > 0 || !result.idleSplits().isEmpty()) {
         trace.add("tick: idle " + result.idleSplits() + ", fired " + result.windowsFired());
       }
-      warm.add(instance);
+      giveBack(instance, false);
     } catch (RuntimeException e) {
       trace.add("tick failed: " + e.getMessage());
       expectedFailure(e, "a tick");
+      busy.remove(instance); // as before: a failed tick's instance is not used again
     }
   }
 

@@ -17,6 +17,15 @@ public final class SimulationRuns {
    * @param seeds how many schedules to run unless {@code -Dsimulation.seeds} says
    */
   public static void check(List<Workload> workloads, String test, String module, long seeds) {
+    check(workloads, test, module, seeds, false);
+  }
+
+  /**
+   * As {@link #check(List, String, String, long)}; {@code shared}: invocations at the same time may
+   * share an instance ({@link Simulation#run(long, List, boolean)}).
+   */
+  public static void check(
+      List<Workload> workloads, String test, String module, long seeds, boolean shared) {
     String one = System.getProperty("simulation.seed");
     long first = Long.getLong("simulation.first", 1);
     long count = Long.getLong("simulation.seeds", seeds);
@@ -33,17 +42,22 @@ public final class SimulationRuns {
                 System.out.println(event.message());
               }
             })) {
-      run(workloads, test, module, first, count);
+      run(workloads, test, module, first, count, shared);
     }
   }
 
   private static void run(
-      List<Workload> workloads, String test, String module, long first, long count) {
+      List<Workload> workloads,
+      String test,
+      String module,
+      long first,
+      long count,
+      boolean shared) {
     long started = System.nanoTime();
     boolean survey = Boolean.getBoolean("simulation.survey");
     java.util.Map<String, List<Long>> found = new java.util.TreeMap<>();
     for (long seed = first; seed < first + count; seed++) {
-      Simulation.Outcome outcome = Simulation.run(seed, workloads);
+      Simulation.Outcome outcome = Simulation.run(seed, workloads, shared);
       if (!outcome.ok() && survey) {
         for (String violation : outcome.violations()) {
           String kind = violation.replaceAll("[0-9]+", "N");

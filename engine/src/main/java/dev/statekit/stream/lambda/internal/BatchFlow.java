@@ -307,7 +307,14 @@ final class BatchFlow {
         progress.positions(),
         givenUp,
         replaying,
-        (s, id) -> (s.equals(split) && receipts.containsKey(id)) || engine.isConfirmed(s, id),
+        // This batch's own messages: only the receipts it read. Another invocation on this
+        // instance may confirm one of them after that read (a message handed over again while its
+        // first attempt runs): taken for confirmed, its pending entry would go and it would be
+        // applied again.
+        (s, id) ->
+            s.equals(split)
+                ? receipts.containsKey(id) || (!offsets.contains(id) && engine.isConfirmed(s, id))
+                : engine.isConfirmed(s, id),
         now,
         lateAfter);
   }

@@ -62,13 +62,21 @@ final class KeyEntry {
     borrowed = false;
   }
 
+  /**
+   * The slots, with the lists and maps of list and map states copied: those are always exactly an
+   * {@code ArrayList} or a {@code HashMap} (the handles and the codec make them). A value state's
+   * value is the user's object, of the user's type (a JSON map decodes as a {@code LinkedHashMap};
+   * a value class may extend {@code ArrayList}): it is shared as every value is, never replaced by
+   * a copy of another type or order.
+   */
   private static Object[] copyOf(Object[] values) {
     Object[] copy = values.clone();
     for (int i = 0; i < copy.length; i++) {
-      if (copy[i] instanceof java.util.ArrayList<?> list) {
-        copy[i] = new java.util.ArrayList<>(list);
-      } else if (copy[i] instanceof HashMap<?, ?> map) {
-        copy[i] = new HashMap<>(map);
+      Object value = copy[i];
+      if (value != null && value.getClass() == java.util.ArrayList.class) {
+        copy[i] = new java.util.ArrayList<>((java.util.ArrayList<?>) value);
+      } else if (value != null && value.getClass() == HashMap.class) {
+        copy[i] = new HashMap<>((HashMap<?, ?>) value);
       }
     }
     return copy;
