@@ -14,7 +14,6 @@ import dev.statekit.stream.state.ListState;
 import dev.statekit.stream.state.MapState;
 import dev.statekit.stream.state.StateSpec;
 import dev.statekit.stream.state.StateTable;
-import dev.statekit.stream.state.StoredState;
 import dev.statekit.stream.state.ValueState;
 import java.util.Collection;
 import java.util.HashMap;
@@ -131,7 +130,7 @@ class BorrowedStateTest {
   }
 
   private static Handles borrower(DecodedState lender) {
-    Handles h = open(new Lending(lender));
+    Handles h = open(new LendingTable(lender, BYTES));
     h.store.setCurrentKey("a");
     return h;
   }
@@ -165,30 +164,4 @@ class BorrowedStateTest {
   }
 
   /** A table that has key "a" and lends its decoded state as the batch engine's does. */
-  private record Lending(DecodedState lender) implements StateTable, DecodedStates {
-    @Override
-    public Map<String, StoredState> read(String scope, Collection<String> keys) {
-      return keys.contains("a") ? Map.of("a", new StoredState(1, BYTES, 0, null)) : Map.of();
-    }
-
-    @Override
-    public void write(String scope, List<StateWrite> writes) {}
-
-    @Override
-    public Map<String, byte[]> readCollection(String collection) {
-      return Map.of();
-    }
-
-    @Override
-    public void writeCollection(
-        String collection, Map<String, byte[]> puts, Collection<String> deletes) {}
-
-    @Override
-    public DecodedState take(String scope, String key, byte[] bytes) {
-      return lender.borrow();
-    }
-
-    @Override
-    public void flushed(String scope, String key, DecodedState state, byte[] bytes) {}
-  }
 }

@@ -8,11 +8,8 @@ import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.state.CheckpointLineage;
 import dev.statekit.stream.state.KeyedStateStore;
 import dev.statekit.stream.state.StateSpec;
-import dev.statekit.stream.state.StateTable;
-import dev.statekit.stream.state.StoredState;
 import dev.statekit.stream.state.ValueState;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +65,7 @@ class BorrowedValueTypeTest {
     Serde<Object> keys = (Serde<Object>) (Serde<?>) Serdes.string();
     Serde<Object> any = (Serde<Object>) (Serde<?>) Serdes.json(Object.class);
     KeyedStateStore store =
-        new CachingStateBackend(new Lending(lender), 100)
+        new CachingStateBackend(new LendingTable(lender, new byte[] {1}), 100)
             .open("p", "op", keys, any, new CheckpointLineage(1, List.of()));
     ValueState<Object> map = store.register(StateSpec.value("map", any));
     ValueState<Object> path = store.register(StateSpec.value("path", any));
@@ -77,32 +74,4 @@ class BorrowedValueTypeTest {
   }
 
   /** A table that has key "a" and lends its decoded state as the batch engine's does. */
-  private record Lending(DecodedState lender) implements StateTable, DecodedStates {
-    @Override
-    public Map<String, StoredState> read(String scope, Collection<String> keys) {
-      return keys.contains("a")
-          ? Map.of("a", new StoredState(1, new byte[] {1}, 0, null))
-          : Map.of();
-    }
-
-    @Override
-    public void write(String scope, List<StateWrite> writes) {}
-
-    @Override
-    public Map<String, byte[]> readCollection(String collection) {
-      return Map.of();
-    }
-
-    @Override
-    public void writeCollection(
-        String collection, Map<String, byte[]> puts, Collection<String> deletes) {}
-
-    @Override
-    public DecodedState take(String scope, String key, byte[] bytes) {
-      return lender.borrow();
-    }
-
-    @Override
-    public void flushed(String scope, String key, DecodedState state, byte[] bytes) {}
-  }
 }
