@@ -1,5 +1,7 @@
 package dev.statekit.stream.lambda;
 
+import dev.statekit.StateKitException;
+import dev.statekit.stream.state.StateStoreException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -9,7 +11,10 @@ import java.util.function.Supplier;
  * Plays Lambda's event source mapping for one shard against a pipeline, with faults: batches of
  * random size; a crashed invocation is retried whole, the same records (often on a fresh instance,
  * as after a cold start); a partial failure resumes at the failed record; some batches carry a
- * record twice; some succeeded batches are delivered again.
+ * record twice; some succeeded batches are delivered again. An invocation that fails because its
+ * keys kept changing under it (other shards writing the same keys) is retried whole, as Lambda
+ * retries any failed invocation; one batch failing so {@link #MAX_CONFLICTED} times in a row fails
+ * the run (a livelock, not contention).
  */
 final class ShardDriver {
   /** A record of the shard: its sequence number and bytes. */
@@ -21,6 +26,8 @@ final class ShardDriver {
     void arm(Random random);
   }
 
+  static final int MAX_CONFLICTED = 50;
+
   private final String split;
   private final List<ShardRecord> records;
   private final Supplier<BatchPipeline> instances;
@@ -30,6 +37,7 @@ final class ShardDriver {
   int invocations;
   int crashed;
   int partial;
+  int conflicted;
 
   ShardDriver(
       String split,
@@ -50,6 +58,7 @@ final class ShardDriver {
     BatchPipeline pipeline = instances.get();
     int cursor = 0;
     List<ShardRecord> retried = null;
+    int conflictedInARow = 0;
     while (cursor < records.size()) {
       int size = 1 + random.nextInt(maxBatch);
       List<ShardRecord> slice =
@@ -70,7 +79,16 @@ final class ShardDriver {
           pipeline = instances.get();
         }
         continue;
+      } catch (StateStoreException e) {
+        if (e.reason() != StateKitException.Reason.CONFLICT
+            || ++conflictedInARow > MAX_CONFLICTED) {
+          throw e;
+        }
+        conflicted++;
+        retried = slice;
+        continue;
       }
+      conflictedInARow = 0;
       if (!result.succeeded()) {
         partial++;
         int failed = indexOf(slice, result.failedOffsets().get(0));
@@ -81,7 +99,14 @@ final class ShardDriver {
       cursor += slice.size();
       if (random.nextInt(10) == 0) {
         invocations++;
-        pipeline.process(batch); // delivered again after it succeeded
+        try {
+          pipeline.process(batch); // delivered again after it succeeded
+        } catch (StateStoreException e) {
+          if (e.reason() != StateKitException.Reason.CONFLICT) {
+            throw e;
+          }
+          conflicted++; // its records were applied by the first delivery: nothing to retry
+        }
       }
     }
   }
