@@ -80,8 +80,7 @@ final class ShardDriver {
         }
         continue;
       } catch (StateStoreException e) {
-        if (e.reason() != StateKitException.Reason.CONFLICT
-            || ++conflictedInARow > MAX_CONFLICTED) {
+        if (!isConflict(e) || ++conflictedInARow > MAX_CONFLICTED) {
           throw e;
         }
         conflicted++;
@@ -102,7 +101,7 @@ final class ShardDriver {
         try {
           pipeline.process(batch); // delivered again after it succeeded
         } catch (StateStoreException e) {
-          if (e.reason() != StateKitException.Reason.CONFLICT) {
+          if (!isConflict(e)) {
             throw e;
           }
           conflicted++; // its records were applied by the first delivery: nothing to retry
@@ -122,6 +121,10 @@ final class ShardDriver {
       batch.add(record.sequence(), 0, record.data());
     }
     return batch.build();
+  }
+
+  private static boolean isConflict(StateStoreException e) {
+    return e.reason() == StateKitException.Reason.CONFLICT;
   }
 
   private static int indexOf(List<ShardRecord> slice, String sequence) {
