@@ -6,36 +6,39 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.ToIntFunction;
 import org.apache.flink.statefun.sdk.java.handler.RequestReplyHandler;
 import org.apache.flink.statefun.sdk.java.slice.Slices;
-import org.apache.flink.statefun.sdk.java.types.Types;
-import org.apache.flink.statefun.sdk.reqreply.generated.Address;
 import org.apache.flink.statefun.sdk.reqreply.generated.FromFunction;
-import org.apache.flink.statefun.sdk.reqreply.generated.ToFunction;
-import org.apache.flink.statefun.sdk.reqreply.generated.TypedValue;
-import org.apache.flink.statefun.sdk.shaded.com.google.protobuf.ByteString;
 import org.apache.flink.statefun.sdk.shaded.com.google.protobuf.InvalidProtocolBufferException;
 
 /**
  * Invocations per second of the StateFun request-reply protocol for the greeter shape, StateKit's
  * {@code RequestReplyHandler.invoke} against statefun-sdk-java's {@code RequestReplyHandler} on the
- * same request bytes, alternating rounds in one JVM.
+ * same request bytes, each side in a JVM of its own.
  *
- * <p>The machine may be shared: a burst of other work lands on whichever side is running, so the
- * rounds are short and paired (each pair runs the two sides back to back, in ABBA order so neither
- * always goes first), and the reported ratio is the median of the pairs' ratios rather than the
- * ratio of two medians taken at different moments.
+ * <p>A user runs one of the two in a JVM, never both: a JVM of its own gives each side its own JIT
+ * profiles of the code both call (the JDK's strings, collections and futures), its own heap sized
+ * by its own garbage and its own class loading, none of which a shared JVM would let it have. The
+ * two JVMs run at the same time but are timed in turn, so that each round pairs the two sides at
+ * the same moment: the machine may be shared, and a burst of other work lands on whichever side is
+ * running, so the rounds are short and paired (each pair runs the two sides back to back, in ABBA
+ * order so neither always goes first), and the reported ratio is the median of the pairs' ratios
+ * rather than the ratio of two medians taken at different moments. While one side is timed the
+ * other's JVM waits on its input.
+ *
+ * <p>Options: {@code --same-jvm} times both sides in this JVM instead, the way the suite measured
+ * before; {@code --sdk-first} lets the SDK run first in each warm-up pair and in the first measured
+ * pair (StateKit does by default).
  */
 public final class ProtocolSuite implements Suite {
   private static final int[] BATCH_SIZES = {1, 10};
-  private static final int DISTINCT_REQUESTS = 64;
   private static final long ROUND_NANOS =
       Long.getLong("statekit.protocol.roundMillis", 250) * 1_000_000L;
   private static final int WARMUP_ROUNDS = 12;
   private static final int MEASURED_ROUNDS = Integer.getInteger("statekit.protocol.rounds", 24);
 
-  private long sink;
+  private boolean sameJvm;
+  private boolean sdkFirst;
 
   @Override
   public String name() {
@@ -45,109 +48,114 @@ public final class ProtocolSuite implements Suite {
   @Override
   public String description() {
     return "StateFun protocol invocations/s, greeter shape (one int state, one egress),"
-        + " batch sizes 1 and 10, against statefun-sdk-java 3.3.0";
+        + " batch sizes 1 and 10, against statefun-sdk-java 3.3.0, a JVM per side";
+  }
+
+  @Override
+  public void options(List<String> options) {
+    for (String option : options) {
+      switch (option) {
+        case "--same-jvm" -> sameJvm = true;
+        case "--sdk-first" -> sdkFirst = true;
+        default ->
+            throw new IllegalArgumentException(
+                "protocol takes --same-jvm and --sdk-first, got '" + option + "'");
+      }
+    }
   }
 
   @Override
   public List<Result> run(PrintStream log) throws Exception {
-    dev.statekit.protocol.RequestReplyHandler statekit = GreeterShapes.statekit();
-    RequestReplyHandler sdk = GreeterShapes.sdk();
+    log.println(
+        sameJvm
+            ? "  both sides in this JVM"
+            : "  a JVM per side, flags " + SideFork.jvmFlags() + " as this JVM's");
     List<Result> results = new ArrayList<>();
     for (int batch : BATCH_SIZES) {
-      byte[][] requests = requests(batch);
-      checkSameAnswers(statekit, sdk, requests);
-      double[] ourRates = new double[MEASURED_ROUNDS];
-      double[] theirRates = new double[MEASURED_ROUNDS];
-      double[] ratios = new double[MEASURED_ROUNDS];
-      // The answer's length goes to the sink, so neither side's work can be optimised away; the
-      // SDK's answer is left as the Slice it returns, which a transport writes as it is.
-      ToIntFunction<byte[]> ours = request -> statekit.invoke(request).length;
-      ToIntFunction<byte[]> theirs =
-          request -> sdk.handle(Slices.wrap(request)).join().readableBytes();
-      for (int round = 0; round < WARMUP_ROUNDS; round++) {
-        measure(ours, requests, batch);
-        measure(theirs, requests, batch);
-      }
-      for (int round = 0; round < MEASURED_ROUNDS; round++) {
-        if (round % 2 == 0) {
-          ourRates[round] = measure(ours, requests, batch);
-          theirRates[round] = measure(theirs, requests, batch);
-        } else {
-          theirRates[round] = measure(theirs, requests, batch);
-          ourRates[round] = measure(ours, requests, batch);
+      byte[][] requests = ProtocolRequests.of(batch);
+      checkSameAnswers(requests);
+      if (sameJvm) {
+        Rounds ours = new Rounds(Side.STATEKIT.handler(), requests, batch);
+        Rounds theirs = new Rounds(Side.SDK.handler(), requests, batch);
+        results.add(
+            measure(
+                batch,
+                nanos -> new Round(ours.measure(nanos), Double.NaN),
+                nanos -> new Round(theirs.measure(nanos), Double.NaN),
+                log));
+        log.println("  (checksum " + (ours.checksum() + theirs.checksum()) + ")");
+      } else {
+        try (SideFork ours = SideFork.start(Side.STATEKIT, batch);
+            SideFork theirs = SideFork.start(Side.SDK, batch)) {
+          results.add(measure(batch, ours::round, theirs::round, log));
         }
-        ratios[round] = ourRates[round] / theirRates[round];
-        log.printf(
-            "  batch %2d pair %2d: statekit %,.0f/s  sdk %,.0f/s  ratio %.2f%n",
-            batch, round + 1, ourRates[round], theirRates[round], ratios[round]);
       }
-      double statekitRate = median(ourRates);
-      double sdkRate = median(theirRates);
-      results.add(
-          Result.of(name(), "batch" + batch)
-              .with("statekit", Math.round(statekitRate))
-              .with("sdk", Math.round(sdkRate))
-              .with("ratio", median(ratios)));
     }
-    log.println("  (checksum " + sink + ")");
     return results;
   }
 
-  /** Invocations per second of {@code call} over one round, cycling through the requests. */
-  private double measure(ToIntFunction<byte[]> call, byte[][] requests, int batch) {
-    long calls = 0;
-    long start = System.nanoTime();
-    long deadline = start + ROUND_NANOS;
-    long now;
-    do {
-      for (int i = 0; i < 256; i++) {
-        sink += call.applyAsInt(requests[(int) (calls++ % requests.length)]);
+  private Result measure(int batch, Round.Timer ours, Round.Timer theirs, PrintStream log) {
+    double[] ourRates = new double[MEASURED_ROUNDS];
+    double[] theirRates = new double[MEASURED_ROUNDS];
+    double[] ratios = new double[MEASURED_ROUNDS];
+    double[] ourCpu = new double[MEASURED_ROUNDS];
+    double[] theirCpu = new double[MEASURED_ROUNDS];
+    for (int round = 0; round < WARMUP_ROUNDS; round++) {
+      if (sdkFirst) {
+        theirs.round(ROUND_NANOS);
+        ours.round(ROUND_NANOS);
+      } else {
+        ours.round(ROUND_NANOS);
+        theirs.round(ROUND_NANOS);
       }
-      now = System.nanoTime();
-    } while (now < deadline);
-    return calls * batch * 1e9 / (now - start);
-  }
-
-  /** Distinct ids and state values, so no answer is the same as the previous one. */
-  private static byte[][] requests(int batch) {
-    byte[][] requests = new byte[DISTINCT_REQUESTS][];
-    for (int r = 0; r < DISTINCT_REQUESTS; r++) {
-      ToFunction.InvocationBatchRequest.Builder request =
-          ToFunction.InvocationBatchRequest.newBuilder()
-              .setTarget(
-                  Address.newBuilder()
-                      .setNamespace(GreeterShapes.NAMESPACE)
-                      .setType(GreeterShapes.TYPE)
-                      .setId("user-" + r))
-              .addState(
-                  ToFunction.PersistedValue.newBuilder()
-                      .setStateName("seen")
-                      .setStateValue(typed(Types.integerType(), r * 7)));
-      for (int i = 0; i < batch; i++) {
-        request.addInvocations(
-            ToFunction.Invocation.newBuilder()
-                .setArgument(typed(Types.stringType(), "hello from request " + r)));
-      }
-      requests[r] = ToFunction.newBuilder().setInvocation(request).build().toByteArray();
     }
-    return requests;
-  }
-
-  private static <T> TypedValue typed(
-      org.apache.flink.statefun.sdk.java.types.Type<T> type, T value) {
-    return TypedValue.newBuilder()
-        .setTypename(type.typeName().asTypeNameString())
-        .setHasValue(true)
-        .setValue(ByteString.copyFrom(type.typeSerializer().serialize(value).toByteArray()))
-        .build();
+    for (int round = 0; round < MEASURED_ROUNDS; round++) {
+      Round our;
+      Round their;
+      if ((round % 2 == 0) != sdkFirst) {
+        our = ours.round(ROUND_NANOS);
+        their = theirs.round(ROUND_NANOS);
+      } else {
+        their = theirs.round(ROUND_NANOS);
+        our = ours.round(ROUND_NANOS);
+      }
+      ourRates[round] = our.rate();
+      theirRates[round] = their.rate();
+      ourCpu[round] = our.cpuNanos();
+      theirCpu[round] = their.cpuNanos();
+      ratios[round] = our.rate() / their.rate();
+      log.printf(
+          "  batch %2d pair %2d: statekit %,.0f/s  sdk %,.0f/s  ratio %.2f%s%n",
+          batch,
+          round + 1,
+          our.rate(),
+          their.rate(),
+          ratios[round],
+          sameJvm
+              ? ""
+              : String.format(
+                  "  (CPU per invocation %.0f ns vs %.0f ns)", our.cpuNanos(), their.cpuNanos()));
+    }
+    Result result =
+        Result.of(name(), "batch" + batch)
+            .with("statekit", Math.round(median(ourRates)))
+            .with("sdk", Math.round(median(theirRates)))
+            .with("ratio", median(ratios));
+    if (!sameJvm) {
+      // The whole JVM's CPU, collector included: the figure that moves least with the machine's
+      // load, since a side waiting for a core spends none.
+      result
+          .with("statekit_cpu_ns", Math.round(median(ourCpu)))
+          .with("sdk_cpu_ns", Math.round(median(theirCpu)))
+          .with("cpu_ratio", median(theirCpu) / median(ourCpu));
+    }
+    return result.with("jvm", sameJvm ? "shared" : "per-side");
   }
 
   /** Both sides must give equivalent answers, or the comparison means nothing. */
-  private static void checkSameAnswers(
-      dev.statekit.protocol.RequestReplyHandler statekit,
-      RequestReplyHandler sdk,
-      byte[][] requests)
-      throws InvalidProtocolBufferException {
+  private static void checkSameAnswers(byte[][] requests) throws InvalidProtocolBufferException {
+    dev.statekit.protocol.RequestReplyHandler statekit = GreeterShapes.statekit();
+    RequestReplyHandler sdk = GreeterShapes.sdk();
     for (byte[] request : requests) {
       FromFunction ours = FromFunction.parseFrom(statekit.invoke(request));
       FromFunction theirs =
