@@ -23,6 +23,7 @@ final class SideFork implements AutoCloseable {
   private final Writer input;
   private final List<String> seen = new ArrayList<>();
   private long checksum;
+  private boolean closed;
 
   private SideFork(Side side, Process process) {
     this.side = side;
@@ -86,6 +87,10 @@ final class SideFork implements AutoCloseable {
 
   @Override
   public void close() throws IOException, InterruptedException {
+    if (closed) {
+      return;
+    }
+    closed = true;
     try {
       input.write("quit\n");
       input.flush();
