@@ -24,8 +24,8 @@ import java.util.Set;
  * bytes, as JSON types expect.
  *
  * <p>Envelopes are read and written with Jackson's streaming parser and generator ({@link
- * PlainJson}), not an {@code ObjectMapper}: building one costs a cold start's first envelope about
- * 150 ms of class loading and introspection.
+ * PlainJson}), not an {@code ObjectMapper}: building one costs a cold start's first envelope a few
+ * hundred milliseconds of class loading and introspection (docs/operations.md, cold start).
  */
 public final class EnvelopeCodec {
   private static final Set<String> FIELDS =

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
  * A cold start's first envelope, in a fresh JVM: reading it (a direct invoke, a call, a queue
  * message, a JSON object as the value of a JSON type), the messages a function sends on, a message
  * dead-lettered and the answers must not build Jackson's {@code ObjectMapper} nor the internal
- * mapper {@code JsonNode.toString()} builds: together they cost the first envelope about 150 ms of
- * class loading. The class loading log is the evidence.
+ * mapper {@code JsonNode.toString()} builds: together they cost the first envelope a few hundred
+ * milliseconds of class loading. The class loading log is the evidence.
  */
 class EnvelopesBuildNoMapperTest {
   /** Loaded by {@code ObjectMapper}'s static initializer, by nothing that only names the class. */
