@@ -1,16 +1,15 @@
 package dev.statekit.bus;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.function.Address;
+import dev.statekit.json.PlainJson;
 import dev.statekit.telemetry.TraceIds;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
+import java.io.IOException;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.Set;
@@ -23,11 +22,12 @@ import java.util.Set;
  * bool}) is the JSON string, number or boolean itself; any other value is either a JSON string
  * holding the bytes in base64, or JSON (object, array, number, boolean) whose UTF-8 text is the
  * bytes, as JSON types expect.
+ *
+ * <p>Envelopes are read and written with Jackson's streaming parser and generator ({@link
+ * PlainJson}), not an {@code ObjectMapper}: building one costs a cold start's first envelope a few
+ * hundred milliseconds of class loading and introspection (docs/operations.md, cold start).
  */
 public final class EnvelopeCodec {
-  public static final ObjectMapper JSON = new ObjectMapper();
-  private static final ObjectReader ONE_DOCUMENT =
-      JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private static final Set<String> FIELDS =
       Set.of("target", "typename", "value", "id", "call", "timeoutMillis", "trace");
 
@@ -62,16 +62,18 @@ public final class EnvelopeCodec {
     try {
       // One document only: the first of two envelopes run together would otherwise be taken and
       // the second lost without a word.
-      JsonNode node = ONE_DOCUMENT.readTree(text);
-      if (node == null || node.isMissingNode()) {
+      JsonNode node = PlainJson.readOne(text);
+      if (node.isMissingNode()) {
         throw new InvalidEnvelopeException(
             "The payload is empty; send an envelope like " + EXAMPLE);
       }
       return node;
-    } catch (JsonProcessingException e) {
+    } catch (IOException e) {
       throw new InvalidEnvelopeException(
           "The payload is not JSON ("
-              + e.getOriginalMessage()
+              + (e instanceof JacksonException jackson
+                  ? jackson.getOriginalMessage()
+                  : e.getMessage())
               + "); send an envelope like "
               + EXAMPLE,
           e);
@@ -201,13 +203,13 @@ public final class EnvelopeCodec {
 
   /** {@link #render} as text. */
   public static String renderText(Address target, String typeName, byte[] value, String id) {
-    return render(target, typeName, value, id).toString();
+    return PlainJson.text(render(target, typeName, value, id));
   }
 
   /** {@link #render(Address, String, byte[], String, String)} as text. */
   public static String renderText(
       Address target, String typeName, byte[] value, String id, String traceId) {
-    return render(target, typeName, value, id, traceId).toString();
+    return PlainJson.text(render(target, typeName, value, id, traceId));
   }
 
   static byte[] valueBytes(String typeName, JsonNode value) {
@@ -234,7 +236,7 @@ public final class EnvelopeCodec {
           if (value.isTextual()) {
             return Base64.getDecoder().decode(value.asText());
           }
-          return JSON.writeValueAsBytes(value);
+          return PlainJson.write(value);
       }
     } catch (IllegalArgumentException e) {
       throw new InvalidEnvelopeException(
@@ -244,7 +246,7 @@ public final class EnvelopeCodec {
               + e.getMessage()
               + "): give the bytes in base64, or JSON for JSON types",
           e);
-    } catch (JsonProcessingException e) {
+    } catch (IllegalStateException e) {
       throw new InvalidEnvelopeException("The value could not be written as JSON: " + e, e);
     }
   }

@@ -98,7 +98,9 @@ final class CallRequests {
     }
     byte[] answer;
     try {
-      answer = runtime.invoke(envelope.toString().getBytes(StandardCharsets.UTF_8));
+      answer =
+          runtime.invoke(
+              dev.statekit.json.PlainJson.text(envelope).getBytes(StandardCharsets.UTF_8));
     } catch (InvalidEnvelopeException e) {
       return HttpAnswer.error(400, e.getMessage());
     } catch (Exception e) {

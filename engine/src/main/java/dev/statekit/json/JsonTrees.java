@@ -2,6 +2,7 @@ package dev.statekit.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
@@ -33,12 +35,38 @@ final class JsonTrees {
    */
   static JsonNode read(JsonFactory factory, byte[] bytes) throws IOException {
     try (JsonParser parser = factory.createParser(bytes)) {
-      JsonToken token = parser.nextToken();
-      if (token == null) {
-        return NODES.missingNode();
-      }
-      return value(parser, token);
+      return first(parser);
     }
+  }
+
+  /**
+   * The one value in {@code text}, as an {@code ObjectReader} with {@code FAIL_ON_TRAILING_TOKENS}
+   * reads it: a missing node for no content, and a {@link JsonParseException} for any token after
+   * the value.
+   */
+  static JsonNode readOne(JsonFactory factory, String text) throws IOException {
+    try (JsonParser parser = factory.createParser(text)) {
+      JsonNode value = first(parser);
+      if (!value.isMissingNode()) {
+        JsonToken trailing = parser.nextToken();
+        if (trailing != null) {
+          throw new JsonParseException(
+              parser,
+              "Trailing token (of type "
+                  + trailing
+                  + ") found after value: only one JSON document is allowed");
+        }
+      }
+      return value;
+    }
+  }
+
+  private static JsonNode first(JsonParser parser) throws IOException {
+    JsonToken token = parser.nextToken();
+    if (token == null) {
+      return NODES.missingNode();
+    }
+    return value(parser, token);
   }
 
   // Iterative, so nesting is bounded by the parser's depth constraint and not by the stack.
@@ -54,7 +82,7 @@ final class JsonTrees {
       JsonToken token = parser.nextToken();
       if (token == null) {
         // Jackson's parser reports an unclosed document itself; this is a guard.
-        throw new com.fasterxml.jackson.core.JsonParseException(parser, "Unexpected end of input");
+        throw new JsonParseException(parser, "Unexpected end of input");
       }
       if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
         open.pop();
@@ -101,9 +129,7 @@ final class JsonTrees {
       case VALUE_TRUE -> NODES.booleanNode(true);
       case VALUE_FALSE -> NODES.booleanNode(false);
       case VALUE_NULL -> NODES.nullNode();
-      default ->
-          throw new com.fasterxml.jackson.core.JsonParseException(
-              parser, "Unexpected token " + token);
+      default -> throw new JsonParseException(parser, "Unexpected token " + token);
     };
   }
 
@@ -114,6 +140,18 @@ final class JsonTrees {
       write(generator, tree);
     }
     return out.toByteArray();
+  }
+
+  /**
+   * {@code tree} as JSON text, as {@code tree.toString()} writes it (characters outside the Basic
+   * Multilingual Plane as themselves, where the UTF-8 writer escapes their surrogates).
+   */
+  static String text(JsonFactory factory, JsonNode tree) throws IOException {
+    StringWriter out = new StringWriter(256);
+    try (JsonGenerator generator = factory.createGenerator(out)) {
+      write(generator, tree);
+    }
+    return out.toString();
   }
 
   private static void write(JsonGenerator out, JsonNode node) throws IOException {

@@ -114,6 +114,50 @@ class JsonTreesTest {
         failure(() -> REFERENCE.readTree(notUtf8)), failure(() -> BoundedJson.read(notUtf8)));
   }
 
+  /** What envelopes were read with: a default mapper refusing anything after the value. */
+  private static final com.fasterxml.jackson.databind.ObjectReader ONE_DOCUMENT =
+      new ObjectMapper()
+          .reader()
+          .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  @Test
+  void plainJsonReadsOneDocumentAndWritesAsTheDefaultMapperDoes() throws IOException {
+    List<String> cases = new ArrayList<>(List.of("", "{}", "{\"a\":1,\"a\":[true,null,1.5]}"));
+    cases.add("{} trailing");
+    cases.add("[1] [2]");
+    cases.add("{\"k\":\"v\"}garbage");
+    cases.add("{\"k\":\"v\"} {\"k\":\"w\"}");
+    cases.add("1 2");
+    cases.add("{\"k\":\"v\"}   ");
+    cases.add("{");
+    cases.add("{'a':1}");
+    // Past BoundedJson's depth and within the default one: envelopes keep the default bounds.
+    cases.add("[".repeat(BoundedJson.MAX_DEPTH + 1) + "]".repeat(BoundedJson.MAX_DEPTH + 1));
+    Random random = new Random(161);
+    for (int i = 0; i < 1_000; i++) {
+      StringBuilder json = new StringBuilder();
+      document(random, json, 0);
+      cases.add(json.toString());
+    }
+    ObjectMapper mapper = new ObjectMapper();
+    for (String text : cases) {
+      String theirs = failure(() -> ONE_DOCUMENT.readTree(text));
+      String ours = failure(() -> PlainJson.readOne(text));
+      if (theirs.startsWith("no failure")) {
+        assertEquals(theirs, ours, abbreviated(text));
+        JsonNode tree = PlainJson.readOne(text);
+        if (!tree.isMissingNode()) {
+          assertArrayEquals(mapper.writeValueAsBytes(tree), PlainJson.write(tree), text);
+          assertEquals(tree.toString(), PlainJson.text(tree), abbreviated(text));
+        }
+      } else {
+        assertTrue(
+            !ours.startsWith("no failure"),
+            "the mapper refuses " + abbreviated(text) + " (" + theirs + "), PlainJson took it");
+      }
+    }
+  }
+
   @Test
   void randomDocumentsReadAndWriteAsTheMapperDoes() throws IOException {
     Random random = new Random(16);

@@ -113,8 +113,8 @@ final class DeadLetters {
         return body;
       }
       object.put("id", key);
-      return EnvelopeCodec.JSON.writeValueAsString(object);
-    } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+      return dev.statekit.json.PlainJson.text(object);
+    } catch (RuntimeException e) {
       return body;
     }
   }

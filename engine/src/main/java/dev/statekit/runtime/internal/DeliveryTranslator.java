@@ -9,6 +9,7 @@ import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.bus.QueueMessage;
 import dev.statekit.function.Message;
 import dev.statekit.invocation.TypedValue;
+import dev.statekit.json.PlainJson;
 import dev.statekit.runtime.CallResult;
 import dev.statekit.runtime.DirectInvocation;
 import dev.statekit.runtime.DirectResult;
@@ -93,15 +94,14 @@ public final class DeliveryTranslator {
       count(List.of(delivery));
       if (delivery.call) {
         // A call is answered whatever became of it: its caller waits for the reply or the reason.
-        return CallAnswers.json(CallAnswers.result(delivery))
-            .toString()
+        return PlainJson.text(CallAnswers.json(CallAnswers.result(delivery)))
             .getBytes(StandardCharsets.UTF_8);
       }
       DirectResult result = result(delivery);
       if (!result.succeeded()) {
         throw new dev.statekit.runtime.InvocationFailedException(result);
       }
-      return status(result).toString().getBytes(StandardCharsets.UTF_8);
+      return PlainJson.text(status(result)).getBytes(StandardCharsets.UTF_8);
     }
     List<Delivery> deliveries = new ArrayList<>();
     for (JsonNode element : node) {
@@ -113,7 +113,7 @@ public final class DeliveryTranslator {
     ArrayNode results = answer.putArray("results");
     deliveries.forEach(
         d -> results.add(d.call ? CallAnswers.json(CallAnswers.result(d)) : status(result(d))));
-    return answer.toString().getBytes(StandardCharsets.UTF_8);
+    return PlainJson.text(answer).getBytes(StandardCharsets.UTF_8);
   }
 
   /** Processes a queue batch; failed messages and, per FIFO group, those after them come back. */

@@ -10,6 +10,7 @@ import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.bus.QueueMessage;
 import dev.statekit.function.Address;
 import dev.statekit.invocation.TypedValue;
+import dev.statekit.json.PlainJson;
 import dev.statekit.runtime.internal.data.Payload;
 import dev.statekit.runtime.store.TimerKey;
 import dev.statekit.telemetry.TraceIds;
@@ -65,7 +66,7 @@ final class QueueBodyCodec {
         message.put("trace", payload.getTraceId());
       }
     }
-    return body.toString();
+    return PlainJson.text(body);
   }
 
   static String timer(
@@ -88,7 +89,7 @@ final class QueueBodyCodec {
     if (traceId != null) {
       body.put("trace", traceId);
     }
-    return body.toString();
+    return PlainJson.text(body);
   }
 
   /**
