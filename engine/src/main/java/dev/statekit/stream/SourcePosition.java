@@ -28,9 +28,21 @@ public record SourcePosition(String split, String offset) {
    */
   public static int compareOffsets(String a, String b) {
     if (isDigits(a) && isDigits(b)) {
-      String x = stripZeros(a);
-      String y = stripZeros(b);
-      return x.length() != y.length() ? Integer.compare(x.length(), y.length()) : x.compareTo(y);
+      // As numbers, without the copies stripping their zeros would make: batches compare offsets
+      // per record and per key.
+      int i = leadingZeros(a);
+      int j = leadingZeros(b);
+      int length = a.length() - i;
+      if (length != b.length() - j) {
+        return Integer.compare(length, b.length() - j);
+      }
+      for (int k = 0; k < length; k++) {
+        int difference = a.charAt(i + k) - b.charAt(j + k);
+        if (difference != 0) {
+          return difference;
+        }
+      }
+      return 0;
     }
     return a.compareTo(b);
   }
@@ -47,11 +59,12 @@ public record SourcePosition(String split, String offset) {
     return true;
   }
 
-  private static String stripZeros(String s) {
+  /** The zeros before its first significant digit (a lone "0" keeps its zero). */
+  private static int leadingZeros(String s) {
     int i = 0;
     while (i < s.length() - 1 && s.charAt(i) == '0') {
       i++;
     }
-    return s.substring(i);
+    return i;
   }
 }

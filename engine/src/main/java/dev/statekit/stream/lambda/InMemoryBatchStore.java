@@ -18,13 +18,18 @@ import java.util.TreeMap;
  * over, never changed.
  */
 public final class InMemoryBatchStore implements BatchStore {
-  private final Map<String, KeyItem> keys = new HashMap<>();
+  /**
+   * Key items by pipeline, operator and key, and receipts by pipeline, split and id: nested, so
+   * that a lookup hashes the key as given, with no scoped string built per key.
+   */
+  private final Map<String, Map<String, Map<String, KeyItem>>> keys = new HashMap<>();
+
   private final Map<String, TreeMap<String, SplitState>> splits = new HashMap<>();
   private final Map<String, TreeMap<String, TimerItem>> timers = new HashMap<>();
   private final Map<String, TreeMap<String, Attempt>> attempts = new HashMap<>();
   private final Map<Attempt, Long> attemptExpiries = new HashMap<>();
   private long attemptWrites;
-  private final Map<String, Receipt> receipts = new HashMap<>();
+  private final Map<String, Map<String, Map<String, Receipt>>> receipts = new HashMap<>();
   private final Clock clock;
   private int receiptWrites;
 
@@ -50,8 +55,9 @@ public final class InMemoryBatchStore implements BatchStore {
   public synchronized Map<String, KeyItem> readKeys(
       String pipeline, String operator, Collection<String> encodedKeys) {
     Map<String, KeyItem> found = new HashMap<>();
+    Map<String, KeyItem> scoped = scope(keys, pipeline, operator);
     for (String key : encodedKeys) {
-      KeyItem item = keys.get(scope(pipeline, operator, key));
+      KeyItem item = scoped.get(key);
       if (item != null) {
         found.put(key, item);
       }
@@ -63,15 +69,16 @@ public final class InMemoryBatchStore implements BatchStore {
   public synchronized Set<String> writeKeys(
       String pipeline, String operator, List<KeyWrite> writes) {
     Set<String> conflicts = new HashSet<>();
+    Map<String, KeyItem> scoped = scope(keys, pipeline, operator);
     for (KeyWrite write : writes) {
-      String scoped = scope(pipeline, operator, write.key());
-      KeyItem stored = keys.get(scoped);
+      KeyItem stored = scoped.get(write.key());
       long version = stored == null ? 0 : stored.version();
       if (version != write.expectedVersion()) {
         conflicts.add(write.key());
         continue;
       }
-      keys.put(scoped, new KeyItem(write.key(), version + 1, write.state(), write.bookkeeping()));
+      scoped.put(
+          write.key(), new KeyItem(write.key(), version + 1, write.state(), write.bookkeeping()));
     }
     return conflicts;
   }
@@ -127,8 +134,9 @@ public final class InMemoryBatchStore implements BatchStore {
   public synchronized Map<String, byte[]> readReceipts(
       String pipeline, String split, Collection<String> ids) {
     Map<String, byte[]> found = new HashMap<>();
+    Map<String, Receipt> scoped = scope(receipts, pipeline, split);
     for (String id : ids) {
-      Receipt receipt = receipts.get(scope(pipeline, split, id));
+      Receipt receipt = scoped.get(id);
       if (receipt != null) {
         found.put(id, receipt.outputs());
       }
@@ -139,14 +147,23 @@ public final class InMemoryBatchStore implements BatchStore {
   @Override
   public synchronized void writeReceipts(
       String pipeline, String split, Map<String, byte[]> written, long expiresAt) {
-    written.forEach(
-        (id, receipt) -> receipts.put(scope(pipeline, split, id), new Receipt(receipt, expiresAt)));
+    Map<String, Receipt> scoped = scope(receipts, pipeline, split);
+    written.forEach((id, receipt) -> scoped.put(id, new Receipt(receipt, expiresAt)));
     // As DynamoDB's TTL would, some time after they expire.
     receiptWrites += written.size();
     if (receiptWrites > 10_000) {
       receiptWrites = 0;
       long now = clock.millis() / 1000;
-      receipts.values().removeIf(r -> r.expiresAt() > 0 && r.expiresAt() < now);
+      receipts
+          .values()
+          .forEach(
+              bySplit ->
+                  bySplit
+                      .values()
+                      .forEach(
+                          byId ->
+                              byId.values()
+                                  .removeIf(r -> r.expiresAt() > 0 && r.expiresAt() < now)));
     }
   }
 
@@ -193,7 +210,9 @@ public final class InMemoryBatchStore implements BatchStore {
     return timers.getOrDefault(pipeline, new TreeMap<>()).size();
   }
 
-  private static String scope(String pipeline, String operator, String key) {
-    return pipeline + "#" + operator + "#" + key;
+  private static <V> Map<String, V> scope(
+      Map<String, Map<String, Map<String, V>>> all, String pipeline, String inner) {
+    return all.computeIfAbsent(pipeline, p -> new HashMap<>())
+        .computeIfAbsent(inner, i -> new HashMap<>());
   }
 }

@@ -41,6 +41,14 @@ final class BatchTable implements StateTable, DecodedStates {
 
   @Override
   public Map<String, StoredState> read(String scope, Collection<String> keys) {
+    if (keys.size() == 1) {
+      // How a batch's keyed state reads: key by key, as records and windows come.
+      String key = keys.iterator().next();
+      KeyItem item = items.get(key);
+      return item == null || item.state() == null
+          ? Map.of()
+          : Map.of(key, new StoredState(1, item.state(), 0, null));
+    }
     Map<String, StoredState> found = new HashMap<>();
     for (String key : keys) {
       KeyItem item = items.get(key);

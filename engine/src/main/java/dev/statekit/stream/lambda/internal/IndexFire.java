@@ -46,17 +46,16 @@ final class IndexFire {
     this.upTo = upTo;
     for (TimerItem item : due) {
       covered.add(item.id());
-      List<Opened> rest = new ArrayList<>();
-      for (Opened opened : codec.decode(item)) {
-        long end = opened.window().maxTimestamp();
-        String key = StateKeys.encode(opened.key(), shape.keySerde());
-        if (end > upTo) {
-          rest.add(opened);
-        } else if (end > after && !skip.contains(key)) {
-          windows.computeIfAbsent(key, k -> new ArrayList<>()).add(opened);
+      TimerCodec.Split split = codec.split(item, upTo);
+      for (Opened opened : split.due()) {
+        if (opened.window().maxTimestamp() > after) {
+          String key = StateKeys.encode(opened.key(), shape.keySerde());
+          if (!skip.contains(key)) {
+            windows.computeIfAbsent(key, k -> new ArrayList<>()).add(opened);
+          }
         }
       }
-      TimerItem remaining = rest.isEmpty() ? null : codec.rest(item, rest);
+      TimerItem remaining = split.rest();
       // An item and the rest of it an earlier firing wrote leave the same rest: write it once.
       if (remaining != null && rests.stream().noneMatch(r -> r.id().equals(remaining.id()))) {
         rests.add(remaining);

@@ -187,14 +187,30 @@ final class KeyedPass {
     }
   }
 
+  private static final Comparator<TimeWindow> FIRING_ORDER =
+      Comparator.comparingLong(TimeWindow::end).thenComparingLong(TimeWindow::start);
+
+  /**
+   * The windows due now among {@code windows}, each once, in firing order. Asked for every key of
+   * every batch, most of which have none due: no stream, no list until one is.
+   */
   private List<TimeWindow> dueOf(List<TimeWindow> windows) {
-    return windows.stream()
-        .distinct()
-        .filter(
-            w ->
-                w.maxTimestamp() > context.firedThrough() && w.maxTimestamp() <= context.fireUpTo())
-        .sorted(Comparator.comparingLong(TimeWindow::end).thenComparingLong(TimeWindow::start))
-        .toList();
+    List<TimeWindow> due = null;
+    for (TimeWindow w : windows) {
+      if (w.maxTimestamp() > context.firedThrough() && w.maxTimestamp() <= context.fireUpTo()) {
+        if (due == null) {
+          due = new ArrayList<>(2);
+        }
+        if (!due.contains(w)) {
+          due.add(w);
+        }
+      }
+    }
+    if (due == null) {
+      return List.of();
+    }
+    due.sort(FIRING_ORDER);
+    return due;
   }
 
   /** The per-key rules: what was applied before, what goes out again, what is written. */

@@ -84,7 +84,7 @@ final class KeyedStateCache implements KeyedStateStore {
   public void setCurrentKey(Object key) {
     KeyEntry entry = entries.get(key);
     if (entry == null) {
-      entry = mayBeStored ? load(List.of(key)).get(key) : newEntry(key);
+      entry = mayBeStored ? loadOne(key) : newEntry(key);
     }
     current = entry;
     namespace = NO_NAMESPACE;
@@ -143,20 +143,29 @@ final class KeyedStateCache implements KeyedStateStore {
     }
     Map<String, StoredState> items = table.read(scope, byEncoded.keySet());
     Map<Object, KeyEntry> loaded = new HashMap<>();
-    byEncoded.forEach(
-        (encoded, key) -> {
-          KeyEntry entry = newEntry(key);
-          StoredState item = items.get(encoded);
-          if (item != null) {
-            entry.validVersion = item.versionAsOf(lineage);
-            entry.validBytes = item.valueAsOf(lineage);
-            if (entry.validBytes != null && !reuse(encoded, entry)) {
-              codec.decode(entry.validBytes, entry);
-            }
-          }
-          loaded.put(key, entry);
-        });
+    byEncoded.forEach((encoded, key) -> loaded.put(key, loaded(key, encoded, items.get(encoded))));
     return loaded;
+  }
+
+  /**
+   * One key, as {@link #load} does it: a batch run on Lambda loads its keys one by one, and the
+   * maps {@link #load} builds for many were a tenth of its work.
+   */
+  private KeyEntry loadOne(Object key) {
+    String encoded = encodeKey(key);
+    return loaded(key, encoded, table.read(scope, List.of(encoded)).get(encoded));
+  }
+
+  private KeyEntry loaded(Object key, String encoded, StoredState item) {
+    KeyEntry entry = newEntry(key);
+    if (item != null) {
+      entry.validVersion = item.versionAsOf(lineage);
+      entry.validBytes = item.valueAsOf(lineage);
+      if (entry.validBytes != null && !reuse(encoded, entry)) {
+        codec.decode(entry.validBytes, entry);
+      }
+    }
+    return entry;
   }
 
   /** Takes the entry's values from the table's decoded copy of its bytes, if it has one. */

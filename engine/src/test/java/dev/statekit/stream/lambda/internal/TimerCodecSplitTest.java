@@ -1,0 +1,66 @@
+package dev.statekit.stream.lambda.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.statekit.stream.TimeWindow;
+import dev.statekit.stream.lambda.TimerItem;
+import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.serde.Serdes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link TimerCodec#split} must leave exactly what decoding an item and writing the rest of its
+ * windows leaves ({@link TimerCodec#decode}, {@link TimerCodec#rest}): the same windows due, in the
+ * same order, and a rest item with the same id, times and bytes, since two invocations that fire
+ * one item must write one rest.
+ */
+class TimerCodecSplitTest {
+  @SuppressWarnings("unchecked")
+  private static final Serde<Object> KEYS = (Serde<Object>) (Serde<?>) Serdes.string();
+
+  private final TimerCodec codec = new TimerCodec(KEYS);
+
+  @Test
+  void splitsAsDecodingAndWritingTheRestDo() {
+    Random random = new Random(16);
+    for (int round = 0; round < 2_000; round++) {
+      List<Opened> opened = new ArrayList<>();
+      int windows = 1 + random.nextInt(40);
+      for (int i = 0; i < windows; i++) {
+        String key = "card-" + random.nextInt(random.nextBoolean() ? 3 : 1000);
+        long start = 60_000L * random.nextInt(20) - 600_000;
+        long size = random.nextBoolean() ? 60_000 : 600_000;
+        opened.add(new Opened(key, new TimeWindow(start, start + size)));
+        if (random.nextInt(5) == 0) {
+          opened.add(opened.get(random.nextInt(opened.size()))); // the same window again
+        }
+      }
+      TimerItem item = codec.encode(opened, "transactions/shardId-" + round % 4).get(0);
+      long upTo = item.minTime() + random.nextInt(3) * 60_000L + random.nextInt(2) - 1;
+
+      TimerCodec.Split split = codec.split(item, upTo);
+
+      List<Opened> due = new ArrayList<>();
+      List<Opened> rest = new ArrayList<>();
+      for (Opened window : codec.decode(item)) {
+        (window.window().maxTimestamp() <= upTo ? due : rest).add(window);
+      }
+      assertEquals(due, split.due(), "round " + round);
+      if (rest.isEmpty()) {
+        assertNull(split.rest(), "round " + round);
+      } else {
+        TimerItem expected = codec.rest(item, rest);
+        assertEquals(expected.id(), split.rest().id(), "round " + round);
+        assertEquals(expected.minTime(), split.rest().minTime(), "round " + round);
+        assertEquals(expected.maxTime(), split.rest().maxTime(), "round " + round);
+        assertArrayEquals(expected.timers(), split.rest().timers(), "round " + round);
+      }
+    }
+  }
+}
