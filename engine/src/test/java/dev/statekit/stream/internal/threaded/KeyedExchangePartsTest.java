@@ -2,6 +2,7 @@ package dev.statekit.stream.internal.threaded;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import dev.statekit.stream.internal.Routing;
 import dev.statekit.stream.serde.Serdes;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +32,7 @@ class KeyedExchangePartsTest {
     exchange.emitParts("b", 0, "z", 20);
     exchange.flush();
 
-    Chunk first = queues[0].take();
+    Chunk first = next(queues[0]);
     assertEquals("a", first.split);
     assertEquals(3, first.size, "two parts, then the barrier, whose broadcast hands it over");
     assertTrue(first.parts[0] && first.parts[1]);
@@ -38,7 +40,7 @@ class KeyedExchangePartsTest {
     assertEquals(11, first.timestamps[1]);
     assertEquals("y", first.keys[1]);
     assertFalse(first.parts[2], "the barrier is a marker, not a record's parts");
-    Chunk second = queues[0].take();
+    Chunk second = next(queues[0]);
     assertEquals("b", second.split);
     assertEquals(1, second.size);
     assertNull(queues[0].poll());
@@ -46,7 +48,7 @@ class KeyedExchangePartsTest {
     // The first chunk comes back and is refilled: its slots must not keep the old parts' flags.
     first.recycle();
     exchange.barrier(8);
-    Chunk recycled = queues[0].take();
+    Chunk recycled = next(queues[0]);
     assertTrue(recycled == first, "the processed chunk is refilled");
     assertNull(recycled.split);
     assertFalse(recycled.parts[0], "a marker in a slot that held a record's parts");
@@ -62,13 +64,20 @@ class KeyedExchangePartsTest {
     exchange.emitParts("b", 9, "y", 2);
     exchange.emitParts("b", 10, "z", 3);
     exchange.flush();
-    Chunk a = queues[0].take();
-    Chunk b = queues[0].take();
+    Chunk a = next(queues[0]);
+    Chunk b = next(queues[0]);
     assertEquals("a", a.split);
     assertEquals(1, a.size);
     assertEquals("b", b.split);
     assertEquals(2, b.size);
     assertEquals(9, b.offsets[0]);
     assertEquals(10, b.offsets[1]);
+  }
+
+  /** The next chunk handed over; fails instead of waiting forever when there is none. */
+  private static Chunk next(BlockingQueue<Chunk> queue) throws InterruptedException {
+    Chunk chunk = queue.poll(5, TimeUnit.SECONDS);
+    assertNotNull(chunk, "a chunk was handed over");
+    return chunk;
   }
 }
