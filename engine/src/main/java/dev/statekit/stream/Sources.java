@@ -1,5 +1,6 @@
 package dev.statekit.stream;
 
+import dev.statekit.stream.internal.RecordParts;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -52,6 +53,12 @@ public final class Sources {
       Record<T> make(String split, long i) {
         return Record.at(split, i, null, value.apply(i), timestamp.applyAsLong(i));
       }
+
+      @Override
+      boolean makeParts(RecordParts out, String split, long i) {
+        out.accept(split, i, value.apply(i), timestamp.applyAsLong(i));
+        return true;
+      }
     };
   }
 
@@ -74,6 +81,14 @@ public final class Sources {
     }
 
     abstract Record<T> make(String split, long index);
+
+    /**
+     * Hands record {@code index} to {@code out} as its parts, the same record {@link #make} makes;
+     * false if this source's records have more than the parts carry (headers, textual offsets).
+     */
+    boolean makeParts(RecordParts out, String split, long index) {
+      return false;
+    }
 
     @Override
     public String name() {
@@ -132,7 +147,13 @@ public final class Sources {
           return false;
         }
         long end = Math.min(count, (next / batchSize + 1) * batchSize);
-        for (long i = next; i < end; i++) {
+        long i = next;
+        if (out instanceof RecordParts parts && i < end && makeParts(parts, split, i)) {
+          for (i++; i < end; i++) {
+            makeParts(parts, split, i);
+          }
+        }
+        for (; i < end; i++) {
           out.accept(make(split, i));
         }
         last = end - 1;

@@ -20,7 +20,17 @@ public abstract class Operator implements Output {
    * with its key set.
    */
   public void emitKeyed(Object key, Record<?> record) throws Exception {
-    emit(record.withKey(key));
+    emit(record.key() == key ? record : record.withKey(key));
+  }
+
+  /**
+   * A keyed record as its parts ({@link RecordParts}): the record {@code Record.at(split, offset,
+   * key, value, timestamp)}. An operator that needs only some of them may override this and make no
+   * input record at all.
+   */
+  public void emitKeyedParts(Object key, String split, long offset, Object value, long timestamp)
+      throws Exception {
+    emitKeyed(key, Record.at(split, offset, key, value, timestamp));
   }
 
   /** Called once before the first element; stateful operators open their state here. */

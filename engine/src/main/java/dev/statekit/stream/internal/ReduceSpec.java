@@ -48,12 +48,23 @@ public record ReduceSpec(
 
       @Override
       public void emitKeyed(Object key, Record<?> record) throws Exception {
+        this.next.emit(record.withKeyAndValue(key, add(key, record.value())));
+      }
+
+      @Override
+      public void emitKeyedParts(
+          Object key, String split, long offset, Object value, long timestamp) throws Exception {
+        // The output is the record the input would derive: same split, offset and timestamp.
+        this.next.emit(Record.at(split, offset, key, add(key, value), timestamp));
+      }
+
+      /** Folds {@code value} into the key's accumulator; returns the new accumulator. */
+      private Object add(Object key, Object value) {
         store.setCurrentKey(key);
-        Object value = record.value();
         Object current = accumulator.value();
         Object next = current == null ? value : function.apply(current, value);
         accumulator.update(next);
-        this.next.emit(record.withKeyAndValue(key, next));
+        return next;
       }
     };
   }

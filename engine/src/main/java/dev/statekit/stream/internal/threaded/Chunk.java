@@ -12,6 +12,11 @@ import java.util.Queue;
  * chunk travels through orders the worker's reads before the producer's next writes. A recycled
  * chunk keeps references beyond its new size until they are overwritten, at most a chunk per slot
  * of the queues it feeds.
+ *
+ * <p>A record a source handed out as its parts ({@link dev.statekit.stream.internal.RecordParts})
+ * travels as them: its value in {@link #elements}, its offset and timestamp in the primitive
+ * arrays, its split once per chunk; the worker makes the record. The source thread then makes no
+ * {@code Record} per record, and the worker reads no object the other core wrote but the value.
  */
 final class Chunk {
   final int channel;
@@ -19,6 +24,17 @@ final class Chunk {
 
   /** The key of each record element (the exchange computed it; records get it when needed). */
   final Object[] keys;
+
+  /** Whether each element is a record's value with its parts (else a record or a marker). */
+  final boolean[] parts;
+
+  /** The offset and timestamp of each element that is a record's parts. */
+  final long[] offsets;
+
+  final long[] timestamps;
+
+  /** The split of every element that is a record's parts; null while there is none. */
+  String split;
 
   /** Where the chunk goes once processed: its exchange's free chunks, or null. */
   private final Queue<Chunk> home;
@@ -32,6 +48,9 @@ final class Chunk {
     this.channel = channel;
     this.elements = new Object[capacity];
     this.keys = new Object[capacity];
+    this.parts = new boolean[capacity];
+    this.offsets = new long[capacity];
+    this.timestamps = new long[capacity];
     this.home = home;
   }
 
@@ -44,6 +63,7 @@ final class Chunk {
     if (home != null) {
       size = 0;
       position = 0;
+      split = null;
       home.offer(this);
     }
   }

@@ -49,21 +49,65 @@ final class KeyedExchange implements Output {
     add(routing.partition(key), record, key);
   }
 
+  /**
+   * A record handed out by its source as its parts: keyed and routed as {@link #emit} does, and
+   * carried as its parts to the worker, which makes the record.
+   */
+  void emitParts(String split, long offset, Object value, long timestamp)
+      throws InterruptedException {
+    Object key = selector.apply(value);
+    if (key == null) {
+      throw new IllegalArgumentException(
+          "The keyBy selector returned null for "
+              + Record.at(split, offset, null, value, timestamp)
+              + ": every record needs a key");
+    }
+    int target = routing.partition(key);
+    Chunk chunk = pending[target];
+    if (chunk != null && chunk.split != null && !chunk.split.equals(split)) {
+      // A chunk carries one split for its parts: records of another split start the next chunk.
+      flush(target);
+      chunk = null;
+    }
+    if (chunk == null) {
+      chunk = open(target);
+    }
+    int i = chunk.size;
+    chunk.split = split;
+    chunk.parts[i] = true;
+    chunk.offsets[i] = offset;
+    chunk.timestamps[i] = timestamp;
+    chunk.keys[i] = key;
+    chunk.elements[i] = value;
+    chunk.size = i + 1;
+    if (chunk.isFull()) {
+      pending[target] = null;
+      queues[target].put(chunk);
+    }
+  }
+
   private void add(int target, Object element, Object key) throws InterruptedException {
     Chunk chunk = pending[target];
     if (chunk == null) {
-      chunk = free.poll();
-      if (chunk == null) {
-        chunk = new Chunk(channel, chunkSize, free);
-      }
-      pending[target] = chunk;
+      chunk = open(target);
     }
+    chunk.parts[chunk.size] = false;
     chunk.keys[chunk.size] = key;
     chunk.elements[chunk.size++] = element;
     if (chunk.isFull()) {
       pending[target] = null;
       queues[target].put(chunk);
     }
+  }
+
+  /** A chunk to fill for {@code target}: a processed one back from its worker, or a new one. */
+  private Chunk open(int target) {
+    Chunk chunk = free.poll();
+    if (chunk == null) {
+      chunk = new Chunk(channel, chunkSize, free);
+    }
+    pending[target] = chunk;
+    return chunk;
   }
 
   private void broadcast(Object mark) throws InterruptedException {

@@ -4,6 +4,7 @@ import dev.statekit.stream.Record;
 import dev.statekit.stream.Source;
 import dev.statekit.stream.SourceReader;
 import dev.statekit.stream.internal.Operator;
+import dev.statekit.stream.internal.RecordParts;
 import dev.statekit.stream.internal.TaskState;
 import dev.statekit.stream.internal.WatermarkSpec;
 import java.util.Map;
@@ -133,7 +134,13 @@ final class SourceTask implements Runnable {
     coordinator.ackSource(id, at, watermark, parts);
   }
 
-  private final class Emitter implements Consumer<Record<Object>> {
+  /**
+   * Counts the reader's records and pushes them down the chain; takes them as their parts where the
+   * chain is only the exchange into a keyed stage (nothing would look at the record before the
+   * worker).
+   */
+  private final class Emitter implements Consumer<Record<Object>>, RecordParts {
+    private final KeyedExchange direct = Wiring.passesOn(head) ? exchange : null;
     long count;
 
     @Override
@@ -141,6 +148,20 @@ final class SourceTask implements Runnable {
       count++;
       try {
         head.emit(record);
+      } catch (Exception e) {
+        throw Sneaky.propagate(e);
+      }
+    }
+
+    @Override
+    public void accept(String split, long offset, Object value, long timestamp) {
+      count++;
+      try {
+        if (direct != null) {
+          direct.emitParts(split, offset, value, timestamp);
+        } else {
+          head.emit(Record.at(split, offset, null, value, timestamp));
+        }
       } catch (Exception e) {
         throw Sneaky.propagate(e);
       }

@@ -99,6 +99,11 @@ final class Wiring {
     return null;
   }
 
+  /** True if {@code head} is the chain of a stage without operators: it passes everything on. */
+  static boolean passesOn(Operator head) {
+    return head instanceof Forward;
+  }
+
   /** Passes everything on: the chain of a stage without operators of its own. */
   private static final class Forward extends Operator {
     @Override

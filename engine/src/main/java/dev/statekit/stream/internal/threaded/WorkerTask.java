@@ -105,10 +105,13 @@ final class WorkerTask implements Runnable {
   private boolean process(Chunk chunk) throws Exception {
     Object[] elements = chunk.elements;
     Object[] keys = chunk.keys;
+    boolean[] parts = chunk.parts;
     head.prefetch(keys, chunk.position, chunk.size);
     for (int i = chunk.position; i < chunk.size; i++) {
       Object element = elements[i];
-      if (element instanceof Record<?> record) {
+      if (parts[i]) {
+        head.emitKeyedParts(keys[i], chunk.split, chunk.offsets[i], element, chunk.timestamps[i]);
+      } else if (element instanceof Record<?> record) {
         head.emitKeyed(keys[i], record);
       } else if (element instanceof Mark.Watermark w) {
         watermarks[chunk.channel] = w.value();
