@@ -195,6 +195,31 @@ abstract class BatchStoreContract {
     assertEquals(Map.of(), store.readReceipts(pipeline, "other-queue", List.of("m1")));
   }
 
+  @Test
+  void keysAndReceiptsOfOnePipelineOperatorOrSplitAreNotAnothers() {
+    BatchStore store = store();
+    String other = pipeline + "x";
+    store.writeKeys(pipeline, "op", List.of(new KeyWrite("k", 0, bytes("p op"), null, 0)));
+    store.writeKeys(pipeline, "op2", List.of(new KeyWrite("k", 0, bytes("p op2"), null, 0)));
+    store.writeKeys(other, "op", List.of(new KeyWrite("k", 0, bytes("other op"), null, 0)));
+    assertEquals(
+        Set.of("k"),
+        store.writeKeys(pipeline, "op", List.of(new KeyWrite("k", 0, bytes("again"), null, 0))),
+        "each scope's key has its own version");
+    assertArrayEquals(bytes("p op"), store.readKeys(pipeline, "op", List.of("k")).get("k").state());
+    assertArrayEquals(
+        bytes("p op2"), store.readKeys(pipeline, "op2", List.of("k")).get("k").state());
+    assertArrayEquals(
+        bytes("other op"), store.readKeys(other, "op", List.of("k")).get("k").state());
+    assertEquals(Map.of(), store.readKeys(other, "op2", List.of("k")));
+
+    store.writeReceipts(pipeline, "queue", Map.of("m", bytes("p")), 0);
+    store.writeReceipts(other, "queue", Map.of("m", bytes("other")), 0);
+    assertArrayEquals(bytes("p"), store.readReceipts(pipeline, "queue", List.of("m")).get("m"));
+    assertArrayEquals(bytes("other"), store.readReceipts(other, "queue", List.of("m")).get("m"));
+    assertEquals(Map.of(), store.readReceipts(other, "queue2", List.of("m")));
+  }
+
   private static List<String> splitNames(List<SplitState> splits) {
     return splits.stream().map(SplitState::split).sorted().toList();
   }

@@ -63,4 +63,75 @@ class TimerCodecSplitTest {
       }
     }
   }
+
+  @Test
+  void splitsEdgeItemsAsDecodingAndWritingTheRestDo() {
+    Random random = new Random(1616);
+    String[] keys = {
+      "", "\u0000", "k\u0000k", "\uD83D\uDE00", "\u00e9t\u00e9", "card-1", "card-1 "
+    };
+    long[] watermarks = {Long.MIN_VALUE, Long.MAX_VALUE, -1, 0};
+    for (int round = 0; round < 500; round++) {
+      List<Opened> opened = new ArrayList<>();
+      int windows = 1 + random.nextInt(round % 50 == 0 ? 20_000 : 30);
+      for (int i = 0; i < windows; i++) {
+        String key = keys[random.nextInt(keys.length)];
+        long start = 1_000L * (random.nextInt(7) - 3);
+        opened.add(
+            new Opened(key, new TimeWindow(start, start + 1_000L * (1 + random.nextInt(3)))));
+        if (random.nextInt(3) == 0) {
+          opened.add(opened.get(random.nextInt(opened.size())));
+        }
+      }
+      TimerItem item = codec.encode(opened, "queue#a/b").get(0);
+      long upTo =
+          random.nextBoolean()
+              ? watermarks[random.nextInt(watermarks.length)]
+              : item.minTime() + 1_000L * random.nextInt(4) + random.nextInt(3) - 1;
+      assertSameSplit(item, upTo, "round " + round + " upTo " + upTo);
+      // exactly at the end of one of the windows it holds
+      List<Opened> held = codec.decode(item);
+      for (Opened window : held.subList(0, Math.min(5, held.size()))) {
+        assertSameSplit(item, window.window().maxTimestamp(), "round " + round + " at an end");
+      }
+    }
+  }
+
+  private void assertSameSplit(TimerItem item, long upTo, String what) {
+    TimerCodec.Split split = codec.split(item, upTo);
+    List<Opened> due = new ArrayList<>();
+    List<Opened> rest = new ArrayList<>();
+    for (Opened window : codec.decode(item)) {
+      (window.window().maxTimestamp() <= upTo ? due : rest).add(window);
+    }
+    assertEquals(due, split.due(), what);
+    if (rest.isEmpty()) {
+      assertNull(split.rest(), what);
+      return;
+    }
+    TimerItem expected = codec.rest(item, rest);
+    assertEquals(expected.id(), split.rest().id(), what);
+    assertEquals(expected.minTime(), split.rest().minTime(), what);
+    assertEquals(expected.maxTime(), split.rest().maxTime(), what);
+    assertArrayEquals(expected.timers(), split.rest().timers(), what);
+    // and the rest splits again as itself
+    TimerCodec.Split again = codec.split(split.rest(), upTo);
+    assertEquals(List.of(), again.due(), what);
+    assertArrayEquals(split.rest().timers(), again.rest().timers(), what);
+  }
+
+  @Test
+  void aCorruptItemIsReportedAsDecodingReportsIt() {
+    TimerItem item =
+        codec.encode(List.of(new Opened("card-1", new TimeWindow(0, 1_000))), "s").get(0);
+    byte[] cut = java.util.Arrays.copyOf(item.timers(), item.timers().length - 3);
+    TimerItem corrupt = new TimerItem(item.id(), item.minTime(), item.maxTime(), cut);
+    java.io.UncheckedIOException decoding =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            java.io.UncheckedIOException.class, () -> codec.decode(corrupt));
+    java.io.UncheckedIOException splitting =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            java.io.UncheckedIOException.class, () -> codec.split(corrupt, 0));
+    assertEquals(decoding.getMessage(), splitting.getMessage());
+  }
 }
