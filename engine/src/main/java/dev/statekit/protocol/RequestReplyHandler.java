@@ -28,6 +28,14 @@ public final class RequestReplyHandler {
   private final Utf8Cache utf8 = new Utf8Cache();
   private final StringInterner strings = new StringInterner();
 
+  /**
+   * An argument type name that passed {@link RequestDecoding#checkArgumentType}: the reader interns
+   * type names, so the next request's arguments usually hold this very instance and need no check.
+   * The check depends on the text alone, so a racy read of another thread's string (immutable,
+   * safely published through its final fields) is as good as the thread's own.
+   */
+  private String checkedArgumentType;
+
   /** A handler for these functions. */
   public RequestReplyHandler(StatefulFunctions functions) {
     this.engine = new FunctionEngine(Objects.requireNonNull(functions, "functions"));
@@ -102,7 +110,10 @@ public final class RequestReplyHandler {
       String[] caller = request.callers[i];
       String type = request.argumentTypes[i];
       if (type != checkedType) {
-        RequestDecoding.checkArgumentType(type, run.self(), i);
+        if (type != checkedArgumentType) {
+          RequestDecoding.checkArgumentType(type, run.self(), i);
+          checkedArgumentType = type;
+        }
         checkedType = type;
       }
       effects[i] =

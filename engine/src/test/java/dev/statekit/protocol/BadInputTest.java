@@ -83,6 +83,38 @@ class BadInputTest {
   }
 
   @Test
+  void aBadArgumentTypeIsRefusedEveryTimeAndAfterGoodOnes() {
+    // The handler skips the check for a type name it has already passed: a bad one must never be
+    // remembered as passed, whether it comes alone, again, or after good arguments in its batch.
+    byte[] bad =
+        request("test", "counter", "a")
+            .state("seen")
+            .state("total")
+            .state("note")
+            .message(TypedValue.newBuilder().setTypename("no-slash").setHasValue(true).build())
+            .bytes();
+    byte[] goodThenBad =
+        request("test", "counter", "a")
+            .state("seen")
+            .state("total")
+            .state("note")
+            .message(string("hello"))
+            .message(TypedValue.newBuilder().setTypename("no-slash").setHasValue(true).build())
+            .bytes();
+
+    handler.invoke(valid);
+    for (int round = 0; round < 3; round++) {
+      var alone = assertThrows(MalformedRequestException.class, () -> handler.invoke(bad));
+      assertTrue(alone.getMessage().contains("'no-slash'"), alone.getMessage());
+    }
+    for (int round = 0; round < 3; round++) {
+      var second = assertThrows(MalformedRequestException.class, () -> handler.invoke(goodThenBad));
+      assertTrue(second.getMessage().contains("Invocation 2"), second.getMessage());
+    }
+    handler.invoke(valid);
+  }
+
+  @Test
   void anIncompleteTargetIsRefused() {
     byte[] noId = request("test", "counter", "").message(string("x")).bytes();
 
