@@ -35,18 +35,19 @@ final class JsonTrees {
    */
   static JsonNode read(JsonFactory factory, byte[] bytes) throws IOException {
     try (JsonParser parser = factory.createParser(bytes)) {
-      return first(parser);
+      return first(parser, false);
     }
   }
 
   /**
    * The one value in {@code text}, as an {@code ObjectReader} with {@code FAIL_ON_TRAILING_TOKENS}
    * reads it: a missing node for no content, and a {@link JsonParseException} for any token after
-   * the value.
+   * the value. One difference: a number beyond a double's range is kept exact (see {@link
+   * #floating}).
    */
   static JsonNode readOne(JsonFactory factory, String text) throws IOException {
     try (JsonParser parser = factory.createParser(text)) {
-      JsonNode value = first(parser);
+      JsonNode value = first(parser, true);
       if (!value.isMissingNode()) {
         JsonToken trailing = parser.nextToken();
         if (trailing != null) {
@@ -61,18 +62,19 @@ final class JsonTrees {
     }
   }
 
-  private static JsonNode first(JsonParser parser) throws IOException {
+  private static JsonNode first(JsonParser parser, boolean exactBeyondDouble) throws IOException {
     JsonToken token = parser.nextToken();
     if (token == null) {
       return NODES.missingNode();
     }
-    return value(parser, token);
+    return value(parser, token, exactBeyondDouble);
   }
 
   // Iterative, so nesting is bounded by the parser's depth constraint and not by the stack.
-  private static JsonNode value(JsonParser parser, JsonToken first) throws IOException {
+  private static JsonNode value(JsonParser parser, JsonToken first, boolean exactBeyondDouble)
+      throws IOException {
     if (first != JsonToken.START_OBJECT && first != JsonToken.START_ARRAY) {
-      return scalar(parser, first);
+      return scalar(parser, first, exactBeyondDouble);
     }
     Deque<JsonNode> open = new ArrayDeque<>();
     JsonNode root = first == JsonToken.START_OBJECT ? NODES.objectNode() : NODES.arrayNode();
@@ -99,7 +101,7 @@ final class JsonTrees {
       } else if (token == JsonToken.START_ARRAY) {
         child = NODES.arrayNode();
       } else {
-        child = scalar(parser, token);
+        child = scalar(parser, token, exactBeyondDouble);
       }
       if (container instanceof ObjectNode object) {
         object.set(name, child);
@@ -113,7 +115,8 @@ final class JsonTrees {
     return root;
   }
 
-  private static JsonNode scalar(JsonParser parser, JsonToken token) throws IOException {
+  private static JsonNode scalar(JsonParser parser, JsonToken token, boolean exactBeyondDouble)
+      throws IOException {
     return switch (token) {
       case VALUE_STRING -> NODES.textNode(parser.getText());
       case VALUE_NUMBER_INT ->
@@ -122,15 +125,41 @@ final class JsonTrees {
             case LONG -> NODES.numberNode(parser.getLongValue());
             default -> NODES.numberNode(parser.getBigIntegerValue());
           };
-      case VALUE_NUMBER_FLOAT ->
-          parser.getNumberType() == JsonParser.NumberType.BIG_DECIMAL
-              ? NODES.numberNode(parser.getDecimalValue())
-              : NODES.numberNode(parser.getDoubleValue());
+      case VALUE_NUMBER_FLOAT -> floating(parser, exactBeyondDouble);
       case VALUE_TRUE -> NODES.booleanNode(true);
       case VALUE_FALSE -> NODES.booleanNode(false);
       case VALUE_NULL -> NODES.nullNode();
       default -> throw new JsonParseException(parser, "Unexpected token " + token);
     };
+  }
+
+  /**
+   * A double, as the mapper reads it, unless the number is beyond a double's range: the mapper's
+   * Infinity is written back as the string {@code "Infinity"}, a number turned into text that the
+   * receiver of a JSON value (or a redriven dead letter) never sent. For envelopes ({@code
+   * exactBeyondDouble}) such a number is kept exact; AWS events are read as the mapper reads them.
+   */
+  private static JsonNode floating(JsonParser parser, boolean exactBeyondDouble)
+      throws IOException {
+    if (parser.getNumberType() == JsonParser.NumberType.BIG_DECIMAL) {
+      return NODES.numberNode(parser.getDecimalValue());
+    }
+    double value = parser.getDoubleValue();
+    if (!exactBeyondDouble || !Double.isInfinite(value)) {
+      return NODES.numberNode(value);
+    }
+    try {
+      return NODES.numberNode(parser.getDecimalValue());
+    } catch (NumberFormatException e) {
+      // An exponent past an int's range: no decimal holds it either.
+      String number = parser.getText();
+      throw new JsonParseException(
+          parser,
+          "The number "
+              + (number.length() > 40 ? number.substring(0, 40) + "..." : number)
+              + " is beyond any decimal's range (its exponent is too large)",
+          e);
+    }
   }
 
   /** {@code tree} as UTF-8 JSON, as {@code ObjectMapper.writeValueAsBytes} writes it. */

@@ -19,7 +19,8 @@ public final class PlainJson {
   /**
    * The one JSON value in {@code text}, as {@code
    * mapper.reader().with(FAIL_ON_TRAILING_TOKENS).readTree(text)} reads it: a missing node for no
-   * content.
+   * content. Except that a number beyond a double's range (say {@code 1e400}) is kept as its exact
+   * decimal, where the mapper's Infinity would be written back as the string {@code "Infinity"}.
    *
    * @throws IOException if {@code text} is not JSON, or holds anything after its first value
    */

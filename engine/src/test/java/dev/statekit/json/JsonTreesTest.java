@@ -144,8 +144,8 @@ class JsonTreesTest {
       String theirs = failure(() -> ONE_DOCUMENT.readTree(text));
       String ours = failure(() -> PlainJson.readOne(text));
       if (theirs.startsWith("no failure")) {
-        assertEquals(theirs, ours, abbreviated(text));
         JsonNode tree = PlainJson.readOne(text);
+        sameButExactBeyondDouble(ONE_DOCUMENT.readTree(text), tree, abbreviated(text));
         if (!tree.isMissingNode()) {
           assertArrayEquals(mapper.writeValueAsBytes(tree), PlainJson.write(tree), text);
           assertEquals(tree.toString(), PlainJson.text(tree), abbreviated(text));
@@ -156,6 +156,48 @@ class JsonTreesTest {
             "the mapper refuses " + abbreviated(text) + " (" + theirs + "), PlainJson took it");
       }
     }
+  }
+
+  /**
+   * The mapper's tree, node class for node class, but for a number beyond a double: the mapper's
+   * Infinity (written back as the string "Infinity"), PlainJson's the exact decimal.
+   */
+  private static void sameButExactBeyondDouble(JsonNode theirs, JsonNode ours, String text) {
+    if (theirs.isDouble() && Double.isInfinite(theirs.doubleValue())) {
+      assertTrue(ours.isBigDecimal(), "a number beyond a double stays exact in " + text);
+      assertEquals(theirs.doubleValue(), ours.doubleValue(), text);
+      return;
+    }
+    assertEquals(theirs.getClass(), ours.getClass(), text);
+    if (theirs.isObject()) {
+      assertEquals(List.copyOf(theirs.properties()).size(), ours.size(), text);
+      var mine = ours.fieldNames();
+      for (var field : theirs.properties()) {
+        assertEquals(field.getKey(), mine.next(), "the field order of " + text);
+        sameButExactBeyondDouble(field.getValue(), ours.get(field.getKey()), text);
+      }
+    } else if (theirs.isArray()) {
+      assertEquals(theirs.size(), ours.size(), text);
+      for (int i = 0; i < theirs.size(); i++) {
+        sameButExactBeyondDouble(theirs.get(i), ours.get(i), text);
+      }
+    } else {
+      assertEquals(theirs, ours, text);
+    }
+  }
+
+  @Test
+  void plainJsonKeepsANumberBeyondADoubleExact() throws IOException {
+    // The mapper reads 1e400 as Infinity and writes it back as the string "Infinity".
+    assertEquals("\"Infinity\"", ONE_DOCUMENT.readTree("1e400").toString());
+    assertEquals(
+        "{\"a\":[1E+400,-1.0E+400]}",
+        PlainJson.text(PlainJson.readOne("{\"a\":[1e400,-1.0e400]}")));
+    assertEquals("1.5", PlainJson.text(PlainJson.readOne("1.5")), "a double as before");
+    assertEquals("0.0", PlainJson.text(PlainJson.readOne("1e-400")), "underflow as the mapper");
+    // An exponent past what a decimal holds is refused as the parser refuses it, not as a crash.
+    String huge = failure(() -> PlainJson.readOne("[1e99999999999]"));
+    assertTrue(huge.startsWith("com.fasterxml.jackson"), huge);
   }
 
   @Test
