@@ -52,6 +52,14 @@ class PartsKillAndRestoreTest {
     return Sources.generate(RECORDS, i -> new Item((int) (i % 11), i, 1), i -> 1000 + i, 9);
   }
 
+  private static Source<Item> asRecords() {
+    List<Record<Item>> records =
+        java.util.stream.LongStream.range(0, RECORDS)
+            .mapToObj(i -> Record.of(new Item((int) (i % 11), i, 1), 1000 + i))
+            .toList();
+    return Sources.fromRecords(records, 9);
+  }
+
   private static RunOptions options(
       String name, StateTable table, CheckpointStore store, int chunk, int queue, int readers) {
     return RunOptions.named(name)
@@ -68,7 +76,9 @@ class PartsKillAndRestoreTest {
   void restoredRunsWriteTheRecordsOfAnUninterruptedOne(int chunk, int queue, int readers)
       throws Exception {
     CollectingSink<String> expected = Sinks.collecting();
-    pipeline(input(), expected)
+    // The uninterrupted run reads the same records as objects (fromRecords): the parts path must
+    // give the keyed stage the records the object path gives it.
+    pipeline(asRecords(), expected)
         .run(
             options(
                 "clean-" + UUID.randomUUID(),
