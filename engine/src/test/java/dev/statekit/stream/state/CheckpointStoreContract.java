@@ -82,6 +82,18 @@ abstract class CheckpointStoreContract {
   }
 
   @Test
+  void aCheckpointOfAPipelineThatNeverWroteAPartIsRestored() {
+    // A job whose state lives only in the state table (reduce, no watermarks) has no parts.
+    CheckpointStore store = store();
+    long id = store.begin(pipeline);
+    store.complete(pipeline, manifest(id, Set.of()));
+    CheckpointStore.StoredCheckpoint latest = store.latest(pipeline).orElseThrow();
+    assertEquals(id, latest.manifest().id());
+    assertEquals(Map.of(), latest.parts());
+    assertEquals(Map.of("shard-1", "49" + id), latest.manifest().positions());
+  }
+
+  @Test
   void aCheckpointWithoutItsPartsIsAnInvalidRequest() {
     CheckpointStore store = store();
     long id = store.begin(pipeline);
