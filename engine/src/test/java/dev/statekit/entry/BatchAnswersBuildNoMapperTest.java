@@ -1,16 +1,16 @@
 package dev.statekit.entry;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static dev.statekit.json.ClassLoadLog.MAPPER_BUILT;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.event.BatchOutcome;
+import dev.statekit.json.ClassLoadLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,12 +20,11 @@ import org.junit.jupiter.api.Test;
  * log is the evidence; the answers are checked too.
  */
 class BatchAnswersBuildNoMapperTest {
-  /** Loaded by {@code ObjectMapper}'s static initializer, by nothing that only names the class. */
-  private static final String MAPPER_BUILT = "com.fasterxml.jackson.databind.cfg.BaseSettings ";
+  private static final Path SQS_FIXTURE = Path.of("..", "events", "sqs-ingress.json");
 
   @Test
   void aQueueBatchIsAnsweredWithoutAMapper() throws Exception {
-    String log = classLoadLog(Batches.class.getName());
+    String log = ClassLoadLog.of(Batches.class.getName(), SQS_FIXTURE.toString());
 
     assertTrue(log.contains("BATCHES DONE"), log);
     assertFalse(log.contains(MAPPER_BUILT), "a batch's answer built an ObjectMapper");
@@ -34,28 +33,9 @@ class BatchAnswersBuildNoMapperTest {
   @Test
   void theMarkerIsWhatABuiltMapperLoads() throws Exception {
     // Without this, a renamed Jackson class would let the test above pass whatever happens.
-    String log = classLoadLog(BuildMapper.class.getName());
+    String log = ClassLoadLog.of(BuildMapper.class.getName());
 
     assertTrue(log.contains(MAPPER_BUILT), MAPPER_BUILT + "is not what a built mapper loads");
-  }
-
-  private static String classLoadLog(String main) throws IOException, InterruptedException {
-    Process process =
-        new ProcessBuilder(
-                List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xlog:class+load=info",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    main,
-                    Path.of("..", "events", "sqs-ingress.json").toString()))
-            .redirectErrorStream(true)
-            .start();
-    byte[] output = process.getInputStream().readAllBytes();
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the JVM did not end");
-    String log = new String(output, StandardCharsets.UTF_8);
-    assertEquals(0, process.exitValue(), log);
-    return log;
   }
 
   /** The repository's SQS fixture through an entry point whose consumer fails its first record. */

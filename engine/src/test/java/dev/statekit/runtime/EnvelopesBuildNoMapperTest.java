@@ -1,6 +1,7 @@
 package dev.statekit.runtime;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static dev.statekit.json.ClassLoadLog.MAPPER_BUILT;
+import static dev.statekit.json.ClassLoadLog.NODE_MAPPER_BUILT;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,15 +9,13 @@ import dev.statekit.bus.InMemoryMessageBus;
 import dev.statekit.bus.QueueMessage;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunctions;
+import dev.statekit.json.ClassLoadLog;
 import dev.statekit.runtime.store.InMemoryFunctionStore;
 import dev.statekit.types.TypeName;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,16 +26,9 @@ import org.junit.jupiter.api.Test;
  * milliseconds of class loading. The class loading log is the evidence.
  */
 class EnvelopesBuildNoMapperTest {
-  /** Loaded by {@code ObjectMapper}'s static initializer, by nothing that only names the class. */
-  private static final String MAPPER_BUILT = "com.fasterxml.jackson.databind.cfg.BaseSettings ";
-
-  /** Loaded by the first {@code JsonNode.toString()}. */
-  private static final String NODE_MAPPER_BUILT =
-      "com.fasterxml.jackson.databind.node.InternalNodeMapper ";
-
   @Test
   void envelopesInAndOutBuildNoMapper() throws Exception {
-    String log = classLoadLog(Envelopes.class.getName());
+    String log = ClassLoadLog.of(Envelopes.class.getName());
 
     assertTrue(log.contains("ENVELOPES DONE"), log);
     assertFalse(log.contains(MAPPER_BUILT), "an envelope built an ObjectMapper");
@@ -46,28 +38,10 @@ class EnvelopesBuildNoMapperTest {
   @Test
   void theMarkersAreWhatTheMappersLoad() throws Exception {
     // Without this, a renamed Jackson class would let the test above pass whatever happens.
-    String log = classLoadLog(BuildBoth.class.getName());
+    String log = ClassLoadLog.of(BuildBoth.class.getName());
 
     assertTrue(log.contains(MAPPER_BUILT), MAPPER_BUILT + "is not what a built mapper loads");
     assertTrue(log.contains(NODE_MAPPER_BUILT), NODE_MAPPER_BUILT + "is not what toString loads");
-  }
-
-  private static String classLoadLog(String main) throws IOException, InterruptedException {
-    Process process =
-        new ProcessBuilder(
-                List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xlog:class+load=info",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    main))
-            .redirectErrorStream(true)
-            .start();
-    byte[] output = process.getInputStream().readAllBytes();
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the JVM did not end");
-    String log = new String(output, StandardCharsets.UTF_8);
-    assertEquals(0, process.exitValue(), log);
-    return log;
   }
 
   /** The envelope paths of a runtime on the in-memory store and queues. */
