@@ -44,6 +44,30 @@ public final class Result {
     return this;
   }
 
+  /**
+   * The result a {@link #line()} printed, as another JVM of the suite printed it.
+   *
+   * @throws IllegalArgumentException if {@code line} is not a {@code RESULT} line
+   */
+  public static Result parse(String line) {
+    String[] parts = line.split(" ");
+    if (parts.length < 3
+        || !parts[0].equals("RESULT")
+        || !parts[1].startsWith("suite=")
+        || !parts[2].startsWith("case=")) {
+      throw new IllegalArgumentException("Not a RESULT line: '" + line + "'");
+    }
+    Result result = new Result(parts[1].substring(6), parts[2].substring(5));
+    for (int i = 3; i < parts.length; i++) {
+      int eq = parts[i].indexOf('=');
+      if (eq < 1) {
+        throw new IllegalArgumentException("Not a key=value figure: '" + parts[i] + "' in " + line);
+      }
+      result.figures.put(parts[i].substring(0, eq), parts[i].substring(eq + 1));
+    }
+    return result;
+  }
+
   /** The {@code RESULT ...} line. */
   public String line() {
     StringBuilder line =
