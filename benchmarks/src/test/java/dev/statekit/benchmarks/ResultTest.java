@@ -21,8 +21,7 @@ class ResultTest {
   @Test
   void whatIsNotAResultLineIsRefused() {
     assertThrows(IllegalArgumentException.class, () -> Result.parse("round 1: 5 records/s"));
-    assertThrows(
-        IllegalArgumentException.class, () -> Result.parse("RESULT suite=a case=b ratio"));
+    assertThrows(IllegalArgumentException.class, () -> Result.parse("RESULT suite=a case=b ratio"));
   }
 
   @Test
