@@ -55,6 +55,21 @@ enum Jobs {
 
   final String label;
 
+  /**
+   * The job labelled {@code name}.
+   *
+   * @param option the option it came from, for the error
+   */
+  static Jobs named(String name, String option) {
+    for (Jobs job : values()) {
+      if (job.label.equals(name)) {
+        return job;
+      }
+    }
+    throw new IllegalArgumentException(
+        "statekit.batch.jobs names fraud and/or count, comma-separated; got '" + option + "'");
+  }
+
   Jobs(String label) {
     this.label = label;
   }

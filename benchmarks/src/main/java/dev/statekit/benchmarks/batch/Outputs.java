@@ -6,7 +6,12 @@ import dev.statekit.stream.Sink;
 import dev.statekit.stream.SinkWriter;
 import dev.statekit.types.Type;
 import dev.statekit.types.Types;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -53,6 +58,29 @@ final class Outputs {
         return "outputs";
       }
     };
+  }
+
+  /** Writes the outputs to {@code file}, for another engine's JVM to compare with. */
+  synchronized void write(Path file) throws IOException {
+    try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(file))) {
+      out.writeInt(outputs.size());
+      for (String output : outputs) {
+        byte[] bytes = output.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+      }
+    }
+  }
+
+  /** The outputs {@link #write} wrote to {@code file}. */
+  static Outputs read(Path file) throws IOException {
+    Outputs read = new Outputs();
+    try (DataInputStream in = new DataInputStream(Files.newInputStream(file))) {
+      for (int n = in.readInt(); n > 0; n--) {
+        read.add(in.readNBytes(in.readInt()));
+      }
+    }
+    return read;
   }
 
   synchronized List<String> sorted() {
