@@ -98,8 +98,8 @@ final class KeyedPass {
               new IdTarget(
                   context.pipeline(),
                   context.shape().routes(),
-                  String.valueOf(input.key()),
-                  context.split() + "/" + input.offset() + "/" + input.sub(),
+                  input.key(),
+                  () -> context.split() + "/" + input.offset() + "/" + input.sub(),
                   routed -> target.output(input.offset(), routed)));
       int late = window == null ? 0 : window.lateRecords();
       if (window != null && !context.lateAfter().isEmpty()) {
@@ -173,14 +173,15 @@ final class KeyedPass {
                 new IdTarget(
                     context.pipeline(),
                     context.shape().routes(),
-                    String.valueOf(work.key),
-                    context.shape().keyedOperator()
-                        + "/"
-                        + work.encoded
-                        + "/"
-                        + w.start()
-                        + "-"
-                        + w.end(),
+                    work.key,
+                    () ->
+                        context.shape().keyedOperator()
+                            + "/"
+                            + work.encoded
+                            + "/"
+                            + w.start()
+                            + "-"
+                            + w.end(),
                     work.deliveries::add));
         work.fired += window.fire(work.key, w) > 0 ? 1 : 0;
       }

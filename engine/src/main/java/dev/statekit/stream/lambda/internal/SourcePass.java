@@ -61,7 +61,7 @@ final class SourcePass {
               pipeline,
               shape.routes(),
               batch.split(),
-              batch.split() + "/" + offset + "/s",
+              () -> batch.split() + "/" + offset + "/s",
               outcome.outputs::add));
       try {
         stateless.head().emit(record);
