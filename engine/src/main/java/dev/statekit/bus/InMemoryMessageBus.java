@@ -19,7 +19,8 @@ import java.util.UUID;
  * deleted within the visibility timeout comes back with its receive count raised; a repeated
  * deduplication id is dropped for five minutes, also after the first was deleted; with a redrive
  * policy, a message received {@code maxReceiveCount} times moves to the dead-letter queue as it was
- * (with no word of why) instead of being received again. The embedded queue of the local runner and
+ * (with no word of why) instead of being received again; a message holding a character SQS refuses
+ * ({@link SqsText}) is refused, the batch's others sent. The embedded queue of the local runner and
  * of fast tests. Thread-safe; time comes from the given clock.
  */
 public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
@@ -76,12 +77,18 @@ public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
     }
     long now = clock.millis();
     deduplication.values().removeIf(sentAt -> sentAt + DEDUPLICATION_WINDOW.toMillis() <= now);
-    for (BusMessage message : messages) {
-      if (deduplication.putIfAbsent(message.deduplicationId(), now) == null) {
+    Map<Integer, String> refused = SqsText.refusals(messages);
+    for (int i = 0; i < messages.size(); i++) {
+      BusMessage message = messages.get(i);
+      if (!refused.containsKey(i)
+          && deduplication.putIfAbsent(message.deduplicationId(), now) == null) {
         groups
             .computeIfAbsent(message.groupId(), g -> new ArrayDeque<>())
             .add(new Entry(message, ++sequence));
       }
+    }
+    if (!refused.isEmpty()) {
+      throw SqsText.refused(refused, messages.size());
     }
   }
 

@@ -1,0 +1,100 @@
+package dev.statekit.bus;
+
+import dev.statekit.StateKitException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The characters SQS takes in a message body and a string attribute, as its SendMessage documents
+ * them: {@code #x9 | #xA | #xD | #x20-#xD7FF | #xE000-#xFFFD | #x10000-#x10FFFF}. A message holding
+ * any other (a control character, U+FFFE, U+FFFF, half of a surrogate pair) is refused with
+ * InvalidMessageContents, however often it is sent. The in-memory queues refuse what SQS refuses
+ * ({@link #refusal}).
+ */
+public final class SqsText {
+  private SqsText() {}
+
+  /** Whether SQS takes the code point {@code c} in a body or string attribute. */
+  public static boolean allowed(int c) {
+    return c == 0x9
+        || c == 0xA
+        || c == 0xD
+        || (c >= 0x20 && c <= 0xD7FF)
+        || (c >= 0xE000 && c <= 0xFFFD)
+        || (c >= 0x10000 && c <= 0x10FFFF);
+  }
+
+  /** The index of the first character SQS refuses in {@code text}, or -1 if it takes them all. */
+  public static int firstRefused(String text) {
+    for (int i = 0; i < text.length(); ) {
+      // An unpaired surrogate comes out of codePointAt as itself, which allowed() refuses.
+      int c = text.codePointAt(i);
+      if (!allowed(c)) {
+        return i;
+      }
+      i += Character.charCount(c);
+    }
+    return -1;
+  }
+
+  /**
+   * Why SQS would refuse {@code message} (a character outside its set in the body or a string
+   * attribute), or {@code null} if it takes it.
+   */
+  public static String refusal(BusMessage message) {
+    String where = refusedIn("body", message.body());
+    if (where != null) {
+      return where;
+    }
+    for (var attribute : message.attributes().entrySet()) {
+      where = refusedIn("attribute " + attribute.getKey(), attribute.getValue());
+      if (where != null) {
+        return where;
+      }
+    }
+    return null;
+  }
+
+  /** The messages of {@code batch} SQS would refuse, by index, each with why. */
+  static Map<Integer, String> refusals(List<BusMessage> batch) {
+    Map<Integer, String> refused = new TreeMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      String why = refusal(batch.get(i));
+      if (why != null) {
+        refused.put(i, why);
+      }
+    }
+    return refused;
+  }
+
+  /**
+   * What an in-memory queue throws for the messages it refused, as SQS answers each such entry of a
+   * batch: for good (sending again cannot help), the others of the batch sent.
+   */
+  static BusException refused(Map<Integer, String> refusals, int batchSize) {
+    StringBuilder why = new StringBuilder();
+    refusals.forEach((i, reason) -> why.append("; message ").append(i).append(": ").append(reason));
+    return new BusException(
+        StateKitException.Reason.INVALID_REQUEST,
+        "The queue refused "
+            + refusals.size()
+            + " of "
+            + batchSize
+            + " messages"
+            + why
+            + " (write such characters as JSON escapes, or send the data in base64)",
+        refusals.keySet(),
+        null);
+  }
+
+  private static String refusedIn(String part, String text) {
+    int at = firstRefused(text);
+    if (at < 0) {
+      return null;
+    }
+    return String.format(
+        "its %s holds U+%04X at index %d, a character SQS refuses (InvalidMessageContents)",
+        part, text.codePointAt(at), at);
+  }
+}
