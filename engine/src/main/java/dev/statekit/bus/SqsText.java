@@ -9,8 +9,10 @@ import java.util.TreeMap;
  * The characters SQS takes in a message body and a string attribute, as its SendMessage documents
  * them: {@code #x9 | #xA | #xD | #x20-#xD7FF | #xE000-#xFFFD | #x10000-#x10FFFF}. A message holding
  * any other (a control character, U+FFFE, U+FFFF, half of a surrogate pair) is refused with
- * InvalidMessageContents, however often it is sent. The in-memory queues refuse what SQS refuses
- * ({@link #refusal}).
+ * InvalidMessageContents, however often it is sent. User data (a string value, an address id, a
+ * token, an exception's message) may hold any of them, so every body and attribute StateKit writes
+ * goes through {@link #escape}, and the in-memory queues refuse what SQS refuses ({@link
+ * #refusal}).
  */
 public final class SqsText {
   private SqsText() {}
@@ -36,6 +38,31 @@ public final class SqsText {
       i += Character.charCount(c);
     }
     return -1;
+  }
+
+  /**
+   * {@code text} with every character SQS refuses written as a JSON escape {@code \}{@code uXXXX}
+   * (an unpaired surrogate too); {@code text} itself when it has none. In JSON text such characters
+   * can only stand inside strings, so JSON stays the same JSON value: a reader gets every character
+   * back exactly. In plain text (an attribute) the escape is a readable stand-in.
+   */
+  public static String escape(String text) {
+    int first = firstRefused(text);
+    if (first < 0) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder(text.length() + 16).append(text, 0, first);
+    for (int i = first; i < text.length(); ) {
+      int c = text.codePointAt(i);
+      int length = Character.charCount(c);
+      if (allowed(c)) {
+        out.append(text, i, i + length);
+      } else {
+        out.append(String.format("\\u%04x", c));
+      }
+      i += length;
+    }
+    return out.toString();
   }
 
   /**
