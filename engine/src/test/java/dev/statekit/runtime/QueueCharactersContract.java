@@ -86,7 +86,7 @@ abstract class QueueCharactersContract extends RuntimeFixture {
     assertEquals(1, letters.size(), "one dead letter: " + letters);
     assertEquals("fail" + ODD, envelopeValue(letters.get(0).getKey()), "the value, exact");
     assertEquals("no", letters.get(0).getValue().get("statekit.applied"));
-    assertEquals(0, runtime.sweepTimers().outboxesLeft(), "nothing left to send again");
+    assertEquals(0, outboxesLeftLater(runtime), "nothing left to send again");
     sendEscaped(target, "fine");
     drain(runtime);
     assertEquals(1, count(target), "the address carries on");
@@ -110,7 +110,7 @@ abstract class QueueCharactersContract extends RuntimeFixture {
         "fail:\u001B[31mred\u001B[0m\u0000end",
         envelopeValue(letters.get(0).getKey()),
         "the value, exact");
-    assertEquals(0, runtime.sweepTimers().outboxesLeft(), "nothing left to send again");
+    assertEquals(0, outboxesLeftLater(runtime), "nothing left to send again");
   }
 
   // A function sends such a value to an address whose id holds such characters, now and delayed
@@ -175,7 +175,7 @@ abstract class QueueCharactersContract extends RuntimeFixture {
             .toList();
     assertEquals(1, letters.size(), "one egress dead letter: " + deadLetters().peekAll());
     assertEquals(ODD, tree(letters.get(0).getKey()).get("value").asText(), "the value, exact");
-    assertEquals(0, runtime.sweepTimers().outboxesLeft(), "nothing left to send again");
+    assertEquals(0, outboxesLeftLater(runtime), "nothing left to send again");
   }
 
   /** Two failing attempts, then the sweeps that deliver what the batches could not. */
