@@ -20,7 +20,8 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
  * The SQS server takes only the characters SendMessage documents for a body and a string attribute
  * ({@code #x9 | #xA | #xD | #x20-#xD7FF | #xE000-#xFFFD | #x10000-#x10FFFF}) and refuses a message
  * holding any other (SQS: InvalidMessageContents), as the in-memory queues do: what every body and
- * attribute StateKit writes must respect. The same characters written as JSON escapes are taken.
+ * attribute StateKit writes must respect. The same characters written as JSON escapes are taken. A
+ * body past the queue's size limit (256 KiB by default) is refused too.
  */
 @ExtendWith(RealServers.class)
 class SqsRefusedCharactersIT {
@@ -37,6 +38,13 @@ class SqsRefusedCharactersIT {
   void anAttributeHoldingACharacterOutsideSqsSetIsRefused(int c, SqsClient sqs) {
     String url = queue(sqs);
     assertThrows(SqsException.class, () -> send(sqs, url, "ok", Map.of("a", "x" + (char) c + "y")));
+  }
+
+  @Test
+  void aBodyPastTheQueuesLimitIsRefused(SqsClient sqs) {
+    String url = queue(sqs);
+    send(sqs, url, "x".repeat(262_144), Map.of());
+    assertThrows(SqsException.class, () -> send(sqs, url, "x".repeat(262_145), Map.of()));
   }
 
   @Test

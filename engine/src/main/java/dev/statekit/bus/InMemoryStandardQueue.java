@@ -16,10 +16,10 @@ import java.util.UUID;
  * the runtime: each message stays hidden for its own {@link BusMessage#delaySeconds() delay}; a
  * received message not deleted within the visibility timeout comes back with its receive count
  * raised; there are no groups and no deduplication (a message sent twice is there twice); a message
- * holding a character SQS refuses ({@link SqsText}) is refused, the batch's others sent. It hands
- * out the messages that became visible first, first; SQS promises no order at all, which is why the
- * runtime never relies on one. The embedded wake-up queue of the local runner and of fast tests.
- * Thread-safe; time comes from the given clock.
+ * holding a character SQS refuses, or larger than it takes, is refused ({@link QueueLimits}), the
+ * batch's others sent. It hands out the messages that became visible first, first; SQS promises no
+ * order at all, which is why the runtime never relies on one. The embedded wake-up queue of the
+ * local runner and of fast tests. Thread-safe; time comes from the given clock.
  */
 public final class InMemoryStandardQueue implements MessageBus, InMemoryQueue {
   private final Clock clock;
@@ -43,7 +43,7 @@ public final class InMemoryStandardQueue implements MessageBus, InMemoryQueue {
           "A batch holds at most " + MAX_BATCH + " messages, got " + batch.size());
     }
     long now = clock.millis();
-    Map<Integer, String> refused = SqsText.refusals(batch);
+    Map<Integer, String> refused = QueueLimits.refusals(batch, maxMessageBytes());
     for (int i = 0; i < batch.size(); i++) {
       if (!refused.containsKey(i)) {
         BusMessage message = batch.get(i);
@@ -52,7 +52,7 @@ public final class InMemoryStandardQueue implements MessageBus, InMemoryQueue {
       }
     }
     if (!refused.isEmpty()) {
-      throw SqsText.refused(refused, batch.size());
+      throw QueueLimits.refused(refused, batch.size());
     }
   }
 

@@ -1,18 +1,13 @@
 package dev.statekit.bus;
 
-import dev.statekit.StateKitException;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
 /**
  * The characters SQS takes in a message body and a string attribute, as its SendMessage documents
  * them: {@code #x9 | #xA | #xD | #x20-#xD7FF | #xE000-#xFFFD | #x10000-#x10FFFF}. A message holding
  * any other (a control character, U+FFFE, U+FFFF, half of a surrogate pair) is refused with
  * InvalidMessageContents, however often it is sent. User data (a string value, an address id, a
  * token, an exception's message) may hold any of them, so every body and attribute StateKit writes
- * goes through {@link #escape}, and the in-memory queues refuse what SQS refuses ({@link
- * #refusal}).
+ * goes through {@link #escape}, and the in-memory queues refuse what SQS refuses ({@link #refusal},
+ * {@link QueueLimits}).
  */
 public final class SqsText {
   private SqsText() {}
@@ -83,45 +78,14 @@ public final class SqsText {
     return null;
   }
 
-  /** The messages of {@code batch} SQS would refuse, by index, each with why. */
-  static Map<Integer, String> refusals(List<BusMessage> batch) {
-    Map<Integer, String> refused = new TreeMap<>();
-    for (int i = 0; i < batch.size(); i++) {
-      String why = refusal(batch.get(i));
-      if (why != null) {
-        refused.put(i, why);
-      }
-    }
-    return refused;
-  }
-
-  /**
-   * What an in-memory queue throws for the messages it refused, as SQS answers each such entry of a
-   * batch: for good (sending again cannot help), the others of the batch sent.
-   */
-  static BusException refused(Map<Integer, String> refusals, int batchSize) {
-    StringBuilder why = new StringBuilder();
-    refusals.forEach((i, reason) -> why.append("; message ").append(i).append(": ").append(reason));
-    return new BusException(
-        StateKitException.Reason.INVALID_REQUEST,
-        "The queue refused "
-            + refusals.size()
-            + " of "
-            + batchSize
-            + " messages"
-            + why
-            + " (write such characters as JSON escapes, or send the data in base64)",
-        refusals.keySet(),
-        null);
-  }
-
   private static String refusedIn(String part, String text) {
     int at = firstRefused(text);
     if (at < 0) {
       return null;
     }
     return String.format(
-        "its %s holds U+%04X at index %d, a character SQS refuses (InvalidMessageContents)",
+        "its %s holds U+%04X at index %d, a character SQS refuses (InvalidMessageContents):"
+            + " write it as a JSON escape (SqsText.escape)",
         part, text.codePointAt(at), at);
   }
 }

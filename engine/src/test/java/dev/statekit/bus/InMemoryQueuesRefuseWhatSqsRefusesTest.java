@@ -58,6 +58,31 @@ class InMemoryQueuesRefuseWhatSqsRefusesTest {
     assertEquals(List.of("ok", "ok too"), stored(queue));
   }
 
+  // SQS counts a message's body and each attribute's name, type ("String") and value, in UTF-8
+  // bytes, against the queue's limit (256 KiB by default, the size the queues declare).
+  @ParameterizedTest
+  @ValueSource(strings = {"fifo", "standard"})
+  void aMessageLargerThanTheQueueTakesFailsForGoodAndTheRestIsSent(String kind) {
+    MessageBus queue = queue(kind);
+    int max = queue.maxMessageBytes();
+    String attribute = "x".repeat(100);
+    int attributeBytes = "a".length() + "String".length() + attribute.length();
+    List<BusMessage> batch =
+        List.of(
+            new BusMessage("g", "1", "x".repeat(max)),
+            new BusMessage("g", "2", "x".repeat(max + 1)),
+            new BusMessage("g", "3", "\u00e9".repeat(max / 2)),
+            new BusMessage("g", "4", "x".repeat(max - attributeBytes), Map.of("a", attribute)),
+            new BusMessage("g", "5", "x".repeat(max - attributeBytes + 1), Map.of("a", attribute)));
+
+    BusException refused = assertThrows(BusException.class, () -> queue.send(batch));
+
+    assertEquals(Set.of(1, 4), refused.failedIndices(), refused.getMessage());
+    assertEquals(StateKitException.Reason.INVALID_REQUEST, refused.reason());
+    assertTrue(refused.getMessage().contains("262145 bytes"), refused.getMessage());
+    assertEquals(3, stored(queue).size());
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"fifo", "standard"})
   void everyCharacterSqsAllowsIsTaken(String kind) {

@@ -9,7 +9,6 @@ import dev.statekit.bus.SqsText;
 import dev.statekit.egress.EgressException;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressSink;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -47,7 +46,7 @@ public final class SqsEgressSink implements EgressSink {
     int batchBytes = 0;
     for (EgressRecord record : records) {
       BusMessage message = message(record);
-      int bytes = size(message);
+      int bytes = message.sqsBytes();
       if (bytes > queue.maxMessageBytes()) {
         throw new EgressException(
             EgressException.Reason.INVALID_REQUEST,
@@ -84,22 +83,6 @@ public final class SqsEgressSink implements EgressSink {
     } catch (BusException e) {
       throw new EgressException(e.reason(), e.getMessage(), e);
     }
-  }
-
-  /**
-   * The bytes SQS counts against its message size limit: the body, and each attribute's name, data
-   * type ("String") and value. Counted exactly: a long source address, destination or trace id must
-   * not slip past the check into a request SQS refuses.
-   */
-  private static int size(BusMessage message) {
-    int bytes = message.body().getBytes(StandardCharsets.UTF_8).length;
-    for (Map.Entry<String, String> attribute : message.attributes().entrySet()) {
-      bytes +=
-          attribute.getKey().getBytes(StandardCharsets.UTF_8).length
-              + "String".length()
-              + attribute.getValue().getBytes(StandardCharsets.UTF_8).length;
-    }
-    return bytes;
   }
 
   private static BusMessage message(EgressRecord record) {
