@@ -1,5 +1,6 @@
 package dev.statekit.egress;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -153,6 +154,55 @@ class EgressSinksIT {
     Message sent = receive(sqs, queue.url()).get(0);
     assertTrue(sent.body().contains("\"target\":\"app/audit/all\""), sent.body());
     assertTrue(sent.body().contains("\"value\":\"hi\""), sent.body());
+  }
+
+  // SQS refuses a body or attribute holding characters outside its set (SqsRefusedCharactersIT):
+  // text holding them travels as base64, attributes holding them with those characters escaped.
+  @Test
+  void anSqsRecordHoldingCharactersSqsRefusesArrivesWhole(SqsClient sqs, TestQueue fifo) {
+    String standard = sqs.createQueue(b -> b.queueName("egress-" + UUID.randomUUID())).queueUrl();
+    Address source = Address.of(TypeName.of("app", "fn"), "src\uFFFE");
+    byte[] json = utf8("{\"a\": \"\u0001\"}");
+    byte[] string = Types.stringType().serialize("a\uFFFEb\uFFFFc");
+    List<EgressRecord> records =
+        List.of(
+            EgressRecord.builder("c1", EGRESS, source, "io.statefun.types/string", string).build(),
+            EgressRecord.builder("c2", EGRESS, source, "app/json", json)
+                .key("key\uFFFF")
+                .destination("dest\u0001")
+                .build());
+
+    new SqsEgressSink(sqs, standard).deliver(records);
+    new SqsEgressSink(sqs, fifo.url()).deliver(records);
+
+    for (String url : List.of(standard, fifo.url())) {
+      List<Message> got = receive(sqs, url);
+      assertEquals(2, got.size(), url);
+      for (int i = 0; i < 2; i++) {
+        Message m = got.get(i);
+        assertEquals("base64", m.messageAttributes().get("statekit.encoding").stringValue());
+        assertArrayEquals(
+            records.get(i).value(), java.util.Base64.getDecoder().decode(m.body()), "exact");
+        assertEquals(
+            "app/fn/src\\ufffe", m.messageAttributes().get("statekit.source").stringValue());
+      }
+      assertEquals(
+          "dest\\u0001", got.get(1).messageAttributes().get("statekit.destination").stringValue());
+    }
+  }
+
+  @Test
+  void aFunctionAddressSinkCarriesCharactersSqsRefusesAsJsonEscapes(SqsClient sqs, TestQueue queue)
+      throws Exception {
+    Address target = Address.of(TypeName.of("app", "audit"), "all\uFFFE");
+
+    new FunctionAddressSink(target, new SqsMessageBus(sqs, queue.url()))
+        .deliver(List.of(text("f2", "odd \uFFFF\u0001")));
+
+    Message sent = receive(sqs, queue.url()).get(0);
+    var envelope = dev.statekit.json.PlainJson.readOne(sent.body());
+    assertEquals(target.toString(), envelope.get("target").asText());
+    assertEquals("odd \uFFFF\u0001", envelope.get("value").asText());
   }
 
   private static EgressRecord text(String id, String text) {

@@ -51,6 +51,23 @@ public record BusMessage(
     this(groupId, deduplicationId, body, Map.of(), 0);
   }
 
+  /**
+   * The bytes SQS counts against a queue's size limit: the body and each attribute's name, data
+   * type ("String") and value, in UTF-8.
+   */
+  public int sqsBytes() {
+    int bytes = utf8Length(body);
+    for (Map.Entry<String, String> attribute : attributes.entrySet()) {
+      bytes +=
+          utf8Length(attribute.getKey()) + "String".length() + utf8Length(attribute.getValue());
+    }
+    return bytes;
+  }
+
+  private static int utf8Length(String text) {
+    return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+  }
+
   /** This message, hidden for {@code seconds} after it is sent (standard queues only). */
   public BusMessage delayedBy(int seconds) {
     return new BusMessage(groupId, deduplicationId, body, attributes, seconds);

@@ -201,15 +201,18 @@ public final class EnvelopeCodec {
     return node;
   }
 
-  /** {@link #render} as text. */
+  /**
+   * {@link #render} as text any queue takes: characters SQS refuses in a body (U+FFFE, U+FFFF, an
+   * unpaired surrogate) written as JSON escapes ({@link SqsText#escape}), so they read back exact.
+   */
   public static String renderText(Address target, String typeName, byte[] value, String id) {
-    return PlainJson.text(render(target, typeName, value, id));
+    return SqsText.escape(PlainJson.text(render(target, typeName, value, id)));
   }
 
-  /** {@link #render(Address, String, byte[], String, String)} as text. */
+  /** {@link #render(Address, String, byte[], String, String)} as text, as {@link #renderText}. */
   public static String renderText(
       Address target, String typeName, byte[] value, String id, String traceId) {
-    return PlainJson.text(render(target, typeName, value, id, traceId));
+    return SqsText.escape(PlainJson.text(render(target, typeName, value, id, traceId)));
   }
 
   static byte[] valueBytes(String typeName, JsonNode value) {

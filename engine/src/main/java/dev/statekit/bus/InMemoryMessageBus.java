@@ -19,8 +19,9 @@ import java.util.UUID;
  * deleted within the visibility timeout comes back with its receive count raised; a repeated
  * deduplication id is dropped for five minutes, also after the first was deleted; with a redrive
  * policy, a message received {@code maxReceiveCount} times moves to the dead-letter queue as it was
- * (with no word of why) instead of being received again. The embedded queue of the local runner and
- * of fast tests. Thread-safe; time comes from the given clock.
+ * (with no word of why) instead of being received again; a message holding a character SQS refuses,
+ * or larger than it takes, is refused ({@link QueueLimits}), the batch's others sent. The embedded
+ * queue of the local runner and of fast tests. Thread-safe; time comes from the given clock.
  */
 public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
   private static final Duration DEDUPLICATION_WINDOW = Duration.ofMinutes(5);
@@ -76,12 +77,18 @@ public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
     }
     long now = clock.millis();
     deduplication.values().removeIf(sentAt -> sentAt + DEDUPLICATION_WINDOW.toMillis() <= now);
-    for (BusMessage message : messages) {
-      if (deduplication.putIfAbsent(message.deduplicationId(), now) == null) {
+    Map<Integer, String> refused = QueueLimits.refusals(messages, maxMessageBytes());
+    for (int i = 0; i < messages.size(); i++) {
+      BusMessage message = messages.get(i);
+      if (!refused.containsKey(i)
+          && deduplication.putIfAbsent(message.deduplicationId(), now) == null) {
         groups
             .computeIfAbsent(message.groupId(), g -> new ArrayDeque<>())
             .add(new Entry(message, ++sequence));
       }
+    }
+    if (!refused.isEmpty()) {
+      throw QueueLimits.refused(refused, messages.size());
     }
   }
 

@@ -15,10 +15,11 @@ import java.util.UUID;
  * A standard queue in this JVM's memory that behaves like an SQS standard queue where it matters to
  * the runtime: each message stays hidden for its own {@link BusMessage#delaySeconds() delay}; a
  * received message not deleted within the visibility timeout comes back with its receive count
- * raised; there are no groups and no deduplication (a message sent twice is there twice). It hands
- * out the messages that became visible first, first; SQS promises no order at all, which is why the
- * runtime never relies on one. The embedded wake-up queue of the local runner and of fast tests.
- * Thread-safe; time comes from the given clock.
+ * raised; there are no groups and no deduplication (a message sent twice is there twice); a message
+ * holding a character SQS refuses, or larger than it takes, is refused ({@link QueueLimits}), the
+ * batch's others sent. It hands out the messages that became visible first, first; SQS promises no
+ * order at all, which is why the runtime never relies on one. The embedded wake-up queue of the
+ * local runner and of fast tests. Thread-safe; time comes from the given clock.
  */
 public final class InMemoryStandardQueue implements MessageBus, InMemoryQueue {
   private final Clock clock;
@@ -42,9 +43,16 @@ public final class InMemoryStandardQueue implements MessageBus, InMemoryQueue {
           "A batch holds at most " + MAX_BATCH + " messages, got " + batch.size());
     }
     long now = clock.millis();
-    for (BusMessage message : batch) {
-      Entry entry = new Entry(message, ++sequence, now + message.delaySeconds() * 1000L);
-      messages.put(entry.messageId, entry);
+    Map<Integer, String> refused = QueueLimits.refusals(batch, maxMessageBytes());
+    for (int i = 0; i < batch.size(); i++) {
+      if (!refused.containsKey(i)) {
+        BusMessage message = batch.get(i);
+        Entry entry = new Entry(message, ++sequence, now + message.delaySeconds() * 1000L);
+        messages.put(entry.messageId, entry);
+      }
+    }
+    if (!refused.isEmpty()) {
+      throw QueueLimits.refused(refused, batch.size());
     }
   }
 

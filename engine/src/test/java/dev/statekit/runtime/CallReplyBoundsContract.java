@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.statekit.function.Address;
 import dev.statekit.function.Context;
 import dev.statekit.function.EgressMessage;
@@ -14,6 +15,7 @@ import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.types.TypeName;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +25,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Calls at the edges of what a reply may be: replies of exactly the largest size, many large
@@ -70,6 +74,74 @@ abstract class CallReplyBoundsContract extends RuntimeFixture {
   private long calls(Address target) {
     var value = store().reload(target).values().get(CALLS.name());
     return value == null ? 0 : dev.statekit.types.Types.longType().deserialize(value.bytes());
+  }
+
+  private static final TypeName DEEP = TypeName.of("test", "deep");
+
+  /** Replies a JSON value nesting arrays as many levels deep as the long message says. */
+  private static void deep(Context context, Message message) {
+    int levels = (int) message.asLong();
+    context.storage().set(CALLS, context.storage().get(CALLS).orElse(0L) + 1);
+    context.send(
+        EgressMessageBuilder.forEgress(TypeName.parse("statekit/reply"))
+            .withRawValue(TypeName.of("test", "json"), nested(levels))
+            .build());
+  }
+
+  private static byte[] nested(int levels) {
+    return ("[".repeat(levels) + "]".repeat(levels)).getBytes(StandardCharsets.UTF_8);
+  }
+
+  // A JSON reply is read up to Jackson's 1,000 levels and then written inside the answer two levels
+  // deeper ({"reply": {"value": ...}}), three in a batch's answer: each call is still answered
+  // "applied", once, with its reply's bytes exact (as JSON, or as base64 when too deep for that).
+  @ParameterizedTest
+  @ValueSource(ints = {990, 997, 998, 999, 1000, 1001})
+  void aReplyNestedNearJsonsDepthLimitIsAnsweredWithItsBytes(int levels) {
+    FunctionRuntime runtime =
+        runtime(
+            b -> {},
+            StatefulFunctions.builder()
+                .withFunction(DEEP, CallReplyBoundsContract::deep, CALLS)
+                .build());
+    Address target = address(DEEP, "levels-" + levels);
+    String call =
+        "{\"target\": \""
+            + target
+            + "\", \"typename\": \"io.statefun.types/long\", \"value\": "
+            + levels
+            + ", \"id\": \"deep\", \"call\": true}";
+
+    List<JsonNode> answers = new ArrayList<>();
+    for (String payload : List.of(call, call, "[" + call + "]")) {
+      byte[] answer;
+      try {
+        answer = runtime.invokeJson(payload.getBytes(StandardCharsets.UTF_8));
+      } catch (RuntimeException e) {
+        throw new AssertionError("the call was not answered: " + e, e);
+      }
+      JsonNode node;
+      try {
+        node = CallContract.json(answer);
+      } catch (Exception e) {
+        throw new AssertionError("the answer is not JSON", e);
+      }
+      answers.add(node.has("results") ? node.get("results").get(0) : node);
+    }
+
+    for (JsonNode answer : answers) {
+      assertEquals("applied", answer.path("status").asText(), answer::toString);
+      assertArrayEquals(nested(levels), replyBytes(answer.get("reply")), "the reply, exact");
+    }
+    assertEquals(1, calls(target), "applied once");
+  }
+
+  /** A reply's bytes, given as JSON ("value") or base64 ("base64"). */
+  private static byte[] replyBytes(JsonNode reply) {
+    if (reply.has("base64")) {
+      return java.util.Base64.getDecoder().decode(reply.get("base64").asText());
+    }
+    return dev.statekit.json.PlainJson.write(reply.get("value"));
   }
 
   @Test

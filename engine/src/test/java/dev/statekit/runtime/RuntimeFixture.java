@@ -138,6 +138,15 @@ abstract class RuntimeFixture {
     assertEquals(expected, result.status(), () -> "result " + result);
   }
 
+  /**
+   * How many outboxes a sweep finds still undelivered once they are due again (a sweep skips those
+   * tried within {@code outboxSweepAfter}).
+   */
+  int outboxesLeftLater(FunctionRuntime runtime) {
+    clock.advance(Duration.ofMinutes(3));
+    return runtime.sweepTimers().outboxesLeft();
+  }
+
   static Duration seconds(long s) {
     return Duration.ofSeconds(s);
   }

@@ -5,10 +5,10 @@ import dev.statekit.bus.BusException;
 import dev.statekit.bus.BusMessage;
 import dev.statekit.bus.MessageBus;
 import dev.statekit.bus.QueueIds;
+import dev.statekit.bus.SqsText;
 import dev.statekit.egress.EgressException;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressSink;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -18,12 +18,13 @@ import java.util.Objects;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * Sends each record as one SQS message: the body is the value as text (base64 when it is not text,
- * with the attribute {@code statekit.encoding=base64}); attributes name the record id, the egress,
- * the value's type, the source address and the trace id ({@code statekit.trace}). On a FIFO queue
- * the group is the record's key, else its source address (so each address's records stay in order),
- * and the deduplication id is the record id, so a repeated delivery within SQS's five minutes is
- * dropped.
+ * Sends each record as one SQS message: the body is the value as text (the value's bytes in base64
+ * when it is not text, or text holding a character SQS refuses, with the attribute {@code
+ * statekit.encoding=base64}); attributes name the record id, the egress, the value's type, the
+ * source address and the trace id ({@code statekit.trace}), characters SQS refuses in them written
+ * as {@code \}{@code uXXXX}. On a FIFO queue the group is the record's key, else its source address
+ * (so each address's records stay in order), and the deduplication id is the record id, so a
+ * repeated delivery within SQS's five minutes is dropped.
  */
 public final class SqsEgressSink implements EgressSink {
 
@@ -45,7 +46,7 @@ public final class SqsEgressSink implements EgressSink {
     int batchBytes = 0;
     for (EgressRecord record : records) {
       BusMessage message = message(record);
-      int bytes = size(message);
+      int bytes = message.sqsBytes();
       if (bytes > queue.maxMessageBytes()) {
         throw new EgressException(
             EgressException.Reason.INVALID_REQUEST,
@@ -84,30 +85,18 @@ public final class SqsEgressSink implements EgressSink {
     }
   }
 
-  /**
-   * The bytes SQS counts against its message size limit: the body, and each attribute's name, data
-   * type ("String") and value. Counted exactly: a long source address, destination or trace id must
-   * not slip past the check into a request SQS refuses.
-   */
-  private static int size(BusMessage message) {
-    int bytes = message.body().getBytes(StandardCharsets.UTF_8).length;
-    for (Map.Entry<String, String> attribute : message.attributes().entrySet()) {
-      bytes +=
-          attribute.getKey().getBytes(StandardCharsets.UTF_8).length
-              + "String".length()
-              + attribute.getValue().getBytes(StandardCharsets.UTF_8).length;
-    }
-    return bytes;
-  }
-
   private static BusMessage message(EgressRecord record) {
+    // Attributes name what the record came from, which user data may spell with characters SQS
+    // refuses: those go as \\uXXXX escapes, the rest as it is.
     Map<String, String> attributes = new LinkedHashMap<>();
-    attributes.put("statekit.record-id", record.id());
-    attributes.put("statekit.egress", record.egress().asString());
-    attributes.put("statekit.type", record.valueTypeName());
-    attributes.put("statekit.source", record.source().toString());
+    attributes.put("statekit.record-id", SqsText.escape(record.id()));
+    attributes.put("statekit.egress", SqsText.escape(record.egress().asString()));
+    attributes.put("statekit.type", SqsText.escape(record.valueTypeName()));
+    attributes.put("statekit.source", SqsText.escape(record.source().toString()));
     record.traceId().ifPresent(trace -> attributes.put("statekit.trace", trace));
-    String body = record.text().orElse(null);
+    // Text SQS would refuse (a control character, U+FFFE, U+FFFF) goes as base64, exact, like
+    // bytes that are no text: the body is the value itself, so it cannot be escaped.
+    String body = record.text().filter(text -> SqsText.firstRefused(text) < 0).orElse(null);
     if (record.value().length == 0) {
       // SQS refuses an empty body.
       body = "empty";
@@ -116,7 +105,7 @@ public final class SqsEgressSink implements EgressSink {
       body = Base64.getEncoder().encodeToString(record.value());
       attributes.put("statekit.encoding", "base64");
     }
-    record.destination().ifPresent(d -> attributes.put("statekit.destination", d));
+    record.destination().ifPresent(d -> attributes.put("statekit.destination", SqsText.escape(d)));
     String group = record.key().orElse(record.source().toString());
     return new BusMessage(QueueIds.fit(group), QueueIds.fit(record.id()), body, attributes);
   }

@@ -1,5 +1,6 @@
 package dev.statekit.runtime.internal;
 
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,8 +8,11 @@ import dev.statekit.bus.EnvelopeCodec;
 import dev.statekit.runtime.CallResult;
 import dev.statekit.runtime.internal.data.CallReply;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Base64;
+import java.util.Deque;
 import java.util.Locale;
+import java.util.Map;
 
 /** A settled call delivery as a {@link CallResult}, and a {@link CallResult} as JSON. */
 final class CallAnswers {
@@ -67,8 +71,9 @@ final class CallAnswers {
   /**
    * {@code {"status": "applied", "repeat": false, "reply": {"typename": ..., "value": ...}}}: the
    * value as an envelope's (a built-in type's JSON value, JSON as itself) or, for bytes that are
-   * not JSON, {@code "base64"} instead of {@code "value"}; {@code "reply": null} and a {@code
-   * "note"} without a reply; {@code "error"} and {@code "retry"} when not applied.
+   * not JSON (or nested deeper than {@link #MAX_VALUE_DEPTH} levels), {@code "base64"} instead of
+   * {@code "value"}; {@code "reply": null} and a {@code "note"} without a reply; {@code "error"}
+   * and {@code "retry"} when not applied.
    */
   static ObjectNode json(CallResult result) {
     JsonNodeFactory nodes = JsonNodeFactory.instance;
@@ -105,10 +110,39 @@ final class CallAnswers {
     }
     try {
       JsonNode parsed = EnvelopeCodec.tree(new String(value, StandardCharsets.UTF_8));
-      // A JSON string would read like base64: such bytes travel as base64, unambiguously.
-      return parsed.isTextual() ? null : parsed;
+      // A JSON string would read like base64: such bytes travel as base64, unambiguously. So does
+      // JSON too deep to be written inside the answer.
+      return parsed.isTextual() || depth(parsed) > MAX_VALUE_DEPTH ? null : parsed;
     } catch (dev.statekit.bus.InvalidEnvelopeException notJson) {
       return null;
     }
+  }
+
+  /**
+   * How deep a reply's JSON may nest to be written as JSON: Jackson writes at most {@link
+   * StreamWriteConstraints#DEFAULT_MAX_DEPTH} levels, and a reply sits four levels into a batch's
+   * answer ({@code {"results": [{"reply": {"value": ...}}]}}), where its own outermost level is the
+   * fifth. A deeper reply read (up to the parser's 1,000 levels) would make the answer fail to be
+   * written after the call was applied: it goes as base64 instead, like bytes that are not JSON.
+   */
+  static final int MAX_VALUE_DEPTH = StreamWriteConstraints.DEFAULT_MAX_DEPTH - 4;
+
+  /**
+   * How many levels of arrays and objects {@code node} nests (0 for a scalar), without recursion.
+   */
+  static int depth(JsonNode node) {
+    int deepest = 0;
+    Deque<Map.Entry<JsonNode, Integer>> open = new ArrayDeque<>();
+    open.push(Map.entry(node, 1));
+    while (!open.isEmpty()) {
+      Map.Entry<JsonNode, Integer> next = open.pop();
+      if (next.getKey().isContainerNode()) {
+        deepest = Math.max(deepest, next.getValue());
+        for (JsonNode child : next.getKey()) {
+          open.push(Map.entry(child, next.getValue() + 1));
+        }
+      }
+    }
+    return deepest;
   }
 }

@@ -7,6 +7,7 @@ import dev.statekit.bus.BusMessage;
 import dev.statekit.bus.EnvelopeCodec;
 import dev.statekit.bus.MessageBus;
 import dev.statekit.bus.QueueIds;
+import dev.statekit.bus.SqsText;
 import dev.statekit.function.Address;
 import dev.statekit.runtime.internal.data.DeadLetter;
 import dev.statekit.runtime.internal.data.OutgoingBundle;
@@ -30,7 +31,8 @@ import java.util.Map;
  * twice applies it once. The key says nothing of whether the original was applied: {@code
  * statekit.applied} does ("no", or "unknown" when the store could not tell). An egress record that
  * could not be delivered goes as JSON naming its egress and record id. The error is in message
- * attributes.
+ * attributes. Characters SQS refuses go as JSON escapes in the body, as {@code \}{@code uXXXX} in
+ * attributes ({@link SqsText#escape}), so a letter is never refused for what a user's data holds.
  */
 final class DeadLetters {
   private static final Log LOG =
@@ -251,7 +253,7 @@ final class DeadLetters {
               + letter.getErrorMessage());
     }
     Map<String, String> attributes = new LinkedHashMap<>();
-    attributes.put("statekit.error", letter.getErrorMessage());
+    attributes.put("statekit.error", SqsText.escape(letter.getErrorMessage()));
     attributes.put("statekit.error-type", letter.getErrorType());
     attributes.put("statekit.attempts", Integer.toString(letter.getAttempts()));
     if (!letter.getTraceId().isEmpty()) {
@@ -261,7 +263,7 @@ final class DeadLetters {
       attributes.put("statekit.message-id", letter.getSourceMessageId());
     }
     if (!letter.getTarget().isEmpty()) {
-      attributes.put("statekit.target", letter.getTarget());
+      attributes.put("statekit.target", SqsText.escape(letter.getTarget()));
     }
     if (!letter.getKind().isEmpty()) {
       attributes.put("statekit.kind", letter.getKind());
@@ -270,11 +272,16 @@ final class DeadLetters {
       attributes.put("statekit.applied", letter.getApplied());
     }
     if (!letter.getEgress().isEmpty()) {
-      attributes.put("statekit.egress", letter.getEgress());
-      attributes.put("statekit.record-id", letter.getRecordId());
+      attributes.put("statekit.egress", SqsText.escape(letter.getEgress()));
+      attributes.put("statekit.record-id", SqsText.escape(letter.getRecordId()));
     }
+    // Escaped here, as it goes out, and not only where it is made: a letter committed in an outbox
+    // by an earlier version may hold characters SQS refuses, and would be refused forever.
     return new BusMessage(
-        letter.getGroupId(), letter.getDeduplicationId(), letter.getBody(), attributes);
+        letter.getGroupId(),
+        letter.getDeduplicationId(),
+        SqsText.escape(letter.getBody()),
+        attributes);
   }
 
   /**

@@ -20,9 +20,9 @@ import java.util.Map;
 
 /**
  * Checks each invocation's effects against what the runtime can do — delays within range, a token
- * not still pending, an egress with a route, messages that fit a queue message, few enough timer
- * changes and timer bytes for one commit — and keeps the address's tokens and timers as the batch
- * changes them.
+ * not still pending, an egress with a route, messages that fit a queue message (and whose dead
+ * letters would: {@link DeadLetterSize}), few enough timer changes and timer bytes for one commit —
+ * and keeps the address's tokens and timers as the batch changes them.
  */
 final class EffectCheck {
   private final RuntimeSettings settings;
@@ -90,10 +90,7 @@ final class EffectCheck {
   Verdict check(InvocationEffects effects) {
     for (Message message : effects.messages()) {
       RuntimeException tooLarge =
-          fits(
-              message.targetAddress(),
-              message.valueTypeName().asString(),
-              message.rawValue().length);
+          fits(message.targetAddress(), message.valueTypeName().asString(), message.rawValue());
       if (tooLarge != null) {
         return new Verdict(tooLarge, false);
       }
@@ -110,7 +107,7 @@ final class EffectCheck {
         if (routed.sink() instanceof FunctionAddressSink) {
           Address target = ((FunctionAddressSink) routed.sink()).target();
           RuntimeException tooLarge =
-              fits(target, routed.record().valueTypeName(), routed.record().value().length);
+              fits(target, routed.record().valueTypeName(), routed.record().value());
           if (tooLarge != null) {
             return new Verdict(tooLarge, false);
           }
@@ -194,8 +191,7 @@ final class EffectCheck {
     long due = now + delayed.delay().toMillis();
     if (token == null && delayed.delay().isZero()) {
       // Due now and never cancelled: it goes out with the commit like any message.
-      return fits(
-          message.targetAddress(), message.valueTypeName().asString(), message.rawValue().length);
+      return fits(message.targetAddress(), message.valueTypeName().asString(), message.rawValue());
     }
     if (token != null && tokens.containsKey(token)) {
       return new IllegalStateException(
@@ -223,6 +219,12 @@ final class EffectCheck {
     if (body.length() > settings.maxBodyBytes()) {
       return tooLarge(message.targetAddress(), body.length());
     }
+    RuntimeException deadLetterTooLarge =
+        deadLetterFits(
+            message.targetAddress(), message.valueTypeName().asString(), message.rawValue());
+    if (deadLetterTooLarge != null) {
+      return deadLetterTooLarge;
+    }
     // A timer due within SQS's longest delay is written as woken: its wake-up goes out right after
     // the commit, so the sweep puts none.
     long wakeUp = WakeUps.putAtCommit(settings, due, now) ? now : 0;
@@ -239,11 +241,34 @@ final class EffectCheck {
     return scheduled.size() + cancelled.size() + consumed;
   }
 
-  private RuntimeException fits(Address target, String typeName, int valueBytes) {
+  private RuntimeException fits(Address target, String typeName, byte[] value) {
     long estimate =
         OutboxBuilder.bundleOverhead(self, target)
-            + OutboxBuilder.payloadSize(typeName, valueBytes);
-    return estimate > settings.maxBodyBytes() ? tooLarge(target, estimate) : null;
+            + OutboxBuilder.payloadSize(typeName, value.length);
+    return estimate > settings.maxBodyBytes()
+        ? tooLarge(target, estimate)
+        : deadLetterFits(target, typeName, value);
+  }
+
+  /** Refuses a message whose dead letter would not fit a queue message ({@link DeadLetterSize}). */
+  private RuntimeException deadLetterFits(Address target, String typeName, byte[] value) {
+    long deadLetter = DeadLetterSize.of(target, typeName, value, settings.maxBodyBytes());
+    if (deadLetter > settings.maxBodyBytes()) {
+      return new IllegalArgumentException(
+          "A message from "
+              + self
+              + " to "
+              + target
+              + " would take "
+              + deadLetter
+              + " bytes as a dead letter (its string value written as JSON text, where quotes,"
+              + " backslashes and control characters take 2 to 6 bytes), more than a queue message"
+              + " holds ("
+              + settings.maxBodyBytes()
+              + "); send large data elsewhere (e.g. S3) and a reference in the message, or send"
+              + " it as bytes");
+    }
+    return null;
   }
 
   private RuntimeException tooLarge(Address target, long bytes) {

@@ -8,6 +8,7 @@ import dev.statekit.bus.AddressResolver;
 import dev.statekit.bus.EnvelopeCodec;
 import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.bus.QueueMessage;
+import dev.statekit.bus.SqsText;
 import dev.statekit.function.Address;
 import dev.statekit.invocation.TypedValue;
 import dev.statekit.json.PlainJson;
@@ -66,7 +67,7 @@ final class QueueBodyCodec {
         message.put("trace", payload.getTraceId());
       }
     }
-    return PlainJson.text(body);
+    return text(body);
   }
 
   static String timer(
@@ -89,7 +90,15 @@ final class QueueBodyCodec {
     if (traceId != null) {
       body.put("trace", traceId);
     }
-    return PlainJson.text(body);
+    return text(body);
+  }
+
+  /**
+   * A body as JSON text the queue takes: user data (address ids, type names, tokens) may hold
+   * characters SQS refuses, which JSON escapes carry exactly ({@link SqsText#escape}).
+   */
+  private static String text(ObjectNode body) {
+    return SqsText.escape(PlainJson.text(body));
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.statekit.Deadline;
 import dev.statekit.bus.BusException;
 import dev.statekit.bus.BusMessage;
 import dev.statekit.bus.MessageBus;
+import dev.statekit.bus.SqsText;
 import dev.statekit.runtime.SweepResult;
 import dev.statekit.runtime.store.Timer;
 import java.time.Duration;
@@ -152,7 +153,10 @@ public final class TimerSweeper {
   static List<Timer> sendDue(RuntimeSettings settings, List<Timer> chunk, long now) {
     List<BusMessage> messages = new ArrayList<>();
     for (Timer timer : chunk) {
-      messages.add(new BusMessage(timer.groupId(), "t-" + timer.key().id(), timer.body()));
+      // Bodies are written escaped (QueueBodyCodec); one stored by an earlier version may hold a
+      // character SQS refuses, and would be refused on every sweep.
+      messages.add(
+          new BusMessage(timer.groupId(), "t-" + timer.key().id(), SqsText.escape(timer.body())));
     }
     List<Timer> sent = new ArrayList<>(chunk);
     List<Timer> notSent = new ArrayList<>();

@@ -1,0 +1,4 @@
+package dev.statekit.runtime;
+
+/** The queue-size schedules against Dynoxide and ElasticMQ. */
+class QueueSizesIT extends QueueSizesContract implements OnRealServers {}

@@ -1,0 +1,80 @@
+package dev.statekit.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.function.Address;
+import dev.statekit.function.Context;
+import dev.statekit.function.Message;
+import dev.statekit.function.MessageBuilder;
+import dev.statekit.function.StatefulFunctions;
+import dev.statekit.types.TypeName;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Messages near a queue message's size (256 KiB, body and attributes, SQS's default): whatever the
+ * runtime commits it can deliver, and dead-letter when it cannot succeed. A message travels between
+ * functions in base64 (4 bytes for 3) but its dead letter is an envelope whose string value is JSON
+ * text, where a quote or backslash takes 2 bytes and a control character 6.
+ */
+abstract class QueueSizesContract extends RuntimeFixture {
+  static final TypeName SENDER = TypeName.of("sizes", "sender");
+
+  /** {@code <keep id>:<n>}: sends "fail" and n quotes to that KEEP address (which throws on it). */
+  static void sender(Context context, Message message) {
+    String[] parts = message.asUtf8String().split(":", 2);
+    String value = "fail" + "\"".repeat(Integer.parseInt(parts[1]));
+    context.send(
+        MessageBuilder.forAddress(QueueCharactersContract.KEEP, parts[0]).withValue(value).build());
+  }
+
+  StatefulFunctions functions() {
+    return StatefulFunctions.builder()
+        .withFunction(
+            QueueCharactersContract.KEEP,
+            QueueCharactersContract::keep,
+            TestFunctions.DATA,
+            TestFunctions.COUNT)
+        .withFunction(SENDER, QueueSizesContract::sender)
+        .build();
+  }
+
+  // 180,000 quotes: 240 KB in base64 (the message fits a queue message), 360 KB as the dead
+  // letter's JSON (it does not). Either the send is refused at once, with why and nothing
+  // committed, or the message, failing on every attempt, reaches the dead-letter queue once: never
+  // a committed message whose dead letter the queue refuses on every sweep.
+  @Test
+  void aMessageIsRefusedWhenSentOrDeadLetteredNeverLeftWithADeadLetterTooLargeToSend() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(2), functions());
+    Address sender = address(SENDER, "quotes");
+    String keepId = "keep-quotes-" + run;
+
+    DirectResult sent =
+        runtime.invoke(
+            DirectInvocation.of(
+                MessageBuilder.forAddress(sender).withValue(keepId + ":180000").build()));
+    for (int i = 0; i < 2; i++) {
+      LambdaLikeWorker.pollOnce(queue(), runtime);
+      waitForVisibility();
+    }
+    drain(runtime);
+    for (int sweep = 0; sweep < 3; sweep++) {
+      clock.advance(Duration.ofMinutes(3));
+      runtime.sweepTimers();
+    }
+
+    List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
+    int left = outboxesLeftLater(runtime);
+    if (!sent.succeeded()) {
+      String error = sent.errorMessage().orElse("");
+      assertTrue(error.contains("more than a queue message holds"), error);
+      assertEquals(List.of(), letters, "nothing was committed, so nothing is dead-lettered");
+    } else {
+      assertEquals(1, letters.size(), "committed, so dead-lettered once; left to send: " + left);
+    }
+    assertEquals(0, left, "nothing left to send again forever");
+  }
+}
