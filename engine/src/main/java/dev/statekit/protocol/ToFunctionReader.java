@@ -272,6 +272,12 @@ final class ToFunctionReader {
    * are dropped, not refused), with a field number above 0.
    */
   private int readTag(int end) {
+    // Every tag this reader knows fits one byte, and one of 8 or more has a valid field number.
+    int p = pos;
+    if (p < end && in[p] >= 8) {
+      pos = p + 1;
+      return in[p];
+    }
     int tag = (int) readVarint64(end);
     if (tag >>> 3 == 0) {
       throw malformed("a field number is invalid");
@@ -281,6 +287,12 @@ final class ToFunctionReader {
 
   /** A varint that must end before {@code end}, the end of the message it is in. */
   private long readVarint64(int end) {
+    // Most numbers here (tags, lengths, has_value) take one byte: no loop for them.
+    int p = pos;
+    if (p < end && in[p] >= 0) {
+      pos = p + 1;
+      return in[p];
+    }
     long value = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (pos >= end) {
