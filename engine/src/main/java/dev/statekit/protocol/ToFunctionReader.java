@@ -249,6 +249,9 @@ final class ToFunctionReader {
 
   /** Typename, has_value, value; a repeated TypedValue merges field by field. */
   private void readTypedValue(int end, int typeRole) throws CharacterCodingException {
+    if (readUsualTypedValue(end, typeRole)) {
+      return;
+    }
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
@@ -263,6 +266,39 @@ final class ToFunctionReader {
         skipField(tag, end);
       }
     }
+  }
+
+  /**
+   * Reads the typed value if it is laid out as the runtime and every SDK write one with a short
+   * name and value: {@code 0A len typename 10 01 1A len value}, nothing else, each length one byte.
+   * Those bytes are checked one by one, in place of the general loop's tags and varints, and read
+   * as the loop would read them (all three fields set, so a merge is the same too).
+   *
+   * @return false, having read nothing, for any other layout
+   */
+  private boolean readUsualTypedValue(int end, int typeRole) throws CharacterCodingException {
+    byte[] in = this.in;
+    int p = pos;
+    if (end - p < 6 || in[p] != ((1 << 3) | LENGTH_DELIMITED)) {
+      return false;
+    }
+    int typeLength = in[p + 1];
+    int typeStart = p + 2;
+    int q = typeStart + typeLength;
+    if (typeLength < 0
+        || end - q < 4
+        || in[q] != ((2 << 3) | VARINT)
+        || in[q + 1] != 1
+        || in[q + 2] != ((3 << 3) | LENGTH_DELIMITED)
+        || in[q + 3] < 0
+        || q + 4 + in[q + 3] != end) {
+      return false;
+    }
+    valueType = string(typeStart, typeLength, typeRole);
+    valuePresent = true;
+    valueBytes = Arrays.copyOfRange(in, q + 4, end);
+    pos = end;
+    return true;
   }
 
   // ---- wire primitives ----
@@ -323,8 +359,13 @@ final class ToFunctionReader {
   private String readString(int enclosingEnd, int role) throws CharacterCodingException {
     int end = readLengthEnd(enclosingEnd);
     int start = pos;
-    int length = end - start;
     pos = end;
+    return string(start, end - start, role);
+  }
+
+  /** The string of {@code length} bytes at {@code start}, interned in {@code role} unless -1. */
+  private String string(int start, int length, int role) throws CharacterCodingException {
+    int end = start + length;
     if (role < 0) {
       return StringInterner.decode(in, start, length);
     }
