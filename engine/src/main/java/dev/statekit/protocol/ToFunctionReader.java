@@ -55,18 +55,26 @@ final class ToFunctionReader {
 
   int invocationCount;
   String[][] callers = new String[4][];
-  String[] argumentTypes = new String[4];
-  byte[][] argumentValues = new byte[4][];
+
+  // Each argument's type, as an index into the batch's distinct types (its arguments mostly share
+  // one), and its value, as a range of the request's bytes that argumentValue copies out. The
+  // reader is long-lived: a reference stored into it costs a memory fence in G1's write barrier,
+  // an int costs nothing, so an invocation stores ints.
+  private int[] argumentTypeIndexes = new int[4];
+  private int[] argumentStarts = new int[4];
+  private int[] argumentEnds = new int[4];
+  private String[] argumentTypes = new String[4];
+  private int argumentTypeCount;
 
   // The last string interned, compared in place: a batch's arguments usually share a type name.
   private int lastStringStart = -1;
   private int lastStringLength;
   private String lastString;
 
-  // The TypedValue being read.
-  private String valueType;
+  // The TypedValue being read (its type name is returned by readTypedValue).
   private boolean valuePresent;
-  private byte[] valueBytes;
+  private int valueStart;
+  private int valueEnd;
 
   private ToFunctionReader() {}
 
@@ -102,17 +110,30 @@ final class ToFunctionReader {
     return reader;
   }
 
+  /** The type name of invocation {@code index}'s argument. */
+  String argumentType(int index) {
+    return argumentTypes[argumentTypeIndexes[index]];
+  }
+
+  /** A copy of invocation {@code index}'s argument value, made while the request is still read. */
+  byte[] argumentValue(int index) {
+    return copy(argumentStarts[index], argumentEnds[index]);
+  }
+
   /** Forgets the request (its bytes and values are not kept alive by the thread). */
   void release() {
     Arrays.fill(stateNames, 0, stateCount, null);
     Arrays.fill(stateValues, 0, stateCount, null);
     Arrays.fill(callers, 0, invocationCount, null);
-    Arrays.fill(argumentTypes, 0, invocationCount, null);
-    Arrays.fill(argumentValues, 0, invocationCount, null);
-    if (argumentTypes.length > KEPT_LENGTH) {
+    Arrays.fill(argumentTypes, 0, argumentTypeCount, null);
+    if (callers.length > KEPT_LENGTH) {
       callers = new String[4][];
+      argumentTypeIndexes = new int[4];
+      argumentStarts = new int[4];
+      argumentEnds = new int[4];
+    }
+    if (argumentTypes.length > KEPT_LENGTH) {
       argumentTypes = new String[4];
-      argumentValues = new byte[4][];
     }
     if (stateNames.length > KEPT_LENGTH) {
       stateNames = new String[4];
@@ -122,8 +143,6 @@ final class ToFunctionReader {
     strings = null;
     target = null;
     lastString = null;
-    valueType = null;
-    valueBytes = null;
     borrowed = false;
   }
 
@@ -135,6 +154,7 @@ final class ToFunctionReader {
     target = null;
     stateCount = 0;
     invocationCount = 0;
+    argumentTypeCount = 0;
     lastStringStart = -1;
     lastStringLength = 0;
     lastString = null;
@@ -195,13 +215,14 @@ final class ToFunctionReader {
 
   private void readPersistedValue(int end) throws CharacterCodingException {
     String name = "";
+    String type = "";
     startValue();
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
         name = readString(end, STATE_NAME);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
-        readTypedValue(readLengthEnd(end), STATE_TYPE);
+        type = readTypedValue(readLengthEnd(end), STATE_TYPE, type);
       } else {
         skipField(tag, end);
       }
@@ -211,61 +232,93 @@ final class ToFunctionReader {
       stateValues = Arrays.copyOf(stateValues, stateCount * 2);
     }
     stateNames[stateCount] = name;
-    stateValues[stateCount] = valuePresent ? new TypedValue(valueType, valueBytes) : null;
+    stateValues[stateCount] =
+        valuePresent ? new TypedValue(type, copy(valueStart, valueEnd)) : null;
     stateCount++;
   }
 
   private void readInvocation(int end) throws CharacterCodingException {
     String[] caller = null;
+    String type = "";
     startValue();
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
         caller = readAddress(readLengthEnd(end), caller, CALLER_NAMESPACE);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
-        readTypedValue(readLengthEnd(end), ARGUMENT_TYPE);
+        type = readTypedValue(readLengthEnd(end), ARGUMENT_TYPE, type);
       } else {
         skipField(tag, end);
       }
     }
-    if (invocationCount == argumentTypes.length) {
+    if (invocationCount == callers.length) {
       // Grown fourfold: a batch of ten copies the arrays once, not twice.
       int size = invocationCount * 4;
       callers = Arrays.copyOf(callers, size);
-      argumentTypes = Arrays.copyOf(argumentTypes, size);
-      argumentValues = Arrays.copyOf(argumentValues, size);
+      argumentTypeIndexes = Arrays.copyOf(argumentTypeIndexes, size);
+      argumentStarts = Arrays.copyOf(argumentStarts, size);
+      argumentEnds = Arrays.copyOf(argumentEnds, size);
     }
-    callers[invocationCount] = caller;
-    argumentTypes[invocationCount] = valueType;
-    argumentValues[invocationCount] = valueBytes;
+    if (caller != null) {
+      callers[invocationCount] = caller;
+    }
+    argumentTypeIndexes[invocationCount] = typeIndex(type);
+    argumentStarts[invocationCount] = valueStart;
+    argumentEnds[invocationCount] = valueEnd;
     invocationCount++;
   }
 
-  private void startValue() {
-    valueType = "";
-    valuePresent = false;
-    valueBytes = EMPTY;
+  /** The index of {@code type} among the batch's argument types, added if new. */
+  private int typeIndex(String type) {
+    int last = argumentTypeCount - 1;
+    if (last >= 0 && argumentTypes[last] == type) {
+      return last;
+    }
+    if (argumentTypeCount == argumentTypes.length) {
+      argumentTypes = Arrays.copyOf(argumentTypes, argumentTypeCount * 4);
+    }
+    argumentTypes[argumentTypeCount] = type;
+    return argumentTypeCount++;
   }
 
-  /** Typename, has_value, value; a repeated TypedValue merges field by field. */
-  private void readTypedValue(int end, int typeRole) throws CharacterCodingException {
-    if (readUsualTypedValue(end, typeRole)) {
-      return;
+  private void startValue() {
+    valuePresent = false;
+    valueStart = 0;
+    valueEnd = 0;
+  }
+
+  /** The request's bytes from {@code start} to {@code end}, in an array of their own. */
+  private byte[] copy(int start, int end) {
+    return start == end ? EMPTY : Arrays.copyOfRange(in, start, end);
+  }
+
+  /**
+   * Typename, has_value, value; a repeated TypedValue merges field by field, into {@code type} and
+   * the value's range.
+   *
+   * @return the type name
+   */
+  private String readTypedValue(int end, int typeRole, String type)
+      throws CharacterCodingException {
+    String usual = readUsualTypedValue(end, typeRole);
+    if (usual != null) {
+      return usual;
     }
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        valueType = readString(end, typeRole);
+        type = readString(end, typeRole);
       } else if (tag == ((2 << 3) | VARINT)) {
         valuePresent = readVarint64(end) != 0;
       } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
-        int valueEnd = readLengthEnd(end);
-        valueBytes = Arrays.copyOfRange(in, pos, valueEnd);
+        valueEnd = readLengthEnd(end);
+        valueStart = pos;
         pos = valueEnd;
       } else {
         skipField(tag, end);
       }
     }
+    return type;
   }
 
   /**
@@ -274,13 +327,13 @@ final class ToFunctionReader {
    * Those bytes are checked one by one, in place of the general loop's tags and varints, and read
    * as the loop would read them (all three fields set, so a merge is the same too).
    *
-   * @return false, having read nothing, for any other layout
+   * @return the type name; {@code null}, having read nothing, for any other layout
    */
-  private boolean readUsualTypedValue(int end, int typeRole) throws CharacterCodingException {
+  private String readUsualTypedValue(int end, int typeRole) throws CharacterCodingException {
     byte[] in = this.in;
     int p = pos;
     if (end - p < 6 || in[p] != ((1 << 3) | LENGTH_DELIMITED)) {
-      return false;
+      return null;
     }
     int typeLength = in[p + 1];
     int typeStart = p + 2;
@@ -292,13 +345,14 @@ final class ToFunctionReader {
         || in[q + 2] != ((3 << 3) | LENGTH_DELIMITED)
         || in[q + 3] < 0
         || q + 4 + in[q + 3] != end) {
-      return false;
+      return null;
     }
-    valueType = string(typeStart, typeLength, typeRole);
+    String type = string(typeStart, typeLength, typeRole);
     valuePresent = true;
-    valueBytes = Arrays.copyOfRange(in, q + 4, end);
+    valueStart = q + 4;
+    valueEnd = end;
     pos = end;
-    return true;
+    return type;
   }
 
   // ---- wire primitives ----
