@@ -66,7 +66,9 @@ final class ToFunctionReader {
   private String[] argumentTypes = new String[4];
   private int argumentTypeCount;
 
-  // The last string interned, compared in place: a batch's arguments usually share a type name.
+  // The last argument type name, compared in place: a batch's arguments usually share one. Only
+  // that role is remembered here (the interner keeps the last string of each role): a string
+  // stored into the long-lived reader costs a fence in the write barrier.
   private int lastStringStart = -1;
   private int lastStringLength;
   private String lastString;
@@ -423,15 +425,19 @@ final class ToFunctionReader {
     if (role < 0) {
       return StringInterner.decode(in, start, length);
     }
+    if (role != ARGUMENT_TYPE) {
+      return strings.intern(role, in, start, length);
+    }
     if (length == lastStringLength
         && lastStringStart >= 0
         && Arrays.equals(in, lastStringStart, lastStringStart + length, in, start, end)) {
       return lastString;
     }
-    lastString = strings.intern(role, in, start, length);
+    String string = strings.intern(role, in, start, length);
+    lastString = string;
     lastStringStart = start;
     lastStringLength = length;
-    return lastString;
+    return string;
   }
 
   private void skipField(int tag, int end) {
