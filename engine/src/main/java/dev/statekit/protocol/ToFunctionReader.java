@@ -421,7 +421,6 @@ final class ToFunctionReader {
 
   /** The string of {@code length} bytes at {@code start}, interned in {@code role} unless -1. */
   private String string(int start, int length, int role) throws CharacterCodingException {
-    int end = start + length;
     if (role < 0) {
       return StringInterner.decode(in, start, length);
     }
@@ -430,7 +429,7 @@ final class ToFunctionReader {
     }
     if (length == lastStringLength
         && lastStringStart >= 0
-        && Arrays.equals(in, lastStringStart, lastStringStart + length, in, start, end)) {
+        && ByteRanges.equal(in, lastStringStart, in, start, length)) {
       return lastString;
     }
     String string = strings.intern(role, in, start, length);
