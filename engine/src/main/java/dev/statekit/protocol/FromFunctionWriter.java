@@ -48,6 +48,7 @@ final class FromFunctionWriter {
   private final HeadMemo typedValueHeads = new HeadMemo();
   private final HeadMemo egressHeads = new HeadMemo();
   private final HeadMemo modifyHeads = new HeadMemo();
+  private final HeadMemo egressTypedValueHeads = new HeadMemo();
 
   private FromFunctionWriter() {}
 
@@ -141,13 +142,28 @@ final class FromFunctionWriter {
 
   private void egress(EgressMessage egress) {
     int end = written();
-    typedValueBody(payloads.typeName(egress), payloads.bytes(egress));
+    String typeName = payloads.typeName(egress);
+    byte[] value = payloads.bytes(egress);
     TypeName target = egress.targetEgress();
-    byte[] head = egressHeads.get(target);
-    if (head == null) {
-      head = egressHeads.put(target, egressHead(target));
+    int length = value.length;
+    byte[] typedHead = typedValueHead(typeName);
+    int typedLength = typedHead.length + 1 + length;
+    if (length != 0 && typedLength < 128) {
+      // Short enough that both lengths take one byte: the egress head, the typed value's length
+      // and the typed value's head are one copy, the length set in place.
+      byte[] both = egressTypedValueHeads.get(target, typeName);
+      if (both == null) {
+        both = egressTypedValueHeads.put(target, typeName, join(egressHead(target), typedHead));
+      }
+      room(length + both.length + 1);
+      put(value, length);
+      buf[--pos] = (byte) length;
+      put(both, both.length);
+      buf[pos + both.length - typedHead.length - 1] = (byte) typedLength;
+    } else {
+      typedValueBody(typeName, value);
+      lengthAndHead(written() - end, egressHead(target));
     }
-    lengthAndHead(written() - end, head);
     header(4, end);
   }
 
@@ -167,10 +183,7 @@ final class FromFunctionWriter {
 
   /** A {@code TypedValue}'s fields: its head, then the value as field 3 unless it is empty. */
   private void typedValueBody(String typeName, byte[] value) {
-    byte[] head = typedValueHeads.get(typeName);
-    if (head == null) {
-      head = typedValueHeads.put(typeName, typedValueHead(utf8.bytes(typeName)));
-    }
+    byte[] head = typedValueHead(typeName);
     int length = value.length;
     if (length == 0) {
       // proto3 omits an empty bytes field: the head without its last byte, field 3's tag.
@@ -185,6 +198,29 @@ final class FromFunctionWriter {
 
   // ---- heads: the constant bytes in front of a length, its field's tag last ----
 
+  private byte[] typedValueHead(String typeName) {
+    byte[] head = typedValueHeads.get(typeName);
+    if (head == null) {
+      head = typedValueHeads.put(typeName, typedValueHead(utf8.bytes(typeName)));
+    }
+    return head;
+  }
+
+  private byte[] egressHead(TypeName egress) {
+    byte[] head = egressHeads.get(egress);
+    if (head == null) {
+      head = egressHeads.put(egress, encodeEgressHead(egress));
+    }
+    return head;
+  }
+
+  /** An egress head, a byte for the typed value's length, and the typed value's head. */
+  private static byte[] join(byte[] egressHead, byte[] typedValueHead) {
+    byte[] both = Arrays.copyOf(egressHead, egressHead.length + 1 + typedValueHead.length);
+    System.arraycopy(typedValueHead, 0, both, egressHead.length + 1, typedValueHead.length);
+    return both;
+  }
+
   /** Type name (1, omitted if empty), has_value true (2), and the tag of the value (3). */
   private static byte[] typedValueHead(byte[] typeName) {
     byte[] head = new byte[stringFieldSize(typeName) + 3];
@@ -196,7 +232,7 @@ final class FromFunctionWriter {
   }
 
   /** Egress namespace (1) and name (2), and the tag of the typed value (3). */
-  private byte[] egressHead(TypeName egress) {
+  private byte[] encodeEgressHead(TypeName egress) {
     byte[] namespace = utf8.bytes(egress.namespace());
     byte[] name = utf8.bytes(egress.name());
     byte[] head = new byte[stringFieldSize(namespace) + stringFieldSize(name) + 1];

@@ -38,7 +38,10 @@ class WriterHeadsTest {
   private static final List<TypeName> TYPES = names("types");
   private static final List<ValueSpec<String>> STATES = states();
 
-  /** Each argument "K" sends one egress record and one message per name, shifted by K. */
+  /**
+   * Each argument "K" sends one egress record and one message per name, shifted by K, each with a
+   * value of the type named K further on.
+   */
   private final RequestReplyHandler handler =
       new RequestReplyHandler(
           StatefulFunctions.builder()
@@ -53,11 +56,24 @@ class WriterHeadsTest {
                       // Every other name the same instance in every answer, the rest new ones.
                       boolean same = i % 2 == 0;
                       TypeName egress = same ? EGRESSES.get(k) : TypeName.of("test", copy(name));
-                      TypeName type = same ? TYPES.get(k) : TypeName.of("types", copy(name));
+                      // Each egress with another type in each answer, so pairs change too.
+                      String typed = name(k + shift);
+                      TypeName type =
+                          same
+                              ? TYPES.get((k + shift) % SAME_HASH.size())
+                              : TypeName.of("types", copy(typed));
                       context.send(
                           EgressMessageBuilder.forEgress(egress).withRawValue(type, value).build());
                       context.send(
                           MessageBuilder.forAddress(NAMES, name).withRawValue(type, value).build());
+                    }
+                    // One egress, one instance, with each type in turn: the same egress with a
+                    // type it was not last written with.
+                    for (TypeName type : TYPES) {
+                      context.send(
+                          EgressMessageBuilder.forEgress(EGRESSES.get(shift % EGRESSES.size()))
+                              .withRawValue(type, new byte[] {1})
+                              .build());
                     }
                     for (int i = 0; i < STATES.size(); i++) {
                       context.storage().set(STATES.get(i), name(i + shift));
@@ -110,11 +126,17 @@ class WriterHeadsTest {
       String name = name(i + shift);
       EgressMessage egress = result.getOutgoingEgresses(i);
       assertEquals("test/" + name, egress.getEgressNamespace() + "/" + egress.getEgressType());
-      assertEquals("types/" + name, egress.getArgument().getTypename());
+      assertEquals("types/" + name(i + 2 * shift), egress.getArgument().getTypename());
       assertEquals(name, egress.getArgument().getValue().toStringUtf8());
       FromFunction.Invocation sent = result.getOutgoingMessages(i);
       assertEquals(name, sent.getTarget().getId());
-      assertEquals("types/" + name, sent.getArgument().getTypename());
+      assertEquals("types/" + name(i + 2 * shift), sent.getArgument().getTypename());
+    }
+    for (int t = 0; t < TYPES.size(); t++) {
+      EgressMessage egress = result.getOutgoingEgresses(SAME_HASH.size() + t);
+      assertEquals(
+          "test/" + name(shift), egress.getEgressNamespace() + "/" + egress.getEgressType());
+      assertEquals("types/" + name(t), egress.getArgument().getTypename());
     }
     for (int i = 0; i < STATES.size(); i++) {
       PersistedValueMutation mutation = result.getStateMutations(i);
