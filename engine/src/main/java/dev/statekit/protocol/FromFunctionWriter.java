@@ -42,18 +42,13 @@ final class FromFunctionWriter {
   private int pos;
   private Utf8Cache utf8;
 
-  // Answers mostly share one egress, one state name and two value types (the state's, the egress
-  // value's): the last of each is remembered with its bytes, so a write needs no lookup. A string
-  // and its UTF-8 bytes are the same in every answer, so they are kept from one to the next.
-  private TypeName lastEgress;
-  private byte[] lastEgressNamespace;
-  private byte[] lastEgressName;
-  private String lastTypeName;
-  private byte[] lastTypeNameBytes;
-  private String otherTypeName;
-  private byte[] otherTypeNameBytes;
-  private String lastStateName;
-  private byte[] lastStateNameBytes;
+  // The bytes of an answer that only depend on a name are the same in every answer: a typed value's
+  // type name and has_value, an egress record's egress, a mutation's kind and state name. Each is
+  // kept encoded with its neighbouring tags ("head"), so writing one is one copy, not a field each.
+  private final HeadMemo typedValueHeads = new HeadMemo();
+  private final HeadMemo egressHeads = new HeadMemo();
+  private final HeadMemo modifyHeads = new HeadMemo();
+  private final HeadMemo egressTypedValueHeads = new HeadMemo();
 
   private FromFunctionWriter() {}
 
@@ -103,17 +98,16 @@ final class FromFunctionWriter {
 
   private void mutation(StateMutation mutation) {
     int end = written();
-    if (!mutation.isDelete()) {
-      typedValue(3, mutation.value().typeName(), mutation.value().value());
-    }
     String name = mutation.stateName();
-    if (name != lastStateName) {
-      lastStateNameBytes = utf8.bytes(name);
-      lastStateName = name;
-    }
-    bytesField(2, lastStateNameBytes);
-    if (!mutation.isDelete()) {
-      smallField(1, MODIFY);
+    if (mutation.isDelete()) {
+      bytesField(2, utf8.bytes(name));
+    } else {
+      typedValueBody(mutation.value().typeName(), mutation.value().value());
+      byte[] head = modifyHeads.get(name);
+      if (head == null) {
+        head = modifyHeads.put(name, modifyHead(utf8.bytes(name)));
+      }
+      lengthAndHead(written() - end, head);
     }
     header(1, end);
   }
@@ -148,15 +142,28 @@ final class FromFunctionWriter {
 
   private void egress(EgressMessage egress) {
     int end = written();
-    typedValue(3, payloads.typeName(egress), payloads.bytes(egress));
+    String typeName = payloads.typeName(egress);
+    byte[] value = payloads.bytes(egress);
     TypeName target = egress.targetEgress();
-    if (target != lastEgress) {
-      lastEgressNamespace = utf8.bytes(target.namespace());
-      lastEgressName = utf8.bytes(target.name());
-      lastEgress = target;
+    int length = value.length;
+    byte[] typedHead = typedValueHead(typeName);
+    int typedLength = typedHead.length + 1 + length;
+    if (length != 0 && typedLength < 128) {
+      // Short enough that both lengths take one byte: the egress head, the typed value's length
+      // and the typed value's head are one copy, the length set in place.
+      byte[] both = egressTypedValueHeads.get(target, typeName);
+      if (both == null) {
+        both = egressTypedValueHeads.put(target, typeName, join(egressHead(target), typedHead));
+      }
+      room(length + both.length + 1);
+      put(value, length);
+      buf[--pos] = (byte) length;
+      put(both, both.length);
+      buf[pos + both.length - typedHead.length - 1] = (byte) typedLength;
+    } else {
+      typedValueBody(typeName, value);
+      lengthAndHead(written() - end, egressHead(target));
     }
-    bytesField(2, lastEgressName);
-    bytesField(1, lastEgressNamespace);
     header(4, end);
   }
 
@@ -170,20 +177,99 @@ final class FromFunctionWriter {
 
   private void typedValue(int field, String typeName, byte[] value) {
     int end = written();
-    bytesField(3, value);
-    smallField(2, 1);
-    if (typeName != lastTypeName) {
-      // Two types alternate (a state's and an egress value's): keep both, so neither evicts the
-      // other.
-      String evicted = lastTypeName;
-      byte[] evictedBytes = lastTypeNameBytes;
-      lastTypeNameBytes = typeName == otherTypeName ? otherTypeNameBytes : utf8.bytes(typeName);
-      lastTypeName = typeName;
-      otherTypeName = evicted;
-      otherTypeNameBytes = evictedBytes;
-    }
-    bytesField(1, lastTypeNameBytes);
+    typedValueBody(typeName, value);
     header(field, end);
+  }
+
+  /** A {@code TypedValue}'s fields: its head, then the value as field 3 unless it is empty. */
+  private void typedValueBody(String typeName, byte[] value) {
+    byte[] head = typedValueHead(typeName);
+    int length = value.length;
+    if (length == 0) {
+      // proto3 omits an empty bytes field: the head without its last byte, field 3's tag.
+      room(head.length);
+      put(head, head.length - 1);
+      return;
+    }
+    room(length);
+    put(value, length);
+    lengthAndHead(length, head);
+  }
+
+  // ---- heads: the constant bytes in front of a length, its field's tag last ----
+
+  private byte[] typedValueHead(String typeName) {
+    byte[] head = typedValueHeads.get(typeName);
+    if (head == null) {
+      head = typedValueHeads.put(typeName, typedValueHead(utf8.bytes(typeName)));
+    }
+    return head;
+  }
+
+  private byte[] egressHead(TypeName egress) {
+    byte[] head = egressHeads.get(egress);
+    if (head == null) {
+      head = egressHeads.put(egress, encodeEgressHead(egress));
+    }
+    return head;
+  }
+
+  /** An egress head, a byte for the typed value's length, and the typed value's head. */
+  private static byte[] join(byte[] egressHead, byte[] typedValueHead) {
+    byte[] both = Arrays.copyOf(egressHead, egressHead.length + 1 + typedValueHead.length);
+    System.arraycopy(typedValueHead, 0, both, egressHead.length + 1, typedValueHead.length);
+    return both;
+  }
+
+  /** Type name (1, omitted if empty), has_value true (2), and the tag of the value (3). */
+  private static byte[] typedValueHead(byte[] typeName) {
+    byte[] head = new byte[stringFieldSize(typeName) + 3];
+    int p = putStringField(head, 0, 1, typeName);
+    head[p++] = 2 << 3;
+    head[p++] = 1;
+    head[p] = (3 << 3) | LENGTH_DELIMITED;
+    return head;
+  }
+
+  /** Egress namespace (1) and name (2), and the tag of the typed value (3). */
+  private byte[] encodeEgressHead(TypeName egress) {
+    byte[] namespace = utf8.bytes(egress.namespace());
+    byte[] name = utf8.bytes(egress.name());
+    byte[] head = new byte[stringFieldSize(namespace) + stringFieldSize(name) + 1];
+    int p = putStringField(head, 0, 1, namespace);
+    p = putStringField(head, p, 2, name);
+    head[p] = (3 << 3) | LENGTH_DELIMITED;
+    return head;
+  }
+
+  /** Mutation type MODIFY (1), state name (2, omitted if empty), and the tag of the value (3). */
+  private static byte[] modifyHead(byte[] stateName) {
+    byte[] head = new byte[stringFieldSize(stateName) + 3];
+    head[0] = 1 << 3;
+    head[1] = MODIFY;
+    int p = putStringField(head, 2, 2, stateName);
+    head[p] = (3 << 3) | LENGTH_DELIMITED;
+    return head;
+  }
+
+  private static int stringFieldSize(byte[] value) {
+    return value.length == 0 ? 0 : 1 + varintSize(value.length) + value.length;
+  }
+
+  /** A string field written forwards into a head (field numbers here fit a one-byte tag). */
+  private static int putStringField(byte[] head, int p, int field, byte[] value) {
+    if (value.length == 0) {
+      return p;
+    }
+    head[p++] = (byte) ((field << 3) | LENGTH_DELIMITED);
+    int length = value.length;
+    while ((length & ~0x7F) != 0) {
+      head[p++] = (byte) ((length & 0x7F) | 0x80);
+      length >>>= 7;
+    }
+    head[p++] = (byte) length;
+    System.arraycopy(value, 0, head, p, value.length);
+    return p + value.length;
   }
 
   // ---- primitives, each written before (in front of) what is already there ----
@@ -221,6 +307,19 @@ final class FromFunctionWriter {
     room(10);
     putVarint(length);
     putVarint((field << 3) | LENGTH_DELIMITED);
+  }
+
+  /** The length of what follows, and in front of it a head that ends with the length's tag. */
+  private void lengthAndHead(int length, byte[] head) {
+    room(head.length + 5);
+    putVarint(length);
+    put(head, head.length);
+  }
+
+  /** The first {@code length} bytes of {@code bytes}; room is already made. */
+  private void put(byte[] bytes, int length) {
+    pos -= length;
+    System.arraycopy(bytes, 0, buf, pos, length);
   }
 
   /** A bool or an enum field with a value under 128. */

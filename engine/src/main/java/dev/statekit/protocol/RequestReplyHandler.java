@@ -108,7 +108,7 @@ public final class RequestReplyHandler {
     String checkedType = null;
     for (int i = 0; i < count; i++) {
       String[] caller = request.callers[i];
-      String type = request.argumentTypes[i];
+      String type = request.argumentType(i);
       if (type != checkedType) {
         if (type != checkedArgumentType) {
           RequestDecoding.checkArgumentType(type, run.self(), i);
@@ -120,7 +120,7 @@ public final class RequestReplyHandler {
           run.invoke(
               caller == null ? null : RequestDecoding.address(caller, "caller"),
               type,
-              request.argumentValues[i]);
+              request.argumentValue(i));
     }
     return FromFunctionWriter.result(effects, count, run.mutations(), utf8);
   }

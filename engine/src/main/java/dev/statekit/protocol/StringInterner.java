@@ -41,7 +41,7 @@ final class StringInterner {
     Entry last = recent[role];
     if (last != null
         && last.bytes.length == length
-        && Arrays.equals(last.bytes, 0, length, bytes, offset, offset + length)) {
+        && ByteRanges.equal(last.bytes, 0, bytes, offset, length)) {
       return last.value;
     }
     if (length == 0 || length > MAX_INTERNED_LENGTH) {
@@ -76,7 +76,7 @@ final class StringInterner {
     Entry entry = slots[slot];
     if (entry != null
         && entry.bytes.length == length
-        && Arrays.equals(entry.bytes, 0, length, bytes, offset, offset + length)) {
+        && ByteRanges.equal(entry.bytes, 0, bytes, offset, length)) {
       return entry;
     }
     entry =

@@ -55,18 +55,28 @@ final class ToFunctionReader {
 
   int invocationCount;
   String[][] callers = new String[4][];
-  String[] argumentTypes = new String[4];
-  byte[][] argumentValues = new byte[4][];
 
-  // The last string interned, compared in place: a batch's arguments usually share a type name.
+  // Each argument's type, as an index into the batch's distinct types (its arguments mostly share
+  // one), and its value, as a range of the request's bytes that argumentValue copies out. The
+  // reader is long-lived: a reference stored into it costs a memory fence in G1's write barrier,
+  // an int costs nothing, so an invocation stores ints.
+  private int[] argumentTypeIndexes = new int[4];
+  private int[] argumentStarts = new int[4];
+  private int[] argumentEnds = new int[4];
+  private String[] argumentTypes = new String[4];
+  private int argumentTypeCount;
+
+  // The last argument type name, compared in place: a batch's arguments usually share one. Only
+  // that role is remembered here (the interner keeps the last string of each role): a string
+  // stored into the long-lived reader costs a fence in the write barrier.
   private int lastStringStart = -1;
   private int lastStringLength;
   private String lastString;
 
-  // The TypedValue being read.
-  private String valueType;
+  // The TypedValue being read (its type name is returned by readTypedValue).
   private boolean valuePresent;
-  private byte[] valueBytes;
+  private int valueStart;
+  private int valueEnd;
 
   private ToFunctionReader() {}
 
@@ -102,17 +112,30 @@ final class ToFunctionReader {
     return reader;
   }
 
+  /** The type name of invocation {@code index}'s argument. */
+  String argumentType(int index) {
+    return argumentTypes[argumentTypeIndexes[index]];
+  }
+
+  /** A copy of invocation {@code index}'s argument value, made while the request is still read. */
+  byte[] argumentValue(int index) {
+    return copy(argumentStarts[index], argumentEnds[index]);
+  }
+
   /** Forgets the request (its bytes and values are not kept alive by the thread). */
   void release() {
     Arrays.fill(stateNames, 0, stateCount, null);
     Arrays.fill(stateValues, 0, stateCount, null);
     Arrays.fill(callers, 0, invocationCount, null);
-    Arrays.fill(argumentTypes, 0, invocationCount, null);
-    Arrays.fill(argumentValues, 0, invocationCount, null);
-    if (argumentTypes.length > KEPT_LENGTH) {
+    Arrays.fill(argumentTypes, 0, argumentTypeCount, null);
+    if (callers.length > KEPT_LENGTH) {
       callers = new String[4][];
+      argumentTypeIndexes = new int[4];
+      argumentStarts = new int[4];
+      argumentEnds = new int[4];
+    }
+    if (argumentTypes.length > KEPT_LENGTH) {
       argumentTypes = new String[4];
-      argumentValues = new byte[4][];
     }
     if (stateNames.length > KEPT_LENGTH) {
       stateNames = new String[4];
@@ -122,8 +145,6 @@ final class ToFunctionReader {
     strings = null;
     target = null;
     lastString = null;
-    valueType = null;
-    valueBytes = null;
     borrowed = false;
   }
 
@@ -135,6 +156,7 @@ final class ToFunctionReader {
     target = null;
     stateCount = 0;
     invocationCount = 0;
+    argumentTypeCount = 0;
     lastStringStart = -1;
     lastStringLength = 0;
     lastString = null;
@@ -195,13 +217,14 @@ final class ToFunctionReader {
 
   private void readPersistedValue(int end) throws CharacterCodingException {
     String name = "";
+    String type = "";
     startValue();
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
         name = readString(end, STATE_NAME);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
-        readTypedValue(readLengthEnd(end), STATE_TYPE);
+        type = readTypedValue(readLengthEnd(end), STATE_TYPE, type);
       } else {
         skipField(tag, end);
       }
@@ -211,58 +234,127 @@ final class ToFunctionReader {
       stateValues = Arrays.copyOf(stateValues, stateCount * 2);
     }
     stateNames[stateCount] = name;
-    stateValues[stateCount] = valuePresent ? new TypedValue(valueType, valueBytes) : null;
+    stateValues[stateCount] =
+        valuePresent ? new TypedValue(type, copy(valueStart, valueEnd)) : null;
     stateCount++;
   }
 
   private void readInvocation(int end) throws CharacterCodingException {
     String[] caller = null;
+    String type = "";
     startValue();
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
         caller = readAddress(readLengthEnd(end), caller, CALLER_NAMESPACE);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
-        readTypedValue(readLengthEnd(end), ARGUMENT_TYPE);
+        type = readTypedValue(readLengthEnd(end), ARGUMENT_TYPE, type);
       } else {
         skipField(tag, end);
       }
     }
-    if (invocationCount == argumentTypes.length) {
+    if (invocationCount == callers.length) {
       // Grown fourfold: a batch of ten copies the arrays once, not twice.
       int size = invocationCount * 4;
       callers = Arrays.copyOf(callers, size);
-      argumentTypes = Arrays.copyOf(argumentTypes, size);
-      argumentValues = Arrays.copyOf(argumentValues, size);
+      argumentTypeIndexes = Arrays.copyOf(argumentTypeIndexes, size);
+      argumentStarts = Arrays.copyOf(argumentStarts, size);
+      argumentEnds = Arrays.copyOf(argumentEnds, size);
     }
-    callers[invocationCount] = caller;
-    argumentTypes[invocationCount] = valueType;
-    argumentValues[invocationCount] = valueBytes;
+    if (caller != null) {
+      callers[invocationCount] = caller;
+    }
+    argumentTypeIndexes[invocationCount] = typeIndex(type);
+    argumentStarts[invocationCount] = valueStart;
+    argumentEnds[invocationCount] = valueEnd;
     invocationCount++;
   }
 
-  private void startValue() {
-    valueType = "";
-    valuePresent = false;
-    valueBytes = EMPTY;
+  /** The index of {@code type} among the batch's argument types, added if new. */
+  private int typeIndex(String type) {
+    int last = argumentTypeCount - 1;
+    if (last >= 0 && argumentTypes[last] == type) {
+      return last;
+    }
+    if (argumentTypeCount == argumentTypes.length) {
+      argumentTypes = Arrays.copyOf(argumentTypes, argumentTypeCount * 4);
+    }
+    argumentTypes[argumentTypeCount] = type;
+    return argumentTypeCount++;
   }
 
-  /** Typename, has_value, value; a repeated TypedValue merges field by field. */
-  private void readTypedValue(int end, int typeRole) throws CharacterCodingException {
+  private void startValue() {
+    valuePresent = false;
+    valueStart = 0;
+    valueEnd = 0;
+  }
+
+  /** The request's bytes from {@code start} to {@code end}, in an array of their own. */
+  private byte[] copy(int start, int end) {
+    return start == end ? EMPTY : Arrays.copyOfRange(in, start, end);
+  }
+
+  /**
+   * Typename, has_value, value; a repeated TypedValue merges field by field, into {@code type} and
+   * the value's range.
+   *
+   * @return the type name
+   */
+  private String readTypedValue(int end, int typeRole, String type)
+      throws CharacterCodingException {
+    String usual = readUsualTypedValue(end, typeRole);
+    if (usual != null) {
+      return usual;
+    }
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        valueType = readString(end, typeRole);
+        type = readString(end, typeRole);
       } else if (tag == ((2 << 3) | VARINT)) {
         valuePresent = readVarint64(end) != 0;
       } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
-        int valueEnd = readLengthEnd(end);
-        valueBytes = Arrays.copyOfRange(in, pos, valueEnd);
+        valueEnd = readLengthEnd(end);
+        valueStart = pos;
         pos = valueEnd;
       } else {
         skipField(tag, end);
       }
     }
+    return type;
+  }
+
+  /**
+   * Reads the typed value if it is laid out as the runtime and every SDK write one with a short
+   * name and value: {@code 0A len typename 10 01 1A len value}, nothing else, each length one byte.
+   * Those bytes are checked one by one, in place of the general loop's tags and varints, and read
+   * as the loop would read them (all three fields set, so a merge is the same too).
+   *
+   * @return the type name; {@code null}, having read nothing, for any other layout
+   */
+  private String readUsualTypedValue(int end, int typeRole) throws CharacterCodingException {
+    byte[] in = this.in;
+    int p = pos;
+    if (end - p < 6 || in[p] != ((1 << 3) | LENGTH_DELIMITED)) {
+      return null;
+    }
+    int typeLength = in[p + 1];
+    int typeStart = p + 2;
+    int q = typeStart + typeLength;
+    if (typeLength < 0
+        || end - q < 4
+        || in[q] != ((2 << 3) | VARINT)
+        || in[q + 1] != 1
+        || in[q + 2] != ((3 << 3) | LENGTH_DELIMITED)
+        || in[q + 3] < 0
+        || q + 4 + in[q + 3] != end) {
+      return null;
+    }
+    String type = string(typeStart, typeLength, typeRole);
+    valuePresent = true;
+    valueStart = q + 4;
+    valueEnd = end;
+    pos = end;
+    return type;
   }
 
   // ---- wire primitives ----
@@ -272,6 +364,12 @@ final class ToFunctionReader {
    * are dropped, not refused), with a field number above 0.
    */
   private int readTag(int end) {
+    // Every tag this reader knows fits one byte, and one of 8 or more has a valid field number.
+    int p = pos;
+    if (p < end && in[p] >= 8) {
+      pos = p + 1;
+      return in[p];
+    }
     int tag = (int) readVarint64(end);
     if (tag >>> 3 == 0) {
       throw malformed("a field number is invalid");
@@ -281,6 +379,12 @@ final class ToFunctionReader {
 
   /** A varint that must end before {@code end}, the end of the message it is in. */
   private long readVarint64(int end) {
+    // Most numbers here (tags, lengths, has_value) take one byte: no loop for them.
+    int p = pos;
+    if (p < end && in[p] >= 0) {
+      pos = p + 1;
+      return in[p];
+    }
     long value = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (pos >= end) {
@@ -311,20 +415,28 @@ final class ToFunctionReader {
   private String readString(int enclosingEnd, int role) throws CharacterCodingException {
     int end = readLengthEnd(enclosingEnd);
     int start = pos;
-    int length = end - start;
     pos = end;
+    return string(start, end - start, role);
+  }
+
+  /** The string of {@code length} bytes at {@code start}, interned in {@code role} unless -1. */
+  private String string(int start, int length, int role) throws CharacterCodingException {
     if (role < 0) {
       return StringInterner.decode(in, start, length);
     }
+    if (role != ARGUMENT_TYPE) {
+      return strings.intern(role, in, start, length);
+    }
     if (length == lastStringLength
         && lastStringStart >= 0
-        && Arrays.equals(in, lastStringStart, lastStringStart + length, in, start, end)) {
+        && ByteRanges.equal(in, lastStringStart, in, start, length)) {
       return lastString;
     }
-    lastString = strings.intern(role, in, start, length);
+    String string = strings.intern(role, in, start, length);
+    lastString = string;
     lastStringStart = start;
     lastStringLength = length;
-    return lastString;
+    return string;
   }
 
   private void skipField(int tag, int end) {

@@ -6,15 +6,19 @@ import static dev.statekit.protocol.PeerWire.string;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.statekit.function.Address;
 import dev.statekit.function.EgressMessageBuilder;
 import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.types.TypeName;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.statefun.sdk.java.types.Types;
 import org.apache.flink.statefun.sdk.reqreply.generated.FromFunction;
+import org.apache.flink.statefun.sdk.reqreply.generated.TypedValue;
+import org.apache.flink.statefun.sdk.shaded.com.google.protobuf.ByteString;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,6 +84,51 @@ class ReaderReuseTest {
     assertEquals(numbered("good", 3), echoed(handler.invoke(good)));
     assertThrows(FunctionInvocationException.class, () -> handler.invoke(failing));
     assertEquals(numbered("after", 2), echoed(handler.invoke(batch("after", 2))));
+  }
+
+  @Test
+  void manyRequestsOnOneThreadEachReadTheirOwnTypesValuesAndCallers() {
+    RequestReplyHandler described =
+        new RequestReplyHandler(
+            StatefulFunctions.builder()
+                .withFunction(
+                    ECHO,
+                    (context, message) ->
+                        context.send(
+                            EgressMessageBuilder.forEgress(OUT)
+                                .withValue(
+                                    message.valueTypeName().asString()
+                                        + " "
+                                        + new String(message.rawValue(), StandardCharsets.UTF_8)
+                                        + " "
+                                        + context.caller().map(Address::id).orElse("-"))
+                                .build()))
+                .build());
+    // Past the length the thread keeps its arrays at, with a type that changes within a batch and
+    // from one batch to the next, and a caller on some messages only.
+    for (int r = 0; r < 3000; r++) {
+      PeerWire.Request request = request("test", "echo", "r" + r);
+      List<String> expected = new ArrayList<>();
+      int size = r % 100 == 99 ? 1100 : r % 4 + 1;
+      for (int i = 0; i < size; i++) {
+        String type = "t/type-" + (r + i / 2) % 3;
+        String value = "v" + r + "-" + i;
+        TypedValue argument =
+            TypedValue.newBuilder()
+                .setTypename(type)
+                .setHasValue(true)
+                .setValue(ByteString.copyFromUtf8(value))
+                .build();
+        if (i % 3 == 1) {
+          request.message(PeerWire.address("test", "caller", "c" + i), argument);
+          expected.add(type + " " + value + " c" + i);
+        } else {
+          request.message(argument);
+          expected.add(type + " " + value + " -");
+        }
+      }
+      assertEquals(expected, echoed(described.invoke(request.bytes())), "request " + r);
+    }
   }
 
   private static byte[] batch(String prefix, int size) {

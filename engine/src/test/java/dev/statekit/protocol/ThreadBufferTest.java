@@ -115,8 +115,11 @@ class ThreadBufferTest {
     assertTrue(buf.length <= 256 * 1024, "the thread kept a writer buffer of " + buf.length);
     Object reader = threadLocal(ToFunctionReader.class, "READERS");
     assertNull(field(reader, "in"), "the thread's reader keeps the last request");
-    for (Object value : (Object[]) field(reader, "argumentValues")) {
-      assertNull(value, "the thread's reader keeps an argument");
+    for (Object value : (Object[]) field(reader, "argumentTypes")) {
+      assertNull(value, "the thread's reader keeps an argument's type");
+    }
+    for (Object value : (Object[]) field(reader, "callers")) {
+      assertNull(value, "the thread's reader keeps a caller");
     }
     for (Object value : (Object[]) field(reader, "stateValues")) {
       assertNull(value, "the thread's reader keeps a state value");

@@ -122,9 +122,8 @@ class ToFunctionReaderFuzzTest {
       } else {
         assertNull(actual.callers[i], "invocation " + i + " has no caller");
       }
-      assertEquals(invocation.getArgument().getTypename(), actual.argumentTypes[i]);
-      assertArrayEquals(
-          invocation.getArgument().getValue().toByteArray(), actual.argumentValues[i]);
+      assertEquals(invocation.getArgument().getTypename(), actual.argumentType(i));
+      assertArrayEquals(invocation.getArgument().getValue().toByteArray(), actual.argumentValue(i));
     }
   }
 
