@@ -31,6 +31,19 @@ abstract class QueueSizesContract extends RuntimeFixture {
         MessageBuilder.forAddress(QueueCharactersContract.KEEP, parts[0]).withValue(value).build());
   }
 
+  static final TypeName ERRING = TypeName.of("sizes", "erring");
+
+  /**
+   * {@code <keep id>:<n>}: sends that KEEP address "fail:", 2,000 control characters and n quotes:
+   * it throws with the control characters (its error's first 2,000 characters) as its error.
+   */
+  static void erring(Context context, Message message) {
+    String[] parts = message.asUtf8String().split(":", 2);
+    String value = "fail:" + "\u0001".repeat(2000) + "\"".repeat(Integer.parseInt(parts[1]));
+    context.send(
+        MessageBuilder.forAddress(QueueCharactersContract.KEEP, parts[0]).withValue(value).build());
+  }
+
   StatefulFunctions functions() {
     return StatefulFunctions.builder()
         .withFunction(
@@ -39,6 +52,7 @@ abstract class QueueSizesContract extends RuntimeFixture {
             TestFunctions.DATA,
             TestFunctions.COUNT)
         .withFunction(SENDER, QueueSizesContract::sender)
+        .withFunction(ERRING, QueueSizesContract::erring)
         .build();
   }
 
@@ -74,6 +88,45 @@ abstract class QueueSizesContract extends RuntimeFixture {
       assertEquals(List.of(), letters, "nothing was committed, so nothing is dead-lettered");
     } else {
       assertEquals(1, letters.size(), "committed, so dead-lettered once; left to send: " + left);
+    }
+    assertEquals(0, left, "nothing left to send again forever");
+  }
+
+  // 120,600 quotes after 2,000 control characters: 164 KB in base64, and a dead letter body of
+  // about 253 KB, under a queue message less its 8 KiB margin (what the send checks). The error,
+  // 2,000 control characters, is an attribute of the dead letter: escaped, 12 KB. The dead letter
+  // as a whole (body and attributes) must still fit, or the send must be refused.
+  @Test
+  void aDeadLetterWhoseErrorIsEscapedStillFitsAQueueMessage() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(2), functions());
+    Address sender = address(ERRING, "errors");
+    String keepId = "keep-errors-" + run;
+
+    DirectResult sent =
+        runtime.invoke(
+            DirectInvocation.of(
+                MessageBuilder.forAddress(sender).withValue(keepId + ":120600").build()));
+    for (int i = 0; i < 2; i++) {
+      LambdaLikeWorker.pollOnce(queue(), runtime);
+      waitForVisibility();
+    }
+    drain(runtime);
+    for (int sweep = 0; sweep < 3; sweep++) {
+      clock.advance(Duration.ofMinutes(3));
+      runtime.sweepTimers();
+    }
+
+    List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
+    int left = outboxesLeftLater(runtime);
+    if (!sent.succeeded()) {
+      String error = sent.errorMessage().orElse("");
+      assertTrue(error.contains("more than a queue message holds"), error);
+      assertEquals(List.of(), letters, "nothing was committed, so nothing is dead-lettered");
+    } else {
+      assertEquals(1, letters.size(), "committed, so dead-lettered once; left to send: " + left);
+      assertTrue(
+          letters.get(0).getValue().get("statekit.error").contains("\\u0001"),
+          "the error, readable");
     }
     assertEquals(0, left, "nothing left to send again forever");
   }
