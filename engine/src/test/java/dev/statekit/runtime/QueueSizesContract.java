@@ -44,6 +44,25 @@ abstract class QueueSizesContract extends RuntimeFixture {
         MessageBuilder.forAddress(QueueCharactersContract.KEEP, parts[0]).withValue(value).build());
   }
 
+  static final TypeName DELAYER = TypeName.of("sizes", "delayer");
+
+  /**
+   * {@code <keep id>:<n>:<chars>}: delays by a second n messages of that many characters, one to
+   * each of the KEEP addresses {@code <keep id>-0} to {@code -<n-1>}: their timers fall due
+   * together.
+   */
+  static void delayer(Context context, Message message) {
+    String[] parts = message.asUtf8String().split(":", 3);
+    String value = "x".repeat(Integer.parseInt(parts[2]));
+    for (int i = 0; i < Integer.parseInt(parts[1]); i++) {
+      context.sendAfter(
+          Duration.ofSeconds(1),
+          MessageBuilder.forAddress(QueueCharactersContract.KEEP, parts[0] + "-" + i)
+              .withValue(value)
+              .build());
+    }
+  }
+
   StatefulFunctions functions() {
     return StatefulFunctions.builder()
         .withFunction(
@@ -53,6 +72,7 @@ abstract class QueueSizesContract extends RuntimeFixture {
             TestFunctions.COUNT)
         .withFunction(SENDER, QueueSizesContract::sender)
         .withFunction(ERRING, QueueSizesContract::erring)
+        .withFunction(DELAYER, QueueSizesContract::delayer)
         .build();
   }
 
@@ -129,5 +149,42 @@ abstract class QueueSizesContract extends RuntimeFixture {
           "the error, readable");
     }
     assertEquals(0, left, "nothing left to send again forever");
+  }
+
+  // Ten delayed messages of 80,000 characters, about 107 KB each as a timer's body, fall due
+  // together: a sweep sends them in one call, 1 MB in all, where one SendMessageBatch request takes
+  // 256 KiB (1 MiB on SQS since 2025) in all. Each must still arrive, once, and no timer be left to
+  // be sent again on every sweep.
+  @Test
+  void delayedMessagesDueTogetherArriveWhateverTheirSizeInAll() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(2), functions());
+    String keepId = "keep-timers-" + run;
+
+    DirectResult sent =
+        runtime.invoke(
+            DirectInvocation.of(
+                MessageBuilder.forAddress(address(DELAYER, "timers"))
+                    .withValue(keepId + ":10:80000")
+                    .build()));
+    elapse(Duration.ofSeconds(2));
+    SweepResult sweep = runtime.sweepTimers();
+    drain(runtime);
+    clock.advance(Duration.ofMinutes(6));
+    SweepResult later = runtime.sweepTimers();
+
+    assertTrue(sent.succeeded(), sent::toString);
+    assertEquals(0, sweep.failed(), "every due timer sent: " + sweep);
+    assertEquals(0, later.sent() + later.failed(), "none left to send again: " + later);
+    for (int i = 0; i < 10; i++) {
+      var count =
+          store()
+              .reload(Address.of(QueueCharactersContract.KEEP, keepId + "-" + i))
+              .values()
+              .get(TestFunctions.COUNT.name());
+      assertEquals(
+          1,
+          count == null ? 0 : dev.statekit.types.Types.longType().deserialize(count.bytes()),
+          "once, at " + i);
+    }
   }
 }
