@@ -63,6 +63,22 @@ abstract class QueueSizesContract extends RuntimeFixture {
     }
   }
 
+  static final TypeName TOKENED = TypeName.of("sizes", "tokened");
+
+  /**
+   * {@code <keep id>:<chars>}: delays by a second a message of that many characters to that KEEP
+   * address, under a cancellation token of 4,500 CJK characters (3 bytes each in UTF-8).
+   */
+  static void tokened(Context context, Message message) {
+    String[] parts = message.asUtf8String().split(":", 2);
+    context.sendAfter(
+        Duration.ofSeconds(1),
+        MessageBuilder.forAddress(QueueCharactersContract.KEEP, parts[0])
+            .withValue("x".repeat(Integer.parseInt(parts[1])))
+            .build(),
+        "\u6f22".repeat(4500));
+  }
+
   StatefulFunctions functions() {
     return StatefulFunctions.builder()
         .withFunction(
@@ -73,6 +89,7 @@ abstract class QueueSizesContract extends RuntimeFixture {
         .withFunction(SENDER, QueueSizesContract::sender)
         .withFunction(ERRING, QueueSizesContract::erring)
         .withFunction(DELAYER, QueueSizesContract::delayer)
+        .withFunction(TOKENED, QueueSizesContract::tokened)
         .build();
   }
 
@@ -186,5 +203,39 @@ abstract class QueueSizesContract extends RuntimeFixture {
           count == null ? 0 : dev.statekit.types.Types.longType().deserialize(count.bytes()),
           "once, at " + i);
     }
+  }
+
+  // A delayed message whose timer body is 253,800 characters, under a queue message less its
+  // margin, but 9,000 bytes more in UTF-8: its token's 4,500 characters take 3 bytes each, past
+  // what a queue message holds. Either the send is refused at once, or the message arrives: never
+  // a timer the queue refuses on every sweep.
+  @Test
+  void aDelayedMessageIsMeasuredInBytesNotCharacters() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(2), functions());
+    Address keep = Address.of(QueueCharactersContract.KEEP, "keep-token-" + run);
+    int chars = 3 * (253_800 - 4_500 - 400) / 4;
+
+    DirectResult sent =
+        runtime.invoke(
+            DirectInvocation.of(
+                MessageBuilder.forAddress(address(TOKENED, "token"))
+                    .withValue(keep.id() + ":" + chars)
+                    .build()));
+    elapse(Duration.ofSeconds(2));
+    SweepResult sweep = runtime.sweepTimers();
+    drain(runtime);
+
+    if (!sent.succeeded()) {
+      String error = sent.errorMessage().orElse("");
+      assertTrue(error.contains("more than a queue message holds"), error);
+    } else {
+      assertEquals(0, sweep.failed(), "the timer sent: " + sweep);
+      var count = store().reload(keep).values().get(TestFunctions.COUNT.name());
+      assertEquals(
+          1, count == null ? 0 : dev.statekit.types.Types.longType().deserialize(count.bytes()));
+    }
+    clock.advance(Duration.ofMinutes(6));
+    SweepResult later = runtime.sweepTimers();
+    assertEquals(0, later.sent() + later.failed(), "no timer left to send again: " + later);
   }
 }
