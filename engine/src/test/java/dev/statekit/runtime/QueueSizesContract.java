@@ -3,6 +3,7 @@ package dev.statekit.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.QueueIds;
 import dev.statekit.function.Address;
 import dev.statekit.function.Context;
 import dev.statekit.function.Message;
@@ -79,6 +80,28 @@ abstract class QueueSizesContract extends RuntimeFixture {
         "\u6f22".repeat(4500));
   }
 
+  static final TypeName ODD_SENDER = TypeName.of("sizes", "odd-sender");
+  static final TypeName COUNT_ANY = TypeName.of("sizes", "count-any");
+
+  /** A type name of 2,000 control characters: 1 byte each in UTF-8, 6 as a body's escapes. */
+  static final TypeName ODD_TYPE = TypeName.of("sizes", "odd" + "\u0001".repeat(2000));
+
+  /** {@code <count id>:<bytes>}: sends that COUNT_ANY address that many bytes of ODD_TYPE. */
+  static void oddSender(Context context, Message message) {
+    String[] parts = message.asUtf8String().split(":", 2);
+    context.send(
+        MessageBuilder.forAddress(COUNT_ANY, parts[0])
+            .withRawValue(ODD_TYPE, new byte[Integer.parseInt(parts[1])])
+            .build());
+  }
+
+  /** Counts the messages it gets, whatever their type. */
+  static void countAny(Context context, Message message) {
+    context
+        .storage()
+        .set(TestFunctions.COUNT, context.storage().get(TestFunctions.COUNT).orElse(0L) + 1);
+  }
+
   StatefulFunctions functions() {
     return StatefulFunctions.builder()
         .withFunction(
@@ -90,6 +113,8 @@ abstract class QueueSizesContract extends RuntimeFixture {
         .withFunction(ERRING, QueueSizesContract::erring)
         .withFunction(DELAYER, QueueSizesContract::delayer)
         .withFunction(TOKENED, QueueSizesContract::tokened)
+        .withFunction(ODD_SENDER, QueueSizesContract::oddSender)
+        .withFunction(COUNT_ANY, QueueSizesContract::countAny, TestFunctions.COUNT)
         .build();
   }
 
@@ -237,5 +262,44 @@ abstract class QueueSizesContract extends RuntimeFixture {
     clock.advance(Duration.ofMinutes(6));
     SweepResult later = runtime.sweepTimers();
     assertEquals(0, later.sent() + later.failed(), "no timer left to send again: " + later);
+  }
+
+  // A type name of 2,000 control characters: 2,000 bytes as a count of characters, 12,000 as the
+  // escapes a bundle's body carries it in. A message sized to what a bundle may hold by the count
+  // takes 10 KB more as the body that goes out, past the margin. Either the send is refused at
+  // once, or the message arrives, once: never a committed message the queue refuses.
+  @Test
+  void aMessageWhoseTypeNameHoldsCharactersSqsRefusesIsMeasuredAsItGoesOut() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(2), functions());
+    Address sender = address(ODD_SENDER, "odd");
+    Address counter = address(COUNT_ANY, "odd");
+    long room =
+        QueueIds.MAX_MESSAGE_BYTES
+            - 8 * 1024
+            - 256
+            - 2L * (sender.toString().length() + counter.toString().length())
+            - 48
+            - 76
+            - ODD_TYPE.asString().length()
+            - 100;
+    long bytes = room / 4 * 3 - 2;
+
+    DirectResult sent =
+        runtime.invoke(
+            DirectInvocation.of(
+                MessageBuilder.forAddress(sender).withValue(counter.id() + ":" + bytes).build()));
+    drain(runtime);
+
+    List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
+    if (!sent.succeeded()) {
+      String error = sent.errorMessage().orElse("");
+      assertTrue(error.contains("more than a queue message holds"), error);
+    } else {
+      assertEquals(List.of(), letters.stream().map(Map.Entry::getValue).toList(), "delivered");
+      var count = store().reload(counter).values().get(TestFunctions.COUNT.name());
+      assertEquals(
+          1, count == null ? 0 : dev.statekit.types.Types.longType().deserialize(count.bytes()));
+    }
+    assertEquals(0, outboxesLeftLater(runtime), "nothing left to send again");
   }
 }
