@@ -52,10 +52,36 @@ public final class QueueIds {
 
   private static byte[] digest(String text) {
     try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return MessageDigest.getInstance("SHA-256").digest(bytes(text));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("Every JDK has SHA-256", e);
     }
+  }
+
+  /**
+   * The text's UTF-8 bytes; an unpaired surrogate, which UTF-8 has no bytes for (Java writes '?'),
+   * as the three bytes its code unit would take (WTF-8), which no valid UTF-8 holds. Two texts that
+   * differ only in an unpaired surrogate are two addresses (bodies carry them exactly), so they
+   * must not have one hash: one dedup id would drop the second's message as a repeat.
+   */
+  private static byte[] bytes(String text) {
+    if (SqsText.firstUnpairedSurrogate(text) < 0) {
+      return text.getBytes(StandardCharsets.UTF_8);
+    }
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(text.length() * 3);
+    for (int i = 0; i < text.length(); ) {
+      int c = text.codePointAt(i);
+      int length = Character.charCount(c);
+      if (Character.isSurrogate((char) c) && length == 1) {
+        out.write(0xE0 | (c >> 12));
+        out.write(0x80 | ((c >> 6) & 0x3F));
+        out.write(0x80 | (c & 0x3F));
+      } else {
+        out.writeBytes(text.substring(i, i + length).getBytes(StandardCharsets.UTF_8));
+      }
+      i += length;
+    }
+    return out.toByteArray();
   }
 
   private static boolean allowed(int c) {

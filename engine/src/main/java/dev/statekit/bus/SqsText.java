@@ -35,6 +35,18 @@ public final class SqsText {
     return -1;
   }
 
+  /** The index of the first unpaired surrogate in {@code text}, or -1 if it has none. */
+  static int firstUnpairedSurrogate(String text) {
+    for (int i = 0; i < text.length(); ) {
+      int c = text.codePointAt(i);
+      if (c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE) {
+        return i;
+      }
+      i += Character.charCount(c);
+    }
+    return -1;
+  }
+
   /**
    * {@code text} with every character SQS refuses written as a JSON escape {@code \}{@code uXXXX}
    * (an unpaired surrogate too); {@code text} itself when it has none. In JSON text such characters

@@ -26,4 +26,23 @@ class QueueIdsTest {
     assertTrue(long1.length() <= 128);
     assertNotEquals(QueueIds.fit("é"), QueueIds.fit("e"));
   }
+
+  // Bodies carry unpaired surrogates exactly, so texts that differ only in one name two things
+  // (two addresses): their hashes (dedup ids, groups) must differ, and every other text's hash
+  // stays the SHA-256 of its UTF-8 bytes, as before.
+  @Test
+  void textsThatDifferOnlyInAnUnpairedSurrogateHashApart() throws Exception {
+    assertNotEquals(QueueIds.sha256("a\uD83D"), QueueIds.sha256("a\uD83E"));
+    assertNotEquals(QueueIds.sha256("a\uD83D"), QueueIds.sha256("a?"));
+    assertNotEquals(QueueIds.sha256("a\uDE00\uD83D"), QueueIds.sha256("a\uD83D\uDE00"));
+    assertNotEquals(QueueIds.fit("x/y/a\uD83D"), QueueIds.fit("x/y/a\uD83E"));
+    for (String text : new String[] {"", "ada", "\u00e9\uD83D\uDE00\uFFFF", "a?"}) {
+      byte[] digest =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      assertEquals(
+          java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(digest),
+          QueueIds.sha256(text));
+    }
+  }
 }

@@ -20,12 +20,12 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
- * A {@link MessageBus} on an SQS queue: one SendMessageBatch per call. On a FIFO queue (its URL
- * ends in {@code .fifo}) the group and deduplication ids are set; a standard queue gets neither,
- * and takes each message's {@link BusMessage#delaySeconds() delay} instead (FIFO queues have no
- * per-message delay: a delayed message for one is refused before anything is sent). Entries that
- * fail for a passing reason (throttling, a server error) are sent again with {@link RetryPolicy}'s
- * backoff.
+ * A {@link MessageBus} on an SQS queue: one SendMessageBatch per call, or as many as SQS's limit
+ * for a whole request ({@link #SQS_MAX_BYTES} in all) needs. On a FIFO queue (its URL ends in
+ * {@code .fifo}) the group and deduplication ids are set; a standard queue gets neither, and takes
+ * each message's {@link BusMessage#delaySeconds() delay} instead (FIFO queues have no per-message
+ * delay: a delayed message for one is refused before anything is sent). Entries that fail for a
+ * passing reason (throttling, a server error) are sent again with {@link RetryPolicy}'s backoff.
  */
 public final class SqsMessageBus implements MessageBus {
   /** SQS's limit for a message and for a whole batch: 256 KiB. */
@@ -81,27 +81,40 @@ public final class SqsMessageBus implements MessageBus {
     String lastError = "";
     SdkException lastCause = null;
     for (int attempt = 1; !pending.isEmpty(); attempt++) {
-      List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
-      // Entries keep the list's order, so messages of one group are enqueued in that order.
-      for (int i = 0; i < messages.size(); i++) {
-        if (pending.containsKey(Integer.toString(i))) {
-          entries.add(entry(Integer.toString(i), messages.get(i)));
-        }
-      }
       Set<String> retryable = new HashSet<>();
       Set<String> permanent = new HashSet<>();
-      try {
-        SendMessageBatchResponse response =
-            sqs.sendMessageBatch(b -> b.queueUrl(queueUrl).entries(entries));
-        response.successful().forEach(ok -> pending.remove(ok.id()));
-        for (BatchResultErrorEntry failed : response.failed()) {
-          (Boolean.TRUE.equals(failed.senderFault()) ? permanent : retryable).add(failed.id());
-          lastError = failed.code() + ": " + failed.message();
+      // Entries keep the list's order, so messages of one group are enqueued in that order; they
+      // go in as many requests as SQS's limit for a whole request needs, each entry on its own
+      // as in one request. On a FIFO queue, a group with an entry not taken sends no later entry
+      // in this attempt: a later request must not put it ahead of the one to be sent again.
+      Set<String> held = new HashSet<>();
+      for (List<Integer> request : requests(messages, pending)) {
+        List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
+        for (int i : request) {
+          if (!fifo || !held.contains(messages.get(i).groupId())) {
+            entries.add(entry(Integer.toString(i), messages.get(i)));
+          }
         }
-      } catch (SdkException e) {
-        lastCause = e;
-        lastError = e.getMessage();
-        (RetryPolicy.isPassing(e) ? retryable : permanent).addAll(pending.keySet());
+        if (entries.isEmpty()) {
+          continue;
+        }
+        try {
+          SendMessageBatchResponse response =
+              sqs.sendMessageBatch(b -> b.queueUrl(queueUrl).entries(entries));
+          response.successful().forEach(ok -> pending.remove(ok.id()));
+          for (BatchResultErrorEntry failed : response.failed()) {
+            (Boolean.TRUE.equals(failed.senderFault()) ? permanent : retryable).add(failed.id());
+            held.add(messages.get(Integer.parseInt(failed.id())).groupId());
+            lastError = failed.code() + ": " + failed.message();
+          }
+        } catch (SdkException e) {
+          lastCause = e;
+          lastError = e.getMessage();
+          for (SendMessageBatchRequestEntry entry : entries) {
+            (RetryPolicy.isPassing(e) ? retryable : permanent).add(entry.id());
+            held.add(messages.get(Integer.parseInt(entry.id())).groupId());
+          }
+        }
       }
       if (!permanent.isEmpty() || (!retryable.isEmpty() && attempt >= retry.maxAttempts())) {
         Set<Integer> failed = new HashSet<>();
@@ -125,6 +138,36 @@ public final class SqsMessageBus implements MessageBus {
         retry.pause(attempt);
       }
     }
+  }
+
+  /**
+   * The positions of the {@code pending} messages, in their order, as requests SQS takes: a
+   * SendMessageBatch holds at most {@link #SQS_MAX_BYTES} in all (BatchRequestTooLong refuses the
+   * whole request otherwise), counted as for one message (body and attributes). Ten due timers or
+   * dead letters of 100 KB each are sent in several requests, not refused together on every try.
+   */
+  private static List<List<Integer>> requests(
+      List<BusMessage> messages, Map<String, Integer> pending) {
+    List<List<Integer>> requests = new ArrayList<>();
+    List<Integer> request = new ArrayList<>();
+    long bytes = 0;
+    for (int i = 0; i < messages.size(); i++) {
+      if (!pending.containsKey(Integer.toString(i))) {
+        continue;
+      }
+      int size = messages.get(i).sqsBytes();
+      if (!request.isEmpty() && bytes + size > SQS_MAX_BYTES) {
+        requests.add(request);
+        request = new ArrayList<>();
+        bytes = 0;
+      }
+      request.add(i);
+      bytes += size;
+    }
+    if (!request.isEmpty()) {
+      requests.add(request);
+    }
+    return requests;
   }
 
   @Override

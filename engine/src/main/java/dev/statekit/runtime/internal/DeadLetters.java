@@ -19,6 +19,7 @@ import dev.statekit.telemetry.Metrics;
 import dev.statekit.telemetry.Telemetry;
 import dev.statekit.telemetry.TraceIds;
 import dev.statekit.types.TypeName;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,17 @@ final class DeadLetters {
       Log.named(dev.statekit.runtime.FunctionRuntime.DEAD_LETTERS_LOGGER);
 
   private static final int MAX_ERROR_LENGTH = 2000;
+
+  /**
+   * The most UTF-8 bytes the error attribute takes once escaped, and any other attribute made of
+   * user data ({@link #MAX_SHOWN_BYTES}): the attributes of a dead letter must fit in the margin a
+   * queue message keeps beside its body ({@link RuntimeSettings#MESSAGE_MARGIN}, 8 KiB), which is
+   * all a send checks ({@link DeadLetterSize}). Escaped, a character SQS refuses takes 6 bytes, so
+   * 2,000 characters of an error could take 12 KB.
+   */
+  static final int MAX_ERROR_BYTES = 4000;
+
+  static final int MAX_SHOWN_BYTES = 1000;
   static final String MESSAGE = "message";
   static final String EGRESS = "egress";
 
@@ -253,7 +265,7 @@ final class DeadLetters {
               + letter.getErrorMessage());
     }
     Map<String, String> attributes = new LinkedHashMap<>();
-    attributes.put("statekit.error", SqsText.escape(letter.getErrorMessage()));
+    attributes.put("statekit.error", shown(letter.getErrorMessage(), MAX_ERROR_BYTES));
     attributes.put("statekit.error-type", letter.getErrorType());
     attributes.put("statekit.attempts", Integer.toString(letter.getAttempts()));
     if (!letter.getTraceId().isEmpty()) {
@@ -263,7 +275,7 @@ final class DeadLetters {
       attributes.put("statekit.message-id", letter.getSourceMessageId());
     }
     if (!letter.getTarget().isEmpty()) {
-      attributes.put("statekit.target", SqsText.escape(letter.getTarget()));
+      attributes.put("statekit.target", shown(letter.getTarget(), MAX_SHOWN_BYTES));
     }
     if (!letter.getKind().isEmpty()) {
       attributes.put("statekit.kind", letter.getKind());
@@ -272,8 +284,8 @@ final class DeadLetters {
       attributes.put("statekit.applied", letter.getApplied());
     }
     if (!letter.getEgress().isEmpty()) {
-      attributes.put("statekit.egress", SqsText.escape(letter.getEgress()));
-      attributes.put("statekit.record-id", SqsText.escape(letter.getRecordId()));
+      attributes.put("statekit.egress", shown(letter.getEgress(), MAX_SHOWN_BYTES));
+      attributes.put("statekit.record-id", shown(letter.getRecordId(), MAX_SHOWN_BYTES));
     }
     // Escaped here, as it goes out, and not only where it is made: a letter committed in an outbox
     // by an earlier version may hold characters SQS refuses, and would be refused forever.
@@ -328,6 +340,31 @@ final class DeadLetters {
    */
   private static String resendKey(String dedupBasis) {
     return "statekit:dl:" + QueueIds.sha256(dedupBasis);
+  }
+
+  /**
+   * {@code text} as an attribute shows it: escaped ({@link SqsText#escape}), and cut with "..." to
+   * at most {@code maxBytes} bytes in UTF-8 (never inside a character). The body carries what the
+   * attributes show of the message (its target, its record id) exactly.
+   */
+  static String shown(String text, int maxBytes) {
+    String escaped = SqsText.escape(text);
+    if (escaped.length() * 3L <= maxBytes
+        || escaped.getBytes(StandardCharsets.UTF_8).length <= maxBytes) {
+      return escaped;
+    }
+    int bytes = 0;
+    int end = 0;
+    while (end < escaped.length()) {
+      int c = escaped.codePointAt(end);
+      int size = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+      if (bytes + size > maxBytes - 3) {
+        break;
+      }
+      bytes += size;
+      end += Character.charCount(c);
+    }
+    return escaped.substring(0, end) + "...";
   }
 
   private static String truncate(String text) {

@@ -216,8 +216,10 @@ final class EffectCheck {
             message.targetAddress(),
             new TypedValue(message.valueTypeName().asString(), message.rawValue()),
             traceId);
-    if (body.length() > settings.maxBodyBytes()) {
-      return tooLarge(message.targetAddress(), body.length());
+    // In bytes, as the queue counts: ids and a token in UTF-8 may take 3 bytes a character.
+    int bodyBytes = body.getBytes(StandardCharsets.UTF_8).length;
+    if (bodyBytes > settings.maxBodyBytes()) {
+      return tooLarge(message.targetAddress(), bodyBytes);
     }
     RuntimeException deadLetterTooLarge =
         deadLetterFits(
@@ -230,7 +232,7 @@ final class EffectCheck {
     long wakeUp = WakeUps.putAtCommit(settings, due, now) ? now : 0;
     scheduled.put(key, new Timer(key, QueueIds.groupId(message.targetAddress()), body, 0, wakeUp));
     // The item holds the body and its keys (a few hundred bytes at most).
-    timerBytes.put(key, body.getBytes(StandardCharsets.UTF_8).length + 512);
+    timerBytes.put(key, bodyBytes + 512);
     if (token != null) {
       tokens.put(token, key);
     }

@@ -88,12 +88,38 @@ final class OutboxBuilder {
 
   /** JSON framing of a bundle from {@code from} to {@code target}, generously counted. */
   static long bundleOverhead(Address from, Address target) {
-    return 256 + 2L * (from.toString().length() + target.toString().length());
+    return 256 + addressBytes(from.toString()) + addressBytes(target.toString());
+  }
+
+  /** An address's share: twice its characters, or the bytes it takes written, if more. */
+  private static long addressBytes(String address) {
+    return Math.max(2L * address.length(), jsonBytes(address));
+  }
+
+  /**
+   * The most bytes {@code text} takes inside a JSON string of a body as it goes to the queue: in
+   * UTF-8, a quote or backslash as 2, a control character or one SQS refuses as a 6-byte escape
+   * ({@link dev.statekit.bus.SqsText#escape}).
+   */
+  static long jsonBytes(String text) {
+    long bytes = 0;
+    for (int i = 0; i < text.length(); ) {
+      int c = text.codePointAt(i);
+      if (c == '"' || c == '\\') {
+        bytes += 2;
+      } else if (c < 0x20 || !dev.statekit.bus.SqsText.allowed(c)) {
+        bytes += 6;
+      } else {
+        bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+      }
+      i += Character.charCount(c);
+    }
+    return bytes;
   }
 
   /** A payload's share of a bundle body: base64 of the value and its framing, a trace id's room. */
   static long payloadSize(String typeName, int valueBytes) {
-    return 48 + TRACE_ROOM + typeName.length() + 4L * ((valueBytes + 2) / 3);
+    return 48 + TRACE_ROOM + jsonBytes(typeName) + 4L * ((valueBytes + 2) / 3);
   }
 
   /** A message's {@code "trace": "..."} at its longest. */
