@@ -65,11 +65,23 @@ public final class SqsText {
       if (allowed(c)) {
         out.append(text, i, i + length);
       } else {
-        out.append(String.format("\\u%04x", c));
+        appendEscape(out, c);
       }
       i += length;
     }
     return out.toString();
+  }
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  /** {@code \}{@code uXXXX} for {@code c}, a BMP code point (every one SQS refuses is). */
+  private static void appendEscape(StringBuilder out, int c) {
+    out.append('\\')
+        .append('u')
+        .append(HEX[(c >> 12) & 0xF])
+        .append(HEX[(c >> 8) & 0xF])
+        .append(HEX[(c >> 4) & 0xF])
+        .append(HEX[c & 0xF]);
   }
 
   /**
