@@ -393,7 +393,10 @@ final class ToFunctionReader {
       byte b = in[pos++];
       value |= (long) (b & 0x7F) << shift;
       if (b >= 0) {
-        return value;
+        // protobuf-java (and so the SDK) reads bit 63 of a ten-byte varint as set whatever the
+        // tenth byte holds (its fast path keeps the ninth byte's continuation bit): so must we, or
+        // a has_value padded to ten bytes reads false here and true there.
+        return shift == 63 ? value | Long.MIN_VALUE : value;
       }
     }
     throw malformed("a number is longer than 10 bytes");

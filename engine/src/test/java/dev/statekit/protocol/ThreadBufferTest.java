@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.EgressMessageBuilder;
+import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.types.TypeName;
@@ -17,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.statefun.sdk.java.types.Types;
 import org.apache.flink.statefun.sdk.reqreply.generated.FromFunction;
+import org.apache.flink.statefun.sdk.reqreply.generated.TypedValue;
+import org.apache.flink.statefun.sdk.shaded.com.google.protobuf.ByteString;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -124,6 +127,57 @@ class ThreadBufferTest {
     for (Object value : (Object[]) field(reader, "stateValues")) {
       assertNull(value, "the thread's reader keeps a state value");
     }
+  }
+
+  @Test
+  void largeNamesInAnswersAreNotKeptByTheThreadAfterThem() throws Exception {
+    // A function that forwards what it gets under the type name it came with: the request decides
+    // the names in the answer, here 40 distinct ones of 64 KiB.
+    RequestReplyHandler forwarding =
+        new RequestReplyHandler(
+            StatefulFunctions.builder()
+                .withFunction(
+                    ECHO,
+                    (context, message) -> {
+                      TypeName type = message.valueTypeName();
+                      context.send(
+                          EgressMessageBuilder.forEgress(TypeName.of("out", type.name()))
+                              .withRawValue(type, message.rawValue())
+                              .build());
+                      context.send(
+                          MessageBuilder.forAddress(ECHO, "next")
+                              .withRawValue(type, message.rawValue())
+                              .build());
+                    })
+                .build());
+    for (int i = 0; i < 40; i++) {
+      String name = "n" + i + "-" + "x".repeat(64 * 1024);
+      byte[] answer =
+          forwarding.invoke(
+              request("test", "echo", "self")
+                  .message(
+                      TypedValue.newBuilder()
+                          .setTypename("big/" + name)
+                          .setHasValue(true)
+                          .setValue(ByteString.copyFromUtf8("v"))
+                          .build())
+                  .bytes());
+      assertEquals(
+          "big/" + name,
+          parse(answer).getInvocationResult().getOutgoingMessages(0).getArgument().getTypename());
+    }
+
+    Object writer = threadLocal(FromFunctionWriter.class, "WRITERS");
+    long kept = 0;
+    for (Field field : FromFunctionWriter.class.getDeclaredFields()) {
+      if (field.getType() == HeadMemo.class) {
+        field.setAccessible(true);
+        for (byte[] head : (byte[][]) field(field.get(writer), "heads")) {
+          kept += head == null ? 0 : head.length;
+        }
+      }
+    }
+    assertTrue(kept <= 256 * 1024, "the thread keeps " + kept + " bytes of names it answered with");
   }
 
   private byte[] answer(String argument) {
