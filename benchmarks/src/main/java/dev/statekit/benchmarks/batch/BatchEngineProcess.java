@@ -21,7 +21,7 @@ public final class BatchEngineProcess {
   private static final int IN_PROCESS_READ_BATCH = 1000;
 
   /** Unmeasured runs of the measured input before each case's measured ones. */
-  private static final int WARM_RUNS = 1;
+  private static final int WARM_RUNS = 2;
 
   private BatchEngineProcess() {}
 

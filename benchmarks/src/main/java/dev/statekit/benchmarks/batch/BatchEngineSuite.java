@@ -15,7 +15,7 @@ import java.util.List;
  * over 1, 4 and 16 shards; beside it the same jobs on the in-process engine and on Flink's local
  * execution, on the same bytes. CPU time is the process's (every thread, collector and compiler
  * included) over the measured run, after a warm-up run of each case on its own input (whose outputs
- * must be the in-process engine's) and one unmeasured run of the measured input; each case runs
+ * must be the in-process engine's) and two unmeasured runs of the measured input; each case runs
  * {@code -Dstatekit.batch.rounds=N} times (default 3) and reports the median. {@code
  * -Dstatekit.batch.records=N} sets the measured records (default 200,000); {@code
  * -Dstatekit.batch.jobs=fraud,count}, {@code -Dstatekit.batch.sizes=100,1000} and {@code
