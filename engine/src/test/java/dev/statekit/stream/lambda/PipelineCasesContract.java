@@ -151,6 +151,101 @@ abstract class PipelineCasesContract {
     assertEquals(expected, fired);
   }
 
+  /**
+   * A firing that reads as many timer items as one query returns stops short of the watermark (the
+   * items beyond may hold windows of earlier ends): a window it fired, of a key with records in the
+   * batch, fired again in a later round (with a later record in it), and a window of a key named by
+   * an item it read fired again when a later item named it too.
+   */
+  @Test
+  void case2bAWindowFiresOnceWhenAFiringStopsAtTheIndexLimit() {
+    java.util.Map<String, Integer> deliveries = new java.util.TreeMap<>();
+    EgressSink sink = results();
+    EgressSink counting =
+        (List<EgressRecord> records) -> {
+          sink.deliver(records);
+          records.forEach(r -> deliveries.merge(r.id(), 1, Integer::sum));
+        };
+    BatchPipeline pipeline = pipeline(windowed(counting));
+    String a = "orders/shardId-a";
+    String b = "orders/shardId-b";
+    pipeline.registerSplits(List.of(a, b));
+    // Shard b holds the pipeline's watermark back while shard a opens 150 windows ending at 99 or
+    // 199, one batch (and one timer item) each.
+    pipeline.process(batch(b, 1, "held@0"));
+    for (int i = 0; i < 150; i++) {
+      pipeline.process(batch(a, 1 + i, "k" + i + "@" + i));
+    }
+    // Shard b passes 149: the windows ending at 99 come due, more of them than one query reads.
+    pipeline.process(batch(b, 2, "k3@50", "held@300"));
+    pipeline.process(batch(a, 200, "k3@60", "k7@70", "k120@160"));
+    pipeline.process(batch(b, 3, "k3@80", "held@400"));
+    for (int round = 0; round < 5; round++) {
+      pipeline.process(batch(a, 300 + round, "a-late@" + (1000 + 100 * round)));
+      pipeline.process(batch(b, 300 + round, "b-late@" + (1000 + 100 * round)));
+      clock.advance(Duration.ofMinutes(2));
+      pipeline.tick();
+    }
+    deliveries.forEach((id, times) -> assertEquals(1, times, "window result " + id));
+    Set<String> fired = texts();
+    fired.removeIf(text -> text.contains("-late@"));
+    assertTrue(fired.contains("k3@0=2"), "k3's window fired with the records before it: " + fired);
+    assertTrue(fired.contains("k120@100=2"), "k120's window, with its later record: " + fired);
+    assertEquals(153, fired.size(), "one result per window: " + fired);
+  }
+
+  /**
+   * As above, the items read ending at many window ends: the firing stops before the last end it
+   * read, and a window of a key with records in the batch that ends after that is not fired yet (it
+   * fired in that round, and again in the next).
+   */
+  @Test
+  void case2cAWindowOfTheBatchAfterWhereTheFiringStopsFiresOnceLater() {
+    java.util.Map<String, Integer> deliveries = new java.util.TreeMap<>();
+    EgressSink sink = results();
+    EgressSink counting =
+        (List<EgressRecord> records) -> {
+          sink.deliver(records);
+          records.forEach(r -> deliveries.merge(r.id(), 1, Integer::sum));
+        };
+    BatchPipeline pipeline = pipeline(windowed(counting));
+    String a = "orders/shardId-a";
+    String b = "orders/shardId-b";
+    pipeline.registerSplits(List.of(a, b));
+    pipeline.process(batch(b, 1, "held@0"));
+    // 150 items, ten of each window end from 99 to 1499.
+    for (int i = 0; i < 150; i++) {
+      pipeline.process(batch(a, 1 + i, "k" + i + "@" + (i * 10)));
+    }
+    // The query reads the items through end 999; k95's window ends at 999.
+    pipeline.process(batch(b, 2, "k95@960", "held@1200"));
+    pipeline.process(batch(b, 3, "k95@970", "held@1300"));
+    pipeline.process(batch(a, 200, "k95@980", "k140@1450"));
+    for (int round = 0; round < 5; round++) {
+      pipeline.process(batch(a, 300 + round, "a-late@" + (3000 + 100 * round)));
+      pipeline.process(batch(b, 300 + round, "b-late@" + (3000 + 100 * round)));
+      clock.advance(Duration.ofMinutes(2));
+      pipeline.tick();
+    }
+    deliveries.forEach((id, times) -> assertEquals(1, times, "window result " + id));
+    Set<String> fired = texts();
+    fired.removeIf(text -> text.contains("-late@"));
+    // Its records after the first firing's watermark are late, as they are to the in-process
+    // engine.
+    assertTrue(fired.contains("k95@900=2"), "k95's window: " + fired);
+    assertTrue(fired.contains("k140@1400=2"), "k140's window: " + fired);
+    assertEquals(153, fired.size(), "one result per window: " + fired);
+  }
+
+  private static SourceBatch batch(String split, long firstSequence, String... records) {
+    SourceBatch.Builder batch = SourceBatch.ordered(split);
+    long sequence = firstSequence * 1000;
+    for (String record : records) {
+      batch.add(Long.toString(sequence++), 0, bytes(record));
+    }
+    return batch.build();
+  }
+
   @Test
   void case3AHotQueueKeyStaysSmallAndAppliesARedeliveryOnce() {
     AtomicLong latest = new AtomicLong();

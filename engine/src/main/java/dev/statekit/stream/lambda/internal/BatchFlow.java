@@ -218,11 +218,17 @@ final class BatchFlow {
       index =
           new IndexFire(
               due,
+              time -> engine.store().timersDueBy(engine.name, time, Integer.MAX_VALUE),
               context.firedThrough(),
               context.fireUpTo(),
               engine.codec,
               engine.shape,
               works.keySet());
+      if (index.through < context.fireUpTo()) {
+        // The index holds more than one query read: this round fires only through where it stopped.
+        long through = index.through;
+        works.values().forEach(work -> work.keepFiredThrough(through));
+      }
       fireFromIndex(context, index, works);
     }
 

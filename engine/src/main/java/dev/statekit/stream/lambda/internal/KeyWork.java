@@ -60,6 +60,59 @@ final class KeyWork {
     this.touched = touched;
   }
 
+  /**
+   * Results among {@link #deliveries} of windows fired from memory, with their windows' ends, and
+   * the ends of the windows that fired: a firing that stops short of the watermark takes back those
+   * after where it stops. Null until a window fires.
+   */
+  private List<WindowResult> windowResults;
+
+  private List<Long> firedEnds;
+
+  private record WindowResult(long end, Routed routed) {}
+
+  /** A result of the window ending at {@code end}. */
+  void windowResult(long end, Routed routed) {
+    deliveries.add(routed);
+    if (windowResults == null) {
+      windowResults = new ArrayList<>(2);
+    }
+    windowResults.add(new WindowResult(end, routed));
+  }
+
+  /** The window ending at {@code end} fired, with at least one result. */
+  void windowFired(long end) {
+    fired++;
+    if (firedEnds == null) {
+      firedEnds = new ArrayList<>(2);
+    }
+    firedEnds.add(end);
+  }
+
+  /**
+   * Takes back what windows ending after {@code through} emitted: they fire in a later round, once,
+   * with whatever reaches them meanwhile.
+   */
+  void keepFiredThrough(long through) {
+    if (windowResults != null
+        && windowResults.removeIf(
+            result -> {
+              if (result.end() <= through) {
+                return false;
+              }
+              for (int i = deliveries.size() - 1; i >= 0; i--) {
+                if (deliveries.get(i) == result.routed()) {
+                  deliveries.remove(i);
+                  break;
+                }
+              }
+              return true;
+            })) {
+      firedEnds.removeIf(end -> end > through);
+      fired = firedEnds.size();
+    }
+  }
+
   /** A per-record output of the record at {@code offset}. */
   void output(String offset, Routed routed) {
     deliveries.add(routed);

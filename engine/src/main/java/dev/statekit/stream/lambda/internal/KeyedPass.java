@@ -182,8 +182,10 @@ final class KeyedPass {
                             + w.start()
                             + "-"
                             + w.end(),
-                    work.deliveries::add));
-        work.fired += window.fire(work.key, w) > 0 ? 1 : 0;
+                    routed -> work.windowResult(w.maxTimestamp(), routed)));
+        if (window.fire(work.key, w) > 0) {
+          work.windowFired(w.maxTimestamp());
+        }
       }
     }
   }

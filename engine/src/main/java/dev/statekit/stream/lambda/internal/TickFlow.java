@@ -86,7 +86,14 @@ final class TickFlow {
         round++) {
       List<TimerItem> due = engine.store().timersDueBy(engine.name, watermark, IndexFire.LIMIT);
       IndexFire index =
-          new IndexFire(due, firedThrough, watermark, engine.codec, engine.shape, Set.of());
+          new IndexFire(
+              due,
+              time -> engine.store().timersDueBy(engine.name, time, Integer.MAX_VALUE),
+              firedThrough,
+              watermark,
+              engine.codec,
+              engine.shape,
+              Set.of());
       fired += fire(progress, index, firedThrough);
       firedThrough = index.through;
     }
