@@ -20,8 +20,14 @@ public final class BatchEngineProcess {
   /** The in-process engine's source hands records over in chunks of this many. */
   private static final int IN_PROCESS_READ_BATCH = 1000;
 
-  /** Unmeasured runs of the measured input before each case's measured ones. */
+  /** Unmeasured runs of the measured input before each case's measured ones, at least. */
   private static final int WARM_RUNS = 2;
+
+  /** ... and at most, while the compiler is still busy. */
+  private static final int MOST_WARM_RUNS = 20;
+
+  private static final java.lang.management.CompilationMXBean COMPILER =
+      java.lang.management.ManagementFactory.getCompilationMXBean();
 
   private BatchEngineProcess() {}
 
@@ -102,14 +108,26 @@ public final class BatchEngineProcess {
   }
 
   /**
-   * The median of {@code rounds} measured runs, after {@link #WARM_RUNS} unmeasured ones of the
-   * same input: the short warm-up input alone left the compiler busy through the first measured
-   * runs (the first batch case's process CPU was up to twice its calling thread's).
+   * The median of {@code rounds} measured runs, after unmeasured ones of the same input until the
+   * compiler settles: at least {@link #WARM_RUNS}, and more while the compiler's threads worked
+   * more than a tenth of the last one's wall time (at most {@link #MOST_WARM_RUNS}). The short
+   * warm-up input alone left the compiler busy through the first measured runs, and two runs of the
+   * measured input were not enough either: the batch engine's compiler kept compiling for five runs
+   * of 200,000 records, doubling their process CPU (count, b1000 over one shard: 1,440 ms against
+   * 640 ms settled, its calling thread 714 against 580).
    */
   private static CpuTime.Run median(int rounds, Measured measured) throws Exception {
-    for (int i = 0; i < WARM_RUNS; i++) {
-      measured.run();
+    int warm = 0;
+    while (warm < MOST_WARM_RUNS) {
+      long compiling = COMPILER.getTotalCompilationTime();
+      CpuTime.Run run = measured.run();
+      warm++;
+      long compiledNanos = (COMPILER.getTotalCompilationTime() - compiling) * 1_000_000;
+      if (warm >= WARM_RUNS && compiledNanos <= run.wallNanos() / 10) {
+        break;
+      }
     }
+    System.out.println("  " + warm + " unmeasured runs before the measured ones");
     List<CpuTime.Run> runs = new ArrayList<>();
     for (int i = 0; i < rounds; i++) {
       runs.add(measured.run());

@@ -15,11 +15,11 @@ import java.util.List;
  * over 1, 4 and 16 shards; beside it the same jobs on the in-process engine and on Flink's local
  * execution, on the same bytes. CPU time is the process's (every thread, collector and compiler
  * included) over the measured run, after a warm-up run of each case on its own input (whose outputs
- * must be the in-process engine's) and two unmeasured runs of the measured input; each case runs
- * {@code -Dstatekit.batch.rounds=N} times (default 3) and reports the median. {@code
- * -Dstatekit.batch.records=N} sets the measured records (default 200,000); {@code
- * -Dstatekit.batch.jobs=fraud,count}, {@code -Dstatekit.batch.sizes=100,1000} and {@code
- * -Dstatekit.batch.shards=1,4,16} select cases (defaults: all of those).
+ * must be the in-process engine's) and unmeasured runs of the measured input until the compiler
+ * settles (at least two); each case runs {@code -Dstatekit.batch.rounds=N} times (default 3) and
+ * reports the median. {@code -Dstatekit.batch.records=N} sets the measured records (default
+ * 200,000); {@code -Dstatekit.batch.jobs=fraud,count}, {@code -Dstatekit.batch.sizes=100,1000} and
+ * {@code -Dstatekit.batch.shards=1,4,16} select cases (defaults: all of those).
  *
  * <p>Each engine measures each job in a JVM of its own ({@link BatchEngineProcess}): Flink's local
  * cluster leaves threads running after a job, whose CPU a later engine's process time would count.
