@@ -271,6 +271,7 @@ public final class BatchPipeline {
     private BatchConcurrency concurrency;
     private Duration stateTtl = Duration.ZERO;
     private int maxCachedKeys = 100_000;
+    private int timerPage = 100;
     private BatchFaultHook hook = BatchFaultHook.NONE;
 
     private Builder(String name, Pipeline pipeline) {
@@ -352,6 +353,21 @@ public final class BatchPipeline {
       return this;
     }
 
+    /**
+     * Timer items one query of the timer index reads (100 by default, 1 to 1,000): a batch or tick
+     * that fires windows reads one such page, and fires through where it stops (the rest fires in
+     * later rounds); a page holding items of one window end alone is followed by a read of every
+     * item of that end. Fewer read less per firing (DynamoDB bills a query by the kilobytes it
+     * returns) and fire a backlog over more batches.
+     */
+    public Builder timerPage(int items) {
+      if (items < 1 || items > 1_000) {
+        throw new IllegalArgumentException("timerPage is 1 to 1000 items, got " + items);
+      }
+      this.timerPage = items;
+      return this;
+    }
+
     /** A fault-injection hook, for tests. */
     public Builder faultHook(BatchFaultHook faultHook) {
       this.hook = Objects.requireNonNull(faultHook, "faultHook");
@@ -379,6 +395,7 @@ public final class BatchPipeline {
               retention.toMillis(),
               stateTtl.toSeconds(),
               maxCachedKeys,
+              timerPage,
               hook,
               concurrency != null
                   ? concurrency

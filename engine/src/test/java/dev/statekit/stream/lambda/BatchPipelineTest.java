@@ -24,25 +24,32 @@ class BatchPipelineTest {
   private final ManualClock clock = new ManualClock(1_000_000);
 
   private BatchPipeline counts() {
-    Pipeline pipeline =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8).split(","))
-            .withWatermarks(
-                WatermarkStrategy.<String[]>boundedOutOfOrderness(Duration.ZERO)
-                    .withTimestamps(parts -> Long.parseLong(parts[1])))
-            .keyBy(parts -> parts[0])
-            .window(Windows.tumbling(Duration.ofMillis(10)))
-            .aggregate(
-                AggregateFunction.<String[]>count(),
-                Serdes.longs(),
-                (String key, dev.statekit.stream.TimeWindow w, Long n) ->
-                    key + "@" + w.start() + "=" + n)
-            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("counts", pipeline)
+    return counts(100);
+  }
+
+  private BatchPipeline counts(int timerPage) {
+    return BatchPipeline.builder("counts", countsPipeline())
         .store(store)
         .clock(clock)
         .batchTimeout(Duration.ofMinutes(1))
+        .timerPage(timerPage)
         .build();
+  }
+
+  private Pipeline countsPipeline() {
+    return Pipeline.from(BatchSource.records())
+        .map(bytes -> new String(bytes, StandardCharsets.UTF_8).split(","))
+        .withWatermarks(
+            WatermarkStrategy.<String[]>boundedOutOfOrderness(Duration.ZERO)
+                .withTimestamps(parts -> Long.parseLong(parts[1])))
+        .keyBy(parts -> parts[0])
+        .window(Windows.tumbling(Duration.ofMillis(10)))
+        .aggregate(
+            AggregateFunction.<String[]>count(),
+            Serdes.longs(),
+            (String key, dev.statekit.stream.TimeWindow w, Long n) ->
+                key + "@" + w.start() + "=" + n)
+        .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
   }
 
   private static SourceBatch batch(String split, long firstSeq, String... records) {
@@ -65,6 +72,33 @@ class BatchPipelineTest {
     assertEquals(1, second.applied());
     assertEquals(List.of("a@0=2", "b@0=1"), results.texts().stream().sorted().toList());
     assertEquals(2, second.windowsFired());
+  }
+
+  @Test
+  void aTimerPageOutsideOneToAThousandIsRefusedSayingSo() {
+    for (int items : new int[] {0, -1, 1_001}) {
+      IllegalArgumentException refused =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class,
+              () -> BatchPipeline.builder("counts", countsPipeline()).timerPage(items));
+      assertEquals("timerPage is 1 to 1000 items, got " + items, refused.getMessage());
+    }
+  }
+
+  @Test
+  void windowsFireWhenEachQueryReadsOneTimerItem() {
+    BatchPipeline pipeline = counts(1);
+    pipeline.process(batch("s1", 100, "a,1", "b,3"));
+    pipeline.process(batch("s1", 102, "c,4"));
+    pipeline.process(batch("s1", 103, "d,5"));
+    pipeline.process(batch("s1", 104, "e,25"));
+    for (int tick = 0; tick < 5; tick++) {
+      clock.advance(Duration.ofMinutes(2));
+      pipeline.tick();
+    }
+    assertEquals(
+        List.of("a@0=1", "b@0=1", "c@0=1", "d@0=1"),
+        results.texts().stream().filter(t -> !t.startsWith("e@")).sorted().toList());
   }
 
   private static SourceBatch queue(String... idGroupText) {

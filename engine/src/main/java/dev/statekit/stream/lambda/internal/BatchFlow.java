@@ -203,7 +203,9 @@ final class BatchFlow {
       writes.add(
           () ->
               due.addAll(
-                  engine.store().timersDueBy(engine.name, fired.fireUpTo(), IndexFire.LIMIT)));
+                  engine
+                      .store()
+                      .timersDueBy(engine.name, fired.fireUpTo(), engine.settings.timerPage())));
     }
     Deliveries early = new Deliveries(engine.shape.routes());
     applied.outputs().forEach(routed -> early.add(routed.route(), routed.record()));
@@ -218,6 +220,7 @@ final class BatchFlow {
       index =
           new IndexFire(
               due,
+              engine.settings.timerPage(),
               time -> engine.store().timersDueBy(engine.name, time, Integer.MAX_VALUE),
               context.firedThrough(),
               context.fireUpTo(),

@@ -14,6 +14,7 @@ import java.time.Clock;
  * @param retentionMs how long messages' receipts are kept, and pending messages at most
  * @param stateTtlSeconds how long a key's state is kept after its last write, 0 for ever
  * @param maxCachedKeys key items kept in memory between batches
+ * @param timerPage timer items one query of the timer index reads
  * @param hook the fault-injection hook
  * @param concurrency how a step's independent calls run
  */
@@ -24,5 +25,6 @@ public record BatchSettings(
     long retentionMs,
     long stateTtlSeconds,
     int maxCachedKeys,
+    int timerPage,
     BatchFaultHook hook,
     BatchConcurrency concurrency) {}

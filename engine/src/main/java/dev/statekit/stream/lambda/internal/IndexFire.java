@@ -20,7 +20,7 @@ import java.util.function.LongFunction;
  * firing is delivered.
  */
 final class IndexFire {
-  /** Timer items read per query. */
+  /** Timer items read per query, unless the pipeline says otherwise. */
   static final int LIMIT = 100;
 
   final long through;
@@ -30,8 +30,9 @@ final class IndexFire {
   final List<TimerItem> rests = new ArrayList<>();
 
   /**
-   * @param page the query's answer for {@code upTo}, at most {@link #LIMIT} items in order of
+   * @param page the query's answer for {@code upTo}, at most {@code limit} items in order of
    *     earliest window
+   * @param limit the most items the query could return
    * @param allDueBy every item whose earliest window ends at or before the time given, however
    *     many: read when {@code page} is full of items of the first due window end, which a firing
    *     must fire for every key at once
@@ -41,6 +42,7 @@ final class IndexFire {
    */
   IndexFire(
       List<TimerItem> page,
+      int limit,
       LongFunction<List<TimerItem>> allDueBy,
       long after,
       long upTo,
@@ -49,7 +51,7 @@ final class IndexFire {
       Set<String> skip) {
     List<TimerItem> due = page;
     long bound = upTo;
-    if (page.size() >= LIMIT) {
+    if (page.size() >= limit) {
       // Items left out may hold windows ending at or after the last one read starts, of keys read.
       long last = page.get(page.size() - 1).minTime();
       bound = Math.min(upTo, last - 1);

@@ -84,10 +84,12 @@ final class TickFlow {
     for (int round = 0;
         round < MAX_ROUNDS && engine.shape.windowed() && watermark > firedThrough;
         round++) {
-      List<TimerItem> due = engine.store().timersDueBy(engine.name, watermark, IndexFire.LIMIT);
+      List<TimerItem> due =
+          engine.store().timersDueBy(engine.name, watermark, engine.settings.timerPage());
       IndexFire index =
           new IndexFire(
               due,
+              engine.settings.timerPage(),
               time -> engine.store().timersDueBy(engine.name, time, Integer.MAX_VALUE),
               firedThrough,
               watermark,
