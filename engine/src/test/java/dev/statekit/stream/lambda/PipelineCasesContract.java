@@ -160,13 +160,7 @@ abstract class PipelineCasesContract {
   @Test
   void case2bAWindowFiresOnceWhenAFiringStopsAtTheIndexLimit() {
     java.util.Map<String, Integer> deliveries = new java.util.TreeMap<>();
-    EgressSink sink = results();
-    EgressSink counting =
-        (List<EgressRecord> records) -> {
-          sink.deliver(records);
-          records.forEach(r -> deliveries.merge(r.id(), 1, Integer::sum));
-        };
-    BatchPipeline pipeline = pipeline(windowed(counting));
+    BatchPipeline pipeline = pipeline(windowed(counting(deliveries)));
     String a = "orders/shardId-a";
     String b = "orders/shardId-b";
     pipeline.registerSplits(List.of(a, b));
@@ -202,13 +196,7 @@ abstract class PipelineCasesContract {
   @Test
   void case2cAWindowOfTheBatchAfterWhereTheFiringStopsFiresOnceLater() {
     java.util.Map<String, Integer> deliveries = new java.util.TreeMap<>();
-    EgressSink sink = results();
-    EgressSink counting =
-        (List<EgressRecord> records) -> {
-          sink.deliver(records);
-          records.forEach(r -> deliveries.merge(r.id(), 1, Integer::sum));
-        };
-    BatchPipeline pipeline = pipeline(windowed(counting));
+    BatchPipeline pipeline = pipeline(windowed(counting(deliveries)));
     String a = "orders/shardId-a";
     String b = "orders/shardId-b";
     pipeline.registerSplits(List.of(a, b));
@@ -235,6 +223,15 @@ abstract class PipelineCasesContract {
     assertTrue(fired.contains("k95@900=2"), "k95's window: " + fired);
     assertTrue(fired.contains("k140@1400=2"), "k140's window: " + fired);
     assertEquals(153, fired.size(), "one result per window: " + fired);
+  }
+
+  /** {@link #results()}, counting the deliveries of each id into {@code deliveries}. */
+  private EgressSink counting(Map<String, Integer> deliveries) {
+    EgressSink sink = results();
+    return (List<EgressRecord> records) -> {
+      sink.deliver(records);
+      records.forEach(r -> deliveries.merge(r.id(), 1, Integer::sum));
+    };
   }
 
   private static SourceBatch batch(String split, long firstSequence, String... records) {

@@ -20,9 +20,6 @@ import java.util.function.LongFunction;
  * firing is delivered.
  */
 final class IndexFire {
-  /** Timer items read per query, unless the pipeline says otherwise. */
-  static final int LIMIT = 100;
-
   final long through;
   final long upTo;
   final Map<String, List<Opened>> windows = new LinkedHashMap<>();

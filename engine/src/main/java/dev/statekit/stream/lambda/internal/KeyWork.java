@@ -1,14 +1,19 @@
 package dev.statekit.stream.lambda.internal;
 
+import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
 import dev.statekit.stream.state.internal.DecodedState;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** One key's part of a batch: what it read, applied, emitted and will write. */
 final class KeyWork {
@@ -61,32 +66,21 @@ final class KeyWork {
   }
 
   /**
-   * Results among {@link #deliveries} of windows fired from memory, with their windows' ends, and
-   * the ends of the windows that fired: a firing that stops short of the watermark takes back those
-   * after where it stops. Null until a window fires.
+   * Results among {@link #deliveries} of windows fired from memory, with their windows: a firing
+   * that stops short of the watermark takes back those after where it stops. Null until a window
+   * fires.
    */
   private List<WindowResult> windowResults;
 
-  private List<Long> firedEnds;
+  private record WindowResult(TimeWindow window, Routed routed) {}
 
-  private record WindowResult(long end, Routed routed) {}
-
-  /** A result of the window ending at {@code end}. */
-  void windowResult(long end, Routed routed) {
+  /** A result of {@code window}. */
+  void windowResult(TimeWindow window, Routed routed) {
     deliveries.add(routed);
     if (windowResults == null) {
       windowResults = new ArrayList<>(2);
     }
-    windowResults.add(new WindowResult(end, routed));
-  }
-
-  /** The window ending at {@code end} fired, with at least one result. */
-  void windowFired(long end) {
-    fired++;
-    if (firedEnds == null) {
-      firedEnds = new ArrayList<>(2);
-    }
-    firedEnds.add(end);
+    windowResults.add(new WindowResult(window, routed));
   }
 
   /**
@@ -94,23 +88,22 @@ final class KeyWork {
    * with whatever reaches them meanwhile.
    */
   void keepFiredThrough(long through) {
-    if (windowResults != null
-        && windowResults.removeIf(
-            result -> {
-              if (result.end() <= through) {
-                return false;
-              }
-              for (int i = deliveries.size() - 1; i >= 0; i--) {
-                if (deliveries.get(i) == result.routed()) {
-                  deliveries.remove(i);
-                  break;
-                }
-              }
-              return true;
-            })) {
-      firedEnds.removeIf(end -> end > through);
-      fired = firedEnds.size();
+    if (windowResults == null) {
+      return;
     }
+    Set<Routed> taken = Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<TimeWindow> windows = new HashSet<>();
+    windowResults.removeIf(
+        result -> {
+          if (result.window().maxTimestamp() <= through) {
+            return false;
+          }
+          taken.add(result.routed());
+          windows.add(result.window());
+          return true;
+        });
+    deliveries.removeIf(taken::contains);
+    fired -= windows.size();
   }
 
   /** A per-record output of the record at {@code offset}. */

@@ -182,10 +182,8 @@ final class KeyedPass {
                             + w.start()
                             + "-"
                             + w.end(),
-                    routed -> work.windowResult(w.maxTimestamp(), routed)));
-        if (window.fire(work.key, w) > 0) {
-          work.windowFired(w.maxTimestamp());
-        }
+                    routed -> work.windowResult(w, routed)));
+        work.fired += window.fire(work.key, w) > 0 ? 1 : 0;
       }
     }
   }
