@@ -8,19 +8,27 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The windows a batch opened, as timer items: each window with its key, in parts well under
  * DynamoDB's item limit, the item id starting with the earliest window end so that a query in id
- * order finds due windows first.
+ * order finds due windows first. An item holds its windows in order of end, so that a firing
+ * through any time takes a prefix of it and leaves the rest of its bytes as they are.
  */
 final class TimerCodec {
   /** Bytes of windows per item. */
@@ -46,20 +54,18 @@ final class TimerCodec {
       List<Opened> opened, String suffix, int partBytes, boolean fingerprinted) {
     List<TimerItem> items = new ArrayList<>();
     List<Opened> distinct = new ArrayList<>(new LinkedHashSet<>(opened));
+    // Stable: windows ending together keep the order they were opened in.
+    distinct.sort(BY_END);
+    // A sliding window's record opens several windows of one key: encode the key once.
+    Map<Object, byte[]> keys = new HashMap<>();
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
-      Object lastKey = null;
-      byte[] key = null;
       for (int i = 0; i < distinct.size(); i++) {
         Opened window = distinct.get(i);
-        // A key's windows come one after another (a sliding window opens several): encode it once.
-        if (key == null || !java.util.Objects.equals(window.key(), lastKey)) {
-          lastKey = window.key();
-          key = keySerde.encode(lastKey);
-        }
+        byte[] key = keys.computeIfAbsent(window.key(), keySerde::encode);
         out.writeInt(key.length);
         out.write(key);
         out.writeLong(window.window().start());
@@ -110,47 +116,71 @@ final class TimerCodec {
 
   /**
    * Splits {@code item} at {@code upTo}, as {@link #decode} and then {@link #rest} of the windows
-   * ending after it would, without decoding the rest's keys to encode them again: each item is read
-   * once per window end it holds (a sliding window's record opens several), and that round trip was
-   * most of firing from the index.
+   * ending after it would. The windows ending after it are the item's last ones, so the rest is the
+   * item's bytes from the first of them, neither decoded nor written again: an item is read once
+   * per window end it holds (a sliding window's record opens several), and decoding and writing its
+   * rest each time was most of firing from the index. An item whose windows are not in order of end
+   * is split by decoding it.
    */
   Split split(TimerItem item, long upTo) {
+    byte[] timers = item.timers();
     List<Opened> due = new ArrayList<>();
-    ByteArrayOutputStream rest = new ByteArrayOutputStream();
-    java.util.Set<RawWindow> kept = new java.util.HashSet<>();
+    int restAt = -1;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
+    // A buffer, not a DataInputStream: every read of that takes the stream's lock, and the whole
+    // item is read once per end it holds.
+    ByteBuffer in = ByteBuffer.wrap(timers);
     try {
-      DataInputStream in = new DataInputStream(new ByteArrayInputStream(item.timers()));
-      DataOutputStream out = new DataOutputStream(rest);
-      while (in.available() > 0) {
-        byte[] key = new byte[in.readInt()];
-        in.readFully(key);
-        TimeWindow window = new TimeWindow(in.readLong(), in.readLong());
-        if (window.maxTimestamp() <= upTo) {
-          due.add(new Opened(keySerde.decode(key), window));
-        } else if (kept.add(new RawWindow(java.nio.ByteBuffer.wrap(key), window))) {
-          out.writeInt(key.length);
-          out.write(key);
-          out.writeLong(window.start());
-          out.writeLong(window.end());
+      while (in.hasRemaining()) {
+        int at = in.position();
+        int length = in.getInt();
+        if (length < 0 || length > in.remaining()) {
+          throw new EOFException("a key of " + length + " bytes at byte " + at);
+        }
+        in.position(at + 4 + length);
+        TimeWindow window = new TimeWindow(in.getLong(), in.getLong());
+        if (window.maxTimestamp() > upTo) {
+          restAt = restAt < 0 ? at : restAt;
           min = Math.min(min, window.maxTimestamp());
           max = Math.max(max, window.maxTimestamp());
+        } else if (restAt >= 0) {
+          return splitByDecoding(item, upTo);
+        } else {
+          byte[] key = Arrays.copyOfRange(timers, at + 4, at + 4 + length);
+          due.add(new Opened(keySerde.decode(key), window));
         }
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Timer item " + item.id() + " is corrupt", e);
+    } catch (EOFException | BufferUnderflowException e) {
+      throw new UncheckedIOException(
+          "Timer item " + item.id() + " is corrupt",
+          e instanceof EOFException eof ? eof : new EOFException(e.toString()));
     }
-    if (kept.isEmpty()) {
+    if (restAt < 0) {
       return new Split(due, null);
     }
     String suffix = item.id().substring(TimerItem.timePrefix(0).length());
     return new Split(
-        due, new TimerItem(TimerItem.timePrefix(min) + suffix, min, max, rest.toByteArray()));
+        due,
+        new TimerItem(
+            TimerItem.timePrefix(min) + suffix,
+            min,
+            max,
+            Arrays.copyOfRange(timers, restAt, timers.length)));
   }
 
-  /** A window with its key's bytes, for keeping each once as {@link #encode} does. */
-  private record RawWindow(java.nio.ByteBuffer key, TimeWindow window) {}
+  /** {@link #split} of an item whose windows are not in order of end. */
+  private Split splitByDecoding(TimerItem item, long upTo) {
+    List<Opened> due = new ArrayList<>();
+    List<Opened> rest = new ArrayList<>();
+    for (Opened window : decode(item)) {
+      (window.window().maxTimestamp() <= upTo ? due : rest).add(window);
+    }
+    return new Split(due, rest.isEmpty() ? null : rest(item, rest));
+  }
+
+  private static final Comparator<Opened> BY_END =
+      Comparator.comparingLong(opened -> opened.window().maxTimestamp());
 
   private static String fingerprint(byte[] content) {
     try {

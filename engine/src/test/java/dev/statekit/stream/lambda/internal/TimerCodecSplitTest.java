@@ -121,6 +121,70 @@ class TimerCodecSplitTest {
   }
 
   @Test
+  void anItemHoldsItsWindowsInOrderOfEndThoseEndingTogetherAsOpened() {
+    List<Opened> opened =
+        List.of(
+            new Opened("c", new TimeWindow(0, 3_000)),
+            new Opened("b", new TimeWindow(0, 1_000)),
+            new Opened("a", new TimeWindow(1_000, 2_000)),
+            new Opened("z", new TimeWindow(0, 1_000)),
+            new Opened("b", new TimeWindow(0, 1_000)));
+    TimerItem item = codec.encode(opened, "s").get(0);
+    assertEquals(
+        List.of(opened.get(1), opened.get(3), opened.get(2), opened.get(0)), codec.decode(item));
+  }
+
+  /** Items an earlier version wrote hold windows in the order they were opened. */
+  @Test
+  void anItemNotInOrderOfEndSplitsAsDecodingDoes() throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+    long[][] windows = {{0, 3_000}, {0, 1_000}, {1_000, 2_000}, {0, 1_000}};
+    String[] keys = {"c", "b", "a", "z"};
+    for (int i = 0; i < keys.length; i++) {
+      byte[] key = KEYS.encode(keys[i]);
+      out.writeInt(key.length);
+      out.write(key);
+      out.writeLong(windows[i][0]);
+      out.writeLong(windows[i][1]);
+    }
+    TimerItem item =
+        new TimerItem(TimerItem.timePrefix(999) + "#s#f", 999, 2_999, bytes.toByteArray());
+    for (long upTo : new long[] {998, 999, 1_999, 2_999}) {
+      TimerCodec.Split split = codec.split(item, upTo);
+      List<Opened> due = new ArrayList<>();
+      List<Opened> rest = new ArrayList<>();
+      for (Opened window : codec.decode(item)) {
+        (window.window().maxTimestamp() <= upTo ? due : rest).add(window);
+      }
+      assertEquals(due, split.due(), "up to " + upTo);
+      if (rest.isEmpty()) {
+        assertNull(split.rest(), "up to " + upTo);
+        continue;
+      }
+      assertEquals(
+          new java.util.HashSet<>(rest), new java.util.HashSet<>(codec.decode(split.rest())));
+      assertEquals(rest.size(), codec.decode(split.rest()).size(), "up to " + upTo);
+      long min = rest.stream().mapToLong(w -> w.window().maxTimestamp()).min().getAsLong();
+      assertEquals(TimerItem.timePrefix(min) + "#s#f", split.rest().id(), "up to " + upTo);
+      assertEquals(min, split.rest().minTime(), "up to " + upTo);
+      assertEquals(2_999, split.rest().maxTime(), "up to " + upTo);
+      assertArrayEquals(split.rest().timers(), codec.split(item, upTo).rest().timers());
+    }
+    TimerCodec.Split split = codec.split(item, 999);
+    assertEquals(
+        List.of(
+            new Opened("b", new TimeWindow(0, 1_000)), new Opened("z", new TimeWindow(0, 1_000))),
+        split.due());
+    assertEquals(
+        List.of(
+            new Opened("a", new TimeWindow(1_000, 2_000)),
+            new Opened("c", new TimeWindow(0, 3_000))),
+        codec.decode(split.rest()));
+    assertEquals(TimerItem.timePrefix(1_999) + "#s#f", split.rest().id());
+  }
+
+  @Test
   void aCorruptItemIsReportedAsDecodingReportsIt() {
     TimerItem item =
         codec.encode(List.of(new Opened("card-1", new TimeWindow(0, 1_000))), "s").get(0);
