@@ -1,6 +1,10 @@
 package dev.statekit.stream.serde;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.ObjectCodec;
+import com.fasterxml.jackson.core.PrettyPrinter;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import java.io.IOException;
@@ -12,7 +16,9 @@ import java.util.Arrays;
  * ObjectMapper.writeValueAsBytes} makes a generator, its buffers, its context and a serializer
  * provider for every value, and that was most of what writing a small value cost: a batch on Lambda
  * writes the accumulator of every window of every key it touches (the fraud check's JSON states:
- * about a fifth of its calling thread). The bytes are those {@code writeValueAsBytes} writes.
+ * about a fifth of its calling thread). The bytes are those {@code writeValueAsBytes} writes: a
+ * value that leaves the generator other than it found it (a structure open, a feature turned on,
+ * more than one root value) is written alone, and the thread's next value gets a new generator.
  */
 final class JsonBytes {
   /** A thread's buffer grown past this is dropped after the value, not kept for the next. */
@@ -36,18 +42,19 @@ final class JsonBytes {
       writers.set(writer);
     }
     writer.busy = true;
-    boolean written = false;
+    byte[] bytes = null;
     try {
-      byte[] bytes = writer.write(value);
-      written = true;
-      return bytes;
+      bytes = writer.write(value);
+    } catch (IOException | RuntimeException e) {
+      // Written alone below: it fails there as it would have (or, if the kept generator was the
+      // trouble, comes out right).
     } finally {
       writer.busy = false;
-      // A failed value may leave half of itself in the generator: the next starts afresh.
-      if (!written || writer.out.bytes.length > KEPT_BYTES) {
+      if (bytes == null || writer.spoiled || writer.out.bytes.length > KEPT_BYTES) {
         writers.remove();
       }
     }
+    return bytes != null ? bytes : mapper.writeValueAsBytes(value);
   }
 
   private static final class Writer {
@@ -57,19 +64,61 @@ final class JsonBytes {
     /** Root values one after another with nothing between them, each taken out on its own. */
     final ObjectWriter values;
 
+    /** The generator's settings as made: a value's serializer may change them. */
+    private final int features;
+
+    private final int formatFeatures;
+    private final PrettyPrinter printer;
+    private final CharacterEscapes escapes;
+    private final int highestEscaped;
+    private final ObjectCodec codec;
+
     boolean busy;
+
+    /** The last value changed the generator: the next one needs a new one. */
+    boolean spoiled;
 
     Writer(ObjectMapper mapper) throws IOException {
       this.values = mapper.writer().withRootValueSeparator("");
       this.generator = mapper.getFactory().createGenerator(out);
+      this.features = generator.getFeatureMask();
+      this.formatFeatures = generator.getFormatFeatures();
+      this.printer = generator.getPrettyPrinter();
+      this.escapes = generator.getCharacterEscapes();
+      this.highestEscaped = generator.getHighestEscapedChar();
+      this.codec = generator.getCodec();
     }
 
+    /**
+     * The value's bytes, or null if it did not end as one whole root value (a structure left open,
+     * which closing a generator closes; two root values, which a fresh generator separates; a
+     * closed generator): such a value is written alone. A value that changed the generator's
+     * settings wrote its own bytes under them, as alone, but {@link #spoiled} the generator.
+     */
     byte[] write(Object value) throws IOException {
+      int rootValues = generator.getOutputContext().getEntryCount();
       values.writeValue(generator, value);
       generator.flush();
+      JsonStreamContext context = generator.getOutputContext();
+      boolean whole =
+          !generator.isClosed() && context.inRoot() && context.getEntryCount() == rootValues + 1;
+      spoiled = !whole || !asMade();
+      generator.assignCurrentValue(null); // not kept alive until the next value
+      if (!whole) {
+        return null;
+      }
       byte[] bytes = Arrays.copyOf(out.bytes, out.size);
       out.size = 0;
       return bytes;
+    }
+
+    private boolean asMade() {
+      return generator.getFeatureMask() == features
+          && generator.getFormatFeatures() == formatFeatures
+          && generator.getPrettyPrinter() == printer
+          && generator.getCharacterEscapes() == escapes
+          && generator.getHighestEscapedChar() == highestEscaped
+          && generator.getCodec() == codec;
     }
   }
 

@@ -197,7 +197,11 @@ final class TimerCodec {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(item.timers()));
       while (in.available() > 0) {
-        byte[] key = new byte[in.readInt()];
+        int length = in.readInt();
+        if (length < 0 || length > in.available()) {
+          throw new EOFException("a key of " + length + " bytes with " + in.available() + " left");
+        }
+        byte[] key = new byte[length];
         in.readFully(key);
         windows.add(new Opened(keySerde.decode(key), new TimeWindow(in.readLong(), in.readLong())));
       }
