@@ -1,9 +1,11 @@
 package dev.statekit.stream.serde;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.ObjectCodec;
 import com.fasterxml.jackson.core.PrettyPrinter;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import java.io.IOException;
@@ -55,6 +57,11 @@ final class JsonBytes {
       byte[] bytes = writer.write(value, values);
       keep = writer.asMade();
       return bytes;
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) {
+      // writeValueAsBytes reports a serializer's own IOException (a file it inlines) this way.
+      throw JsonMappingException.fromUnexpectedIOE(e);
     } finally {
       writer.busy = false;
       writer.out.size = 0;

@@ -1,5 +1,7 @@
 package dev.statekit.stream.serde;
 
+import static dev.statekit.stream.serde.SerdesJsonTesting.onFreshThread;
+import static dev.statekit.stream.serde.SerdesJsonTesting.printable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -12,10 +14,6 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -136,28 +134,5 @@ class SerdesJsonGeneratorStateTest {
               new String(serde.encode(two), StandardCharsets.UTF_8));
           return null;
         });
-  }
-
-  /** The bytes as text, with Serdes.auto()'s binary header escaped. */
-  private static String printable(byte[] bytes) {
-    StringBuilder text = new StringBuilder();
-    for (char c : new String(bytes, StandardCharsets.UTF_8).toCharArray()) {
-      text.append(c < 0x20 ? String.format("\\x%02x", (int) c) : String.valueOf(c));
-    }
-    return text.toString();
-  }
-
-  private static void onFreshThread(Callable<Void> test) throws Exception {
-    ExecutorService thread = Executors.newSingleThreadExecutor();
-    try {
-      thread.submit(test).get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw (Exception) e.getCause();
-    } finally {
-      thread.shutdownNow();
-    }
   }
 }

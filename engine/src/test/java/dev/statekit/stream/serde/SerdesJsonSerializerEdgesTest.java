@@ -1,5 +1,7 @@
 package dev.statekit.stream.serde;
 
+import static dev.statekit.stream.serde.SerdesJsonTesting.onFreshThread;
+import static dev.statekit.stream.serde.SerdesJsonTesting.printable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -11,13 +13,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -100,7 +97,8 @@ class SerdesJsonSerializerEdgesTest {
           Lines value = new Lines("hello");
           Serdes.json(Card.class).encode(new Card("c", 1)); // the thread's first value
           assertEquals(
-              text(PLAIN.writeValueAsBytes(value)), text(Serdes.json(Lines.class).encode(value)));
+              printable(PLAIN.writeValueAsBytes(value)),
+              printable(Serdes.json(Lines.class).encode(value)));
           return null;
         });
   }
@@ -112,7 +110,8 @@ class SerdesJsonSerializerEdgesTest {
           Pretty value = new Pretty(1);
           Serdes.json(Card.class).encode(new Card("c", 1)); // the thread's first value
           assertEquals(
-              text(PLAIN.writeValueAsBytes(value)), text(Serdes.json(Pretty.class).encode(value)));
+              printable(PLAIN.writeValueAsBytes(value)),
+              printable(Serdes.json(Pretty.class).encode(value)));
           return null;
         });
   }
@@ -125,7 +124,8 @@ class SerdesJsonSerializerEdgesTest {
           Where key = new Where(7);
           byte[] first = auto.encode(key);
           byte[] second = auto.encode(key);
-          assertEquals(text(first), text(second), "the same key written twice on one thread");
+          assertEquals(
+              printable(first), printable(second), "the same key written twice on one thread");
           return null;
         });
   }
@@ -142,7 +142,7 @@ class SerdesJsonSerializerEdgesTest {
           Page page = new Page("p", List.<Object>of(1, new Object()).iterator());
           String written;
           try {
-            written = text(pages.encode(page));
+            written = printable(pages.encode(page));
           } catch (SerdeException expected) {
             return null;
           }
@@ -155,34 +155,11 @@ class SerdesJsonSerializerEdgesTest {
     onFreshThread(
         () -> {
           String expected =
-              text(PLAIN.writeValueAsBytes(new Streamed(List.of(1, 2, 3).iterator())));
+              printable(PLAIN.writeValueAsBytes(new Streamed(List.of(1, 2, 3).iterator())));
           assertEquals("[1,2,3]", expected);
           Streamed value = new Streamed(List.of(1, 2, 3).iterator());
-          assertEquals(expected, text(Serdes.json(Streamed.class).encode(value)));
+          assertEquals(expected, printable(Serdes.json(Streamed.class).encode(value)));
           return null;
         });
-  }
-
-  /** The bytes as text, control characters escaped. */
-  private static String text(byte[] bytes) {
-    StringBuilder text = new StringBuilder();
-    for (char c : new String(bytes, StandardCharsets.UTF_8).toCharArray()) {
-      text.append(c < 0x20 ? String.format("\\x%02x", (int) c) : String.valueOf(c));
-    }
-    return text.toString();
-  }
-
-  private static void onFreshThread(Callable<Void> test) throws Exception {
-    ExecutorService thread = Executors.newSingleThreadExecutor();
-    try {
-      thread.submit(test).get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw (Exception) e.getCause();
-    } finally {
-      thread.shutdownNow();
-    }
   }
 }
