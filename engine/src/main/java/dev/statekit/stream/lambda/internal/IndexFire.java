@@ -4,6 +4,7 @@ import dev.statekit.stream.lambda.TimerItem;
 import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.state.internal.StateKeys;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ final class IndexFire {
   final Map<String, List<Opened>> windows = new LinkedHashMap<>();
   final List<String> covered = new ArrayList<>();
   final List<TimerItem> rests = new ArrayList<>();
+  private final Set<String> restIds = new HashSet<>();
 
   /**
    * @param page the query's answer for {@code upTo}, at most {@code limit} items in order of
@@ -75,7 +77,7 @@ final class IndexFire {
       }
       TimerItem remaining = split.rest();
       // An item and the rest of it an earlier firing wrote leave the same rest: write it once.
-      if (remaining != null && rests.stream().noneMatch(r -> r.id().equals(remaining.id()))) {
+      if (remaining != null && restIds.add(remaining.id())) {
         rests.add(remaining);
       }
     }
