@@ -15,7 +15,6 @@ public enum AutoSerde implements Serde<Object> {
   INSTANCE;
 
   private static final ObjectMapper MAPPER = new ObjectMapper().findAndRegisterModules();
-  private static final JsonBytes JSON_BYTES = new JsonBytes(MAPPER);
   private static final byte NULL = 0;
   private static final byte STRING = 1;
   private static final byte LONG = 2;
@@ -50,7 +49,7 @@ public enum AutoSerde implements Serde<Object> {
     }
     try {
       byte[] name = value.getClass().getName().getBytes(StandardCharsets.UTF_8);
-      byte[] json = JSON_BYTES.write(value);
+      byte[] json = MAPPER.writeValueAsBytes(value);
       return ByteBuffer.allocate(1 + 2 + name.length + json.length)
           .put(JSON)
           .putShort((short) name.length)

@@ -14,7 +14,6 @@ import java.util.Objects;
 /** The serializers pipelines use: bytes, strings, primitives, JSON (Jackson) and protobuf. */
 public final class Serdes {
   private static final ObjectMapper MAPPER = new ObjectMapper().findAndRegisterModules();
-  private static final JsonBytes JSON_BYTES = new JsonBytes(MAPPER);
 
   private Serdes() {}
 
@@ -60,7 +59,7 @@ public final class Serdes {
       @Override
       public byte[] encode(T value) {
         try {
-          return JSON_BYTES.write(value);
+          return MAPPER.writeValueAsBytes(value);
         } catch (IOException e) {
           throw new SerdeException("Cannot write " + type + " as JSON: " + e.getMessage(), e);
         }
