@@ -356,9 +356,9 @@ public final class BatchEngine {
 
   /** Items of keys: from this process's cache where it has them, unless {@code fresh}. */
   Map<String, KeyItem> readKeys(Collection<String> keys, boolean fresh) {
-    Map<String, KeyItem> items = new HashMap<>();
+    Map<String, KeyItem> items = new HashMap<>(Sized.capacity(keys.size()));
     List<String> missing = new ArrayList<>();
-    for (String key : new HashSet<>(keys)) {
+    for (String key : keys instanceof Set<String> distinct ? distinct : new HashSet<>(keys)) {
       KeyItem cached = fresh ? null : cache.get(key);
       if (cached != null) {
         items.put(key, cached);

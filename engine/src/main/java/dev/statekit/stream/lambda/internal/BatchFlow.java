@@ -82,7 +82,7 @@ final class BatchFlow {
     SourcePass sources = new SourcePass(engine.shape, engine.name);
     List<SourceOutcome> outcomes = sources.run(batch, capture);
     boolean keyed = engine.shape.keyedOperator() != null;
-    Set<String> keys = new HashSet<>();
+    Set<String> keys = new HashSet<>(Sized.capacity(batch.records().size()));
     outcomes.forEach(o -> o.keyed.forEach(input -> keys.add(input.encoded())));
     String first = batch.records().isEmpty() ? null : batch.records().get(0).position().offset();
     long reach = Long.MIN_VALUE;
@@ -299,7 +299,7 @@ final class BatchFlow {
         batch.ordered() && replaying == null
             ? progress.pipelineWatermark(split, self)
             : Long.MIN_VALUE;
-    Set<String> offsets = new HashSet<>();
+    Set<String> offsets = new HashSet<>(Sized.capacity(batch.records().size()));
     batch.records().forEach(r -> offsets.add(r.position().offset()));
     return new BatchContext(
         engine.name,

@@ -49,7 +49,7 @@ final class BatchTable implements StateTable, DecodedStates {
           ? Map.of()
           : Map.of(key, new StoredState(1, item.state(), 0, null));
     }
-    Map<String, StoredState> found = new HashMap<>();
+    Map<String, StoredState> found = new HashMap<>(Sized.capacity(keys.size()));
     for (String key : keys) {
       KeyItem item = items.get(key);
       if (item != null && item.state() != null) {

@@ -3,7 +3,6 @@ package dev.statekit.stream.lambda.internal;
 import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.lambda.GivenUp;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -129,7 +128,7 @@ final class KeyBook {
       return null;
     }
     try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+      ByteSink bytes = new ByteSink(64);
       DataOutputStream out = new DataOutputStream(bytes);
       out.writeByte(FORMAT);
       out.writeInt(marks.size());

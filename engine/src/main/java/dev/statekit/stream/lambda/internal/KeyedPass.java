@@ -80,7 +80,7 @@ final class KeyedPass {
     if (window != null) {
       window.lateness(context.lateness());
     }
-    Map<String, KeyWork> works = new LinkedHashMap<>();
+    Map<String, KeyWork> works = new LinkedHashMap<>(Sized.capacity(inputs.size()));
     for (KeyedInput input : inputs) {
       KeyWork work = works.get(input.encoded());
       if (work == null) {

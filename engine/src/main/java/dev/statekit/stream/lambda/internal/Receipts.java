@@ -1,7 +1,6 @@
 package dev.statekit.stream.lambda.internal;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -15,7 +14,7 @@ final class Receipts {
 
   static byte[] encode(List<StoredOutput> outputs) {
     try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream(16);
+      ByteSink bytes = new ByteSink(16);
       DataOutputStream out = new DataOutputStream(bytes);
       out.writeInt(outputs.size());
       for (StoredOutput output : outputs) {

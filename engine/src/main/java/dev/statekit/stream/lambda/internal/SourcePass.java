@@ -41,7 +41,7 @@ final class SourcePass {
             shape.hasKeyedStage() ? new Keyer() : null);
     BatchChains.Chain keyedStateless = shape.statelessKeyedStage() ? openKeyedStage(capture) : null;
     List<SourceOutcome> outcomes = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
+    Set<String> seen = new HashSet<>(Sized.capacity(batch.records().size()));
     String last = null;
     for (int i = 0; i < batch.records().size(); i++) {
       Record<byte[]> record = batch.records().get(i);

@@ -5,7 +5,6 @@ import dev.statekit.stream.lambda.TimerItem;
 import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.serde.Serde;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -23,6 +22,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The windows a batch opened, as timer items: each window with its key, in parts well under
@@ -53,13 +53,15 @@ final class TimerCodec {
   private List<TimerItem> encode(
       List<Opened> opened, String suffix, int partBytes, boolean fingerprinted) {
     List<TimerItem> items = new ArrayList<>();
-    List<Opened> distinct = new ArrayList<>(new LinkedHashSet<>(opened));
+    Set<Opened> unique = new LinkedHashSet<>(Sized.capacity(opened.size()));
+    unique.addAll(opened);
+    List<Opened> distinct = new ArrayList<>(unique);
     // Stable: windows ending together keep the order they were opened in.
     distinct.sort(BY_END);
     // A sliding window's record opens several windows of one key: encode the key once.
-    Map<Object, byte[]> keys = new HashMap<>();
+    Map<Object, byte[]> keys = new HashMap<>(Sized.capacity(distinct.size()));
     try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      ByteSink bytes = new ByteSink(256);
       DataOutputStream out = new DataOutputStream(bytes);
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
