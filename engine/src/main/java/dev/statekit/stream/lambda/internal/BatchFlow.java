@@ -181,11 +181,11 @@ final class BatchFlow {
       pass =
           keyed
               ? new KeyedPass(context, engine.decoded()).run(applied.inputs(), items, Map.of())
-              : new KeyedPass.Result(Map.of(), -1, null);
+              : KeyedPass.Result.done(Map.of());
       if (!pass.failed()) {
         break;
       }
-      applied.fail(pass.failedSource(), pass.failure(), batch.ordered());
+      applied.handBack(pass.handBack(), pass.failure(), batch.ordered());
     }
     Map<String, KeyWork> works = new LinkedHashMap<>(pass.works());
 

@@ -78,10 +78,38 @@ final class BatchRecords {
   }
 
   /**
+   * Records {@code sources} go back unapplied, for {@code why}: on a shard the first of them and
+   * every record after it; in a queue each of them and the messages after it of its order group.
+   */
+  void handBack(List<Integer> sources, String why, boolean ordered) {
+    if (ordered || sources.size() == 1) {
+      fail(sources.get(0), why, ordered);
+      return;
+    }
+    failure = why;
+    Set<Integer> back = new HashSet<>(sources);
+    Set<String> groups = new HashSet<>();
+    List<SourceOutcome> kept = new ArrayList<>(outcomes.size());
+    for (SourceOutcome outcome : outcomes) {
+      String group = group(outcome.index);
+      if (back.contains(outcome.index) || (group != null && groups.contains(group))) {
+        failedOffsets.add(outcome.offset);
+        if (group != null) {
+          groups.add(group);
+        }
+      } else {
+        kept.add(outcome);
+      }
+    }
+    outcomes.clear();
+    outcomes.addAll(kept);
+  }
+
+  /**
    * Record {@code source} failed in the keyed stage: it retries, and so do the records after it (on
    * a shard all of them, in a queue those of its order group).
    */
-  void fail(int source, String why, boolean ordered) {
+  private void fail(int source, String why, boolean ordered) {
     failure = why;
     String group = group(source);
     for (int i = 0; i < outcomes.size(); i++) {

@@ -14,6 +14,15 @@ final class ItemLimit {
   /** DynamoDB's limit. */
   static final int MAX_BYTES = 400 * 1024;
 
+  /**
+   * The bytes of per-record outputs one key keeps from one batch, after which the key's further
+   * records come again in a later batch: a key keeps every output of a batch until the checkpoint
+   * passes it, so one key with most of a large batch (a hot partition key) would otherwise pass
+   * {@link #MAX_BYTES} with any state, and be refused on every retry. A quarter leaves the rest for
+   * the key's state and for what it still keeps of its previous batch.
+   */
+  static final int BATCH_OUTPUT_BYTES = MAX_BYTES / 4;
+
   private ItemLimit() {}
 
   /** The size DynamoDB bills and limits a key's item at. */

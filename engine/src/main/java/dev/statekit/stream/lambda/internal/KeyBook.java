@@ -72,6 +72,14 @@ final class KeyBook {
 
   private static final int FORMAT = 2;
 
+  /**
+   * About the bytes an outbox or pending entry of {@code split} and {@code offset} takes before its
+   * outputs (exactly, for ASCII strings).
+   */
+  static int entrySize(String split, String offset) {
+    return 2 + split.length() + 2 + offset.length() + 8 + 4;
+  }
+
   private final TreeMap<String, String> marks = new TreeMap<>();
   private final List<Note> notes = new ArrayList<>();
   private final List<Outbox> outbox = new ArrayList<>();

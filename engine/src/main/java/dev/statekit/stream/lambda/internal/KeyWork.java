@@ -47,6 +47,11 @@ final class KeyWork {
   /** The per-record outputs of the batch, by source offset: kept in the outbox. */
   final Map<String, List<StoredOutput>> outbox = new LinkedHashMap<>();
 
+  /**
+   * About the bytes {@link #outbox} adds to the key's bookkeeping, as {@link KeyBook} writes it.
+   */
+  int outboxBytes;
+
   /** Everything to deliver for this key: earlier outputs again, new outputs, window results. */
   final List<Routed> deliveries = new ArrayList<>();
 
@@ -106,11 +111,17 @@ final class KeyWork {
     fired -= windows.size();
   }
 
-  /** A per-record output of the record at {@code offset}. */
-  void output(String offset, Routed routed) {
+  /** A per-record output of the record at {@code offset} of {@code split}. */
+  void output(String split, String offset, Routed routed) {
     deliveries.add(routed);
-    outbox
-        .computeIfAbsent(offset, o -> new ArrayList<>())
-        .add(StoredOutput.of(routed.route(), String.valueOf(key), routed.record()));
+    List<StoredOutput> outputs = outbox.get(offset);
+    if (outputs == null) {
+      outputs = new ArrayList<>(1);
+      outbox.put(offset, outputs);
+      outboxBytes += KeyBook.entrySize(split, offset);
+    }
+    StoredOutput output = StoredOutput.of(routed.route(), String.valueOf(key), routed.record());
+    outputs.add(output);
+    outboxBytes += output.size();
   }
 }

@@ -15,8 +15,10 @@ import dev.statekit.stream.state.internal.StateKeys;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs the keyed operator over some keys of a batch: their records in order (each skipped if the
@@ -24,10 +26,17 @@ import java.util.Map;
  * key whose write conflicted runs again alone on its fresh item.
  */
 final class KeyedPass {
-  /** The keys' work, or the first record whose processing failed. */
-  record Result(Map<String, KeyWork> works, int failedSource, String failure) {
+  /**
+   * The keys' work; or the records to hand back, and why: the first record whose processing failed,
+   * or those a key had no room left for ({@link ItemLimit#BATCH_OUTPUT_BYTES}).
+   */
+  record Result(Map<String, KeyWork> works, List<Integer> handBack, String failure) {
+    static Result done(Map<String, KeyWork> works) {
+      return new Result(works, List.of(), null);
+    }
+
     boolean failed() {
-      return failure != null;
+      return !handBack.isEmpty();
     }
   }
 
@@ -81,6 +90,8 @@ final class KeyedPass {
       window.lateness(context.lateness());
     }
     Map<String, KeyWork> works = new LinkedHashMap<>(Sized.capacity(inputs.size()));
+    Set<Integer> full = new LinkedHashSet<>();
+    String fullWhy = null;
     for (KeyedInput input : inputs) {
       KeyWork work = works.get(input.encoded());
       if (work == null) {
@@ -89,6 +100,16 @@ final class KeyedPass {
       }
       if (keys.repeat(work, input)) {
         work.repeats++;
+        continue;
+      }
+      if (work.applied > 0 && work.outboxBytes >= ItemLimit.BATCH_OUTPUT_BYTES) {
+        if (fullWhy == null) {
+          fullWhy = fullWhy(work, input);
+        }
+        if (context.ordered()) {
+          return new Result(works, List.of(input.source()), fullWhy);
+        }
+        full.add(input.source());
         continue;
       }
       KeyWork target = work;
@@ -100,7 +121,7 @@ final class KeyedPass {
                   context.shape().routes(),
                   input.key(),
                   () -> context.split() + "/" + input.offset() + "/" + input.sub(),
-                  routed -> target.output(input.offset(), routed)));
+                  routed -> target.output(context.split(), input.offset(), routed)));
       int late = window == null ? 0 : window.lateRecords();
       if (window != null && !context.lateAfter().isEmpty()) {
         window.lateness(context.latenessOf(input.offset()));
@@ -110,7 +131,7 @@ final class KeyedPass {
       } catch (Exception | LinkageError | AssertionError e) {
         return new Result(
             works,
-            input.source(),
+            List.of(input.source()),
             "Record "
                 + input.offset()
                 + " of "
@@ -123,6 +144,9 @@ final class KeyedPass {
       work.late += window == null ? 0 : window.lateRecords() - late;
       work.applied++;
       keys.applied(work, input);
+    }
+    if (!full.isEmpty()) {
+      return new Result(works, List.copyOf(full), fullWhy);
     }
     if (window != null) {
       fire(window, works, items, dueWindows);
@@ -138,7 +162,21 @@ final class KeyedPass {
         work.decoded = table.leftAs(work.encoded, state);
       }
     }
-    return new Result(works, -1, null);
+    return Result.done(works);
+  }
+
+  private String fullWhy(KeyWork work, KeyedInput input) {
+    return "Record "
+        + input.offset()
+        + " of "
+        + context.split()
+        + (context.ordered() ? " and those after it come" : " comes")
+        + " again in a later batch: key "
+        + work.key
+        + " keeps "
+        + work.outboxBytes
+        + " bytes of outputs from this batch until its checkpoint, its share of DynamoDB's 400 KB"
+        + " item; nothing failed";
   }
 
   /** Fires the windows due now: those of keys in memory, and those the index named. */

@@ -26,6 +26,19 @@ record StoredOutput(int route, String id, String source, String key, byte[] valu
     return new Routed(route, routes.get(route).record(id, pipeline, source, key, value));
   }
 
+  /** About the bytes {@link #write} writes (exactly, for ASCII strings). */
+  int size() {
+    return 2
+        + 2
+        + id.length()
+        + 2
+        + source.length()
+        + 1
+        + (key == null ? 0 : 2 + key.length())
+        + 4
+        + value.length;
+  }
+
   void write(DataOutputStream out) throws IOException {
     out.writeShort(route);
     out.writeUTF(id);
