@@ -180,7 +180,8 @@ final class BatchFlow {
       context = context(progress, state, applied, givenUp, gap, reached, receipts, inRange);
       pass =
           keyed
-              ? new KeyedPass(context, engine.decoded()).run(applied.inputs(), items, Map.of())
+              ? new KeyedPass(context, engine.decoded(), applied::group)
+                  .run(applied.inputs(), items, Map.of())
               : KeyedPass.Result.done(Map.of());
       if (!pass.failed()) {
         break;

@@ -73,7 +73,8 @@ final class BatchRecords {
     this.covered = skipped;
   }
 
-  private String group(int index) {
+  /** The order group of source record {@code index}, or null. */
+  String group(int index) {
     return batch.records().get(index).headers().get(SourceBatch.ORDER_GROUP);
   }
 

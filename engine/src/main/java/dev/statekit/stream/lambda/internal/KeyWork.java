@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,10 +37,10 @@ final class KeyWork {
   String lastApplied;
 
   /** Unordered splits: the message ids the batch applied. */
-  final List<String> appliedIds = new ArrayList<>();
+  final Set<String> appliedIds = new LinkedHashSet<>();
 
   /** Unordered splits: the message ids the key had applied before, handed over again. */
-  final List<String> repeatedIds = new ArrayList<>();
+  final Set<String> repeatedIds = new LinkedHashSet<>();
 
   /** Unordered splits: the outputs of repeated messages, delivered again, by message id. */
   final Map<String, List<StoredOutput>> again = new LinkedHashMap<>();

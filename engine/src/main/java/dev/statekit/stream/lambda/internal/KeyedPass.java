@@ -14,11 +14,13 @@ import dev.statekit.stream.state.internal.CachingStateBackend;
 import dev.statekit.stream.state.internal.StateKeys;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * Runs the keyed operator over some keys of a batch: their records in order (each skipped if the
@@ -42,12 +44,19 @@ final class KeyedPass {
 
   private final BatchContext context;
   private final DecodedItems decoded;
+  private final IntFunction<String> groups;
   private final Keys keys;
 
   /** A pass; {@code decoded} holds keys' items decoded by earlier batches, or is null. */
   KeyedPass(BatchContext context, DecodedItems decoded) {
+    this(context, decoded, source -> null);
+  }
+
+  /** A pass over records of order groups: {@code groups} gives a source record's, or null. */
+  KeyedPass(BatchContext context, DecodedItems decoded, IntFunction<String> groups) {
     this.context = context;
     this.decoded = decoded;
+    this.groups = groups;
     this.keys = new Keys(context, decoded);
   }
 
@@ -92,7 +101,12 @@ final class KeyedPass {
     Map<String, KeyWork> works = new LinkedHashMap<>(Sized.capacity(inputs.size()));
     Set<Integer> full = new LinkedHashSet<>();
     String fullWhy = null;
-    for (KeyedInput input : inputs) {
+    Failures failures = new Failures();
+    for (int i = 0; i < inputs.size(); i++) {
+      KeyedInput input = inputs.get(i);
+      if (failures.skips(input)) {
+        continue;
+      }
       KeyWork work = works.get(input.encoded());
       if (work == null) {
         work = keys.prepare(input.key(), input.encoded(), items.get(input.encoded()), window, true);
@@ -129,9 +143,7 @@ final class KeyedPass {
       try {
         head.emitKeyed(input.key(), input.record());
       } catch (Exception | LinkageError | AssertionError e) {
-        return new Result(
-            works,
-            List.of(input.source()),
+        String why =
             "Record "
                 + input.offset()
                 + " of "
@@ -139,11 +151,20 @@ final class KeyedPass {
                 + " failed for key "
                 + input.key()
                 + ": "
-                + e);
+                + e;
+        if (context.ordered()) {
+          return new Result(works, List.of(input.source()), why);
+        }
+        failures.add(inputs, i, why);
+        continue;
       }
       work.late += window == null ? 0 : window.lateRecords() - late;
       work.applied++;
       keys.applied(work, input);
+    }
+    if (failures.why != null) {
+      full.addAll(failures.sources);
+      return new Result(works, List.copyOf(full), failures.why);
     }
     if (!full.isEmpty()) {
       return new Result(works, List.copyOf(full), fullWhy);
@@ -163,6 +184,47 @@ final class KeyedPass {
       }
     }
     return Result.done(works);
+  }
+
+  /**
+   * The records of a queue's batch that failed in this pass, and what their failure leaves unsure:
+   * the key that failed (its state may hold part of the failed record), the keys that applied
+   * another part of a failed record (a record keyed to several keys), and the record's order group
+   * (the messages after it go back with it). The pass goes on past them, so that one pass finds the
+   * first failure of every key, not one failure per pass: the records it skips run in the next
+   * pass, which starts again from the stored state without the failed records.
+   */
+  private final class Failures {
+    final Set<Integer> sources = new LinkedHashSet<>();
+    private final Set<String> keys = new HashSet<>();
+    private final Set<String> groups = new HashSet<>();
+    String why;
+
+    boolean skips(KeyedInput input) {
+      if (why == null) {
+        return false;
+      }
+      if (sources.contains(input.source()) || keys.contains(input.encoded())) {
+        return true;
+      }
+      String group = KeyedPass.this.groups.apply(input.source());
+      return group != null && groups.contains(group);
+    }
+
+    void add(List<KeyedInput> inputs, int failed, String reason) {
+      KeyedInput input = inputs.get(failed);
+      why = why == null ? reason : why;
+      sources.add(input.source());
+      keys.add(input.encoded());
+      String group = KeyedPass.this.groups.apply(input.source());
+      if (group != null) {
+        groups.add(group);
+      }
+      // The record's parts before this one (a record's keyed parts come together) were applied.
+      for (int i = failed - 1; i >= 0 && inputs.get(i).source() == input.source(); i--) {
+        keys.add(inputs.get(i).encoded());
+      }
+    }
   }
 
   private String fullWhy(KeyWork work, KeyedInput input) {
@@ -359,10 +421,9 @@ final class KeyedPass {
         return work.threshold != null
             && SourcePosition.compareOffsets(input.offset(), work.threshold) <= 0;
       }
-      if (work.book.pending(context.split(), input.offset()) != null) {
-        if (!work.repeatedIds.contains(input.offset())) {
-          work.repeatedIds.add(input.offset());
-        }
+      // The key's pending messages of this split that are in the batch, found by prepare.
+      if (work.again.containsKey(input.offset())) {
+        work.repeatedIds.add(input.offset());
         return true;
       }
       return false;
@@ -380,7 +441,7 @@ final class KeyedPass {
             work.book.replayed(gap, input.offset());
           }
         }
-      } else if (!work.appliedIds.contains(input.offset())) {
+      } else {
         work.appliedIds.add(input.offset());
       }
     }
