@@ -47,6 +47,9 @@ public final class BatchProcessor {
     List<Delivery> unreadable = new ArrayList<>();
     Set<TimerKey> timers = new HashSet<>();
     for (Delivery d : deliveries) {
+      if (d.invalid == null) {
+        d.invalid = AddressLimit.refusal(d.target);
+      }
       if (d.invalid == null && settings.functions.get(d.target.type()).isEmpty()) {
         d.invalid = new UnknownFunctionException(d.target.type(), settings.functions.types());
       }

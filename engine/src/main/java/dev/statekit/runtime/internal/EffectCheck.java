@@ -244,6 +244,10 @@ final class EffectCheck {
   }
 
   private RuntimeException fits(Address target, String typeName, byte[] value) {
+    String unkept = AddressLimit.problem(target);
+    if (unkept != null) {
+      return new IllegalArgumentException("A message from " + self + ": " + unkept);
+    }
     long estimate =
         OutboxBuilder.bundleOverhead(self, target)
             + OutboxBuilder.payloadSize(typeName, value.length);

@@ -20,6 +20,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class DynamoDbStateItems {
   static final String PREFIX = "fn#";
+
+  /** The most UTF-8 bytes of an address's text: DynamoDB's partition keys hold 2,048. */
+  public static final int MAX_ADDRESS_BYTES = 2_048 - PREFIX.length();
+
   public static final String SORT = "state";
   static final String VERSION = "v";
   static final String VALUES = "vals";

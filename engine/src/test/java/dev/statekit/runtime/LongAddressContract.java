@@ -1,0 +1,130 @@
+package dev.statekit.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.bus.BusMessage;
+import dev.statekit.function.Address;
+import dev.statekit.function.Message;
+import dev.statekit.function.MessageBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An address whose key DynamoDB refuses (its id makes the state item's partition key longer than
+ * DynamoDB's 2,048 bytes): nothing can ever be read or written for it. Such a message must be
+ * refused or dead-lettered once, alone, with its error; it must neither fail the other addresses of
+ * its batch nor be sent again forever by its timer.
+ */
+abstract class LongAddressContract extends RuntimeFixture {
+  /** An id no DynamoDB key can hold: the state item's partition key passes 2,048 bytes. */
+  static final String LONG_ID = "x".repeat(2_100);
+
+  // A direct batch of two envelopes, one to a plain address, one to an address whose key is too
+  // long. The plain one must be applied; the other refused ("rejected": retrying cannot help).
+  @Test
+  void aTooLongAddressInADirectBatchIsRefusedAloneAndTheRestApplied() {
+    FunctionRuntime runtime = runtime();
+    Address plain = address(TestFunctions.COUNTER, "beside-long");
+    Address tooLong = Address.of(TestFunctions.COUNTER, LONG_ID);
+
+    List<DirectResult> results =
+        runtime.invoke(
+            List.of(
+                DirectInvocation.of(MessageBuilder.forAddress(plain).withValue(5L).build()),
+                DirectInvocation.of(MessageBuilder.forAddress(tooLong).withValue(1L).build())));
+
+    assertStatus(DirectResult.Status.APPLIED, results.get(0));
+    assertStatus(DirectResult.Status.REJECTED, results.get(1));
+  }
+
+  // The same on the ingress queue: the two messages (two groups) arrive in one batch. The plain
+  // one must be applied once; the other dead-lettered once, with its error.
+  @Test
+  void aTooLongAddressOnTheQueueDoesNotDeadLetterTheMessagesBatchedWithIt() {
+    FunctionRuntime runtime = runtime();
+    Address plain = address(TestFunctions.COUNTER, "queued-beside-long");
+    Address tooLong = Address.of(TestFunctions.COUNTER, LONG_ID);
+    send(MessageBuilder.forAddress(plain).withValue(5L).build());
+    send(MessageBuilder.forAddress(tooLong).withValue(1L).build());
+
+    for (int attempt = 0; attempt < 4; attempt++) {
+      LambdaLikeWorker.pollOnce(queue(), runtime);
+      waitForVisibility();
+    }
+
+    List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
+    assertEquals(
+        1,
+        letters.size(),
+        "only the message to the address no key can hold is dead-lettered: " + targets(letters));
+    var sum = store().reload(plain).values().get(TestFunctions.SUM.name());
+    assertEquals(
+        5L,
+        sum == null ? 0L : dev.statekit.types.Types.longType().deserialize(sum.bytes()),
+        "the plain message was applied");
+  }
+
+  // A function sends a delayed message to an address no key can hold. Its message can never be
+  // applied: it must be dead-lettered once (and its timer dropped), not sent again every
+  // timerResendAfter for ever.
+  @Test
+  void aDelayedMessageToATooLongAddressIsDeadLetteredOnceNotResentForever() {
+    FunctionRuntime runtime = runtime();
+    Address owner = address(TestFunctions.REMINDER, "later-long");
+    assertTrue(
+        runtime
+            .invoke(
+                DirectInvocation.of(
+                    MessageBuilder.forAddress(owner).withValue("later:1000:" + LONG_ID).build()))
+            .succeeded());
+
+    int sends = 0;
+    for (int round = 0; round < 4; round++) {
+      // The runtime's clock only: the queue needs no real time to pass for the sweep's sends.
+      clock.advance(Duration.ofMinutes(6));
+      sends += runtime.sweepTimers().sent();
+      for (int attempt = 0; attempt < 2; attempt++) {
+        LambdaLikeWorker.pollOnce(queue(), runtime);
+        waitForVisibility();
+      }
+    }
+
+    List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
+    assertEquals(
+        1,
+        letters.size(),
+        "dead-lettered once with its error (the sweep sent it "
+            + sends
+            + " times in 24 minutes): "
+            + targets(letters));
+    assertEquals(0, runtime.sweepTimers().sent(), "its timer is gone");
+  }
+
+  private static List<String> targets(List<Map.Entry<String, Map<String, String>>> letters) {
+    return letters.stream()
+        .map(
+            l -> {
+              String target = l.getValue().getOrDefault("statekit.target", "?");
+              return (target.length() > 40 ? target.substring(0, 40) + "..." : target)
+                  + " ("
+                  + l.getValue().get("statekit.error")
+                  + ")";
+            })
+        .toList();
+  }
+
+  private void send(Message message) {
+    queue()
+        .bus()
+        .send(
+            List.of(
+                new BusMessage(
+                    Ingress.groupId(message.targetAddress()),
+                    UUID.randomUUID().toString(),
+                    Ingress.envelope(message))));
+  }
+}
