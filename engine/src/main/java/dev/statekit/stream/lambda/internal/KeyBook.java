@@ -331,16 +331,6 @@ final class KeyBook {
     return pending;
   }
 
-  /** The pending entry of message {@code id} of {@code split}, or null. */
-  Pending pending(String split, String id) {
-    for (Pending entry : pending) {
-      if (entry.id().equals(id) && entry.split().equals(split)) {
-        return entry;
-      }
-    }
-    return null;
-  }
-
   void addPending(Pending entry) {
     pending.add(entry);
   }
