@@ -126,13 +126,17 @@ final class BatchFlow {
       long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
       reads.add(() -> engine.store().putAttempt(engine.name, split, attempt, expires));
     }
+    Set<String> receiptsRead = new LinkedHashSet<>();
     if (!batch.ordered() && keyed) {
-      Set<String> ids = new LinkedHashSet<>();
-      outcomes.forEach(o -> ids.add(o.offset));
-      ids.addAll(engine.cachedPending(keys, split));
-      reads.add(() -> receipts.putAll(engine.store().readReceipts(engine.name, split, ids)));
+      outcomes.forEach(o -> receiptsRead.add(o.offset));
+      receiptsRead.addAll(engine.cachedPending(keys, split));
+      reads.add(
+          () -> receipts.putAll(engine.store().readReceipts(engine.name, split, receiptsRead)));
     }
     engine.together(reads);
+    if (!batch.ordered() && keyed) {
+      receipts.putAll(pendingReceipts(items, receiptsRead));
+    }
     engine.reached(Step.LOADED, split);
 
     Progress progress = new Progress(splits, now, engine.settings.batchTimeoutMs());
@@ -180,7 +184,7 @@ final class BatchFlow {
       context = context(progress, state, applied, givenUp, gap, reached, receipts, inRange);
       pass =
           keyed
-              ? new KeyedPass(context, engine.decoded(), applied::group)
+              ? KeyedPass.forBatch(context, engine.decoded(), applied::group)
                   .run(applied.inputs(), items, Map.of())
               : KeyedPass.Result.done(Map.of());
       if (!pass.failed()) {
@@ -336,6 +340,27 @@ final class BatchFlow {
     List<Opened> opened = new ArrayList<>();
     works.values().forEach(work -> opened.addAll(work.opened));
     return engine.codec.encode(opened, split);
+  }
+
+  /**
+   * The receipts of the messages of this split the keys read keep as pending and that are not known
+   * yet: a key drops a pending message once its receipt is known, and a process that did not write
+   * or read those receipts itself (a new execution environment) would otherwise keep them until the
+   * retention, filling the key's share of its item. One more read, only when there are such
+   * messages.
+   */
+  private Map<String, byte[]> pendingReceipts(Map<String, KeyItem> items, Set<String> read) {
+    Set<String> ids = new LinkedHashSet<>();
+    for (KeyItem item : items.values()) {
+      if (item.bookkeeping() != null) {
+        for (String id : KeyBook.decode(item.bookkeeping()).pendingIds(split)) {
+          if (!read.contains(id) && !engine.isConfirmed(split, id)) {
+            ids.add(id);
+          }
+        }
+      }
+    }
+    return ids.isEmpty() ? Map.of() : engine.store().readReceipts(engine.name, split, ids);
   }
 
   /** Each message's outputs over every key, for its receipt. */

@@ -287,11 +287,40 @@ final class KeyBook {
             covered(positions.get(note.split()), previous(note.before()))
                 && open.stream()
                     .noneMatch(g -> g.split().equals(note.split()) && intersects(note, g)));
-    outbox.removeIf(
-        entry ->
-            covered(positions.get(entry.split()), entry.offset())
-                && open.stream()
-                    .noneMatch(g -> g.split().equals(entry.split()) && g.covers(entry.offset())));
+    outbox.removeIf(entry -> forgettable(entry, positions, open));
+  }
+
+  private static boolean forgettable(
+      Outbox entry, Map<String, String> positions, Collection<GivenUp> open) {
+    return covered(positions.get(entry.split()), entry.offset())
+        && open.stream()
+            .noneMatch(g -> g.split().equals(entry.split()) && g.covers(entry.offset()));
+  }
+
+  /**
+   * About the bytes of the outbox and pending entries {@link #forgetCovered} would keep: what the
+   * key holds of earlier batches (or of attempts whose delivery failed) beside this batch's
+   * outputs.
+   */
+  int keptBytes(Map<String, String> positions, Collection<GivenUp> open) {
+    int bytes = 0;
+    for (Outbox entry : outbox) {
+      if (!forgettable(entry, positions, open)) {
+        bytes += entrySize(entry.split(), entry.offset()) + size(entry.outputs());
+      }
+    }
+    for (Pending entry : pending) {
+      bytes += entrySize(entry.split(), entry.id()) + size(entry.outputs());
+    }
+    return bytes;
+  }
+
+  private static int size(List<StoredOutput> outputs) {
+    int bytes = 0;
+    for (StoredOutput output : outputs) {
+      bytes += output.size();
+    }
+    return bytes;
   }
 
   private Note replayNote(GivenUp gap) {

@@ -53,6 +53,14 @@ final class KeyWork {
    */
   int outboxBytes;
 
+  /**
+   * About the bytes of outputs the key keeps from before this batch ({@link KeyBook#keptBytes}).
+   */
+  int keptBytes;
+
+  /** The source record of the first input the key applied in this batch, or -1. */
+  int firstSource = -1;
+
   /** Everything to deliver for this key: earlier outputs again, new outputs, window results. */
   final List<Routed> deliveries = new ArrayList<>();
 

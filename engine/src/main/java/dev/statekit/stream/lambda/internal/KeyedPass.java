@@ -45,19 +45,35 @@ final class KeyedPass {
   private final BatchContext context;
   private final DecodedItems decoded;
   private final IntFunction<String> groups;
+  private final boolean bounded;
   private final Keys keys;
 
-  /** A pass; {@code decoded} holds keys' items decoded by earlier batches, or is null. */
+  /**
+   * A pass that applies every record it is given (keys run again after a conflicting write, whose
+   * records the batch's pass chose, and firings); {@code decoded} holds keys' items decoded by
+   * earlier batches, or is null.
+   */
   KeyedPass(BatchContext context, DecodedItems decoded) {
-    this(context, decoded, source -> null);
+    this(context, decoded, source -> null, false);
   }
 
-  /** A pass over records of order groups: {@code groups} gives a source record's, or null. */
-  KeyedPass(BatchContext context, DecodedItems decoded, IntFunction<String> groups) {
+  private KeyedPass(
+      BatchContext context, DecodedItems decoded, IntFunction<String> groups, boolean bounded) {
     this.context = context;
     this.decoded = decoded;
     this.groups = groups;
+    this.bounded = bounded;
     this.keys = new Keys(context, decoded);
+  }
+
+  /**
+   * The pass over a batch's records, which hands back the records a key has no room for ({@link
+   * ItemLimit#BATCH_OUTPUT_BYTES}) and, on a queue, goes on past failed messages; {@code groups}
+   * gives a source record's order group, or null.
+   */
+  static KeyedPass forBatch(
+      BatchContext context, DecodedItems decoded, IntFunction<String> groups) {
+    return new KeyedPass(context, decoded, groups, true);
   }
 
   /**
@@ -116,7 +132,7 @@ final class KeyedPass {
         work.repeats++;
         continue;
       }
-      if (work.applied > 0 && work.outboxBytes >= ItemLimit.BATCH_OUTPUT_BYTES) {
+      if (bounded && full(work, input)) {
         if (fullWhy == null) {
           fullWhy = fullWhy(work, input);
         }
@@ -159,6 +175,9 @@ final class KeyedPass {
         continue;
       }
       work.late += window == null ? 0 : window.lateRecords() - late;
+      if (work.firstSource < 0) {
+        work.firstSource = input.source();
+      }
       work.applied++;
       keys.applied(work, input);
     }
@@ -227,6 +246,17 @@ final class KeyedPass {
     }
   }
 
+  /**
+   * Whether the key has no room for {@code input}'s outputs: what it keeps of earlier batches and
+   * this batch's outputs reach its share of the item. A key always applies its first record of the
+   * batch whole (all its parts), so that every batch moves on.
+   */
+  private static boolean full(KeyWork work, KeyedInput input) {
+    return work.firstSource >= 0
+        && input.source() != work.firstSource
+        && work.keptBytes + work.outboxBytes >= ItemLimit.BATCH_OUTPUT_BYTES;
+  }
+
   private String fullWhy(KeyWork work, KeyedInput input) {
     return "Record "
         + input.offset()
@@ -236,8 +266,8 @@ final class KeyedPass {
         + " again in a later batch: key "
         + work.key
         + " keeps "
-        + work.outboxBytes
-        + " bytes of outputs from this batch until its checkpoint, its share of DynamoDB's 400 KB"
+        + (work.keptBytes + work.outboxBytes)
+        + " bytes of outputs until they are known delivered, its share of DynamoDB's 400 KB"
         + " item; nothing failed";
   }
 
@@ -379,6 +409,7 @@ final class KeyedPass {
           }
         }
       }
+      work.keptBytes = book.keptBytes(context.positions(), context.givenUp());
       // A replayed key may have been written by an attempt that died before its timer items were:
       // once the range is behind the checkpoint nothing else tells, so its windows are reported
       // again.
