@@ -27,11 +27,12 @@ class QueueCharactersTest extends QueueCharactersContract {
     }
   }
 
-  // Bodies carry unpaired surrogates exactly now, so two addresses that differ only in one are two
-  // targets: their messages, sent in one commit, must each arrive once. (In memory only: DynamoDB's
-  // client cannot write such a key.)
+  // An address with half a character (an unpaired surrogate, as cutting an id inside an emoji
+  // leaves) cannot be a DynamoDB key on any request, so the runtime refuses it on every store: the
+  // function that sends to it is refused with the reason, nothing is sent or dead-lettered. (Until
+  // 4 December such addresses were kept in memory and poisoned their batch on DynamoDB.)
   @Test
-  void messagesToAddressesThatDifferOnlyInAnUnpairedSurrogateEachArrive() {
+  void messagesToAddressesWithHalfACharacterAreRefusedToTheirSender() {
     FunctionRuntime runtime =
         runtime(
             b -> b.maxAttempts(2),
@@ -48,13 +49,11 @@ class QueueCharactersTest extends QueueCharactersContract {
                 MessageBuilder.forAddress(address(SPLIT, "split")).withValue(id).build()));
     drain(runtime);
 
-    assertTrue(sent.succeeded(), sent::toString);
+    assertEquals(DirectResult.Status.REJECTED, sent.status(), sent::toString);
+    assertTrue(sent.errorMessage().orElse("").contains("half a character"), sent::toString);
     for (String cut : List.of(id + "\uD83D", id + "\uD83E")) {
-      var count = store().reload(Address.of(KEEP, cut)).values().get(TestFunctions.COUNT.name());
       assertEquals(
-          1,
-          count == null ? 0 : dev.statekit.types.Types.longType().deserialize(count.bytes()),
-          "once, at " + cut.substring(cut.length() - 1).codePointAt(0));
+          null, store().reload(Address.of(KEEP, cut)).values().get(TestFunctions.COUNT.name()));
     }
     assertEquals(List.of(), deadLetters().peekAll(), "nothing dead-lettered");
   }

@@ -3,14 +3,14 @@ package dev.statekit.runtime.internal;
 import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.function.Address;
 import dev.statekit.runtime.store.DynamoDbStateItems;
-import java.nio.charset.StandardCharsets;
 
 /**
- * The longest address the runtime keeps state for: an address's state item is keyed by its text
- * ({@code namespace/type/id}) behind a short prefix, and DynamoDB refuses a partition key over
- * 2,048 bytes on every request, for good. Checked wherever an address enters (a message to it, a
- * message or delayed message a function sends to it), on every store alike, so that such a message
- * is refused alone, with its reason, instead of failing every read of the batch it came in.
+ * The addresses the runtime keeps state for: an address's state item is keyed by its text ({@code
+ * namespace/type/id}) behind a short prefix, and DynamoDB refuses, on every request and for good, a
+ * partition key over 2,048 bytes or one that is not valid UTF-16 (an unpaired surrogate). Checked
+ * wherever an address enters (a message to it, a message or delayed message a function sends to
+ * it), on every store alike, so that such a message is refused alone, with its reason, instead of
+ * failing every read of the batch it came in.
  */
 final class AddressLimit {
   /** The most bytes of an address's text, in UTF-8. */
@@ -21,22 +21,44 @@ final class AddressLimit {
   /** Why {@code address} cannot be kept, or null if it can. */
   static String problem(Address address) {
     String text = address.toString();
-    // Three bytes a character at most: most addresses are known to fit without encoding them.
-    if (text.length() * 3L <= MAX_BYTES) {
-      return null;
+    long bytes = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        bytes += 1;
+      } else if (c < 0x800) {
+        bytes += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        bytes += 4;
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return "The address "
+            + shown(text)
+            + " holds half a character at index "
+            + i
+            + " (an unpaired surrogate, as cutting a string inside an emoji leaves), which no"
+            + " DynamoDB key can hold; cut ids at whole characters (code points)";
+      } else {
+        bytes += 3;
+      }
     }
-    int bytes = text.getBytes(StandardCharsets.UTF_8).length;
     if (bytes <= MAX_BYTES) {
       return null;
     }
     return "The address "
-        + text.substring(0, Math.min(text.length(), 100))
-        + "... takes "
+        + shown(text)
+        + " takes "
         + bytes
         + " bytes, more than the "
         + MAX_BYTES
         + " an address may take (its state is kept under its text, and a DynamoDB key holds"
         + " 2,048 bytes); use a shorter id, for example a hash of the long one";
+  }
+
+  private static String shown(String text) {
+    return text.length() <= 100 ? text : text.substring(0, 100) + "...";
   }
 
   /** A message to {@code address} as an invalid envelope, or null if it can be kept. */

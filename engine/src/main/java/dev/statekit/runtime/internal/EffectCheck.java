@@ -181,9 +181,21 @@ final class EffectCheck {
     return null;
   }
 
+  /** Refuses a message to an address the runtime cannot keep state for ({@link AddressLimit}). */
+  private RuntimeException unkept(Address target) {
+    String problem = AddressLimit.problem(target);
+    return problem == null
+        ? null
+        : new IllegalArgumentException("A message from " + self + ": " + problem);
+  }
+
   private RuntimeException schedule(DelayedMessage delayed) {
     Message message = delayed.message();
     String token = delayed.cancellationToken().orElse(null);
+    RuntimeException unkept = unkept(message.targetAddress());
+    if (unkept != null) {
+      return unkept;
+    }
     if (delayed.delay().compareTo(settings.maxDelay) > 0) {
       return new IllegalArgumentException(
           "A message can be delayed by at most " + settings.maxDelay + ", not " + delayed.delay());
@@ -244,9 +256,9 @@ final class EffectCheck {
   }
 
   private RuntimeException fits(Address target, String typeName, byte[] value) {
-    String unkept = AddressLimit.problem(target);
+    RuntimeException unkept = unkept(target);
     if (unkept != null) {
-      return new IllegalArgumentException("A message from " + self + ": " + unkept);
+      return unkept;
     }
     long estimate =
         OutboxBuilder.bundleOverhead(self, target)
