@@ -135,7 +135,7 @@ final class BatchFlow {
     }
     engine.together(reads);
     if (!batch.ordered() && keyed) {
-      receipts.putAll(pendingReceipts(items, receiptsRead));
+      receipts.putAll(pendingReceipts(items, receiptsRead, 0));
     }
     engine.reached(Step.LOADED, split);
 
@@ -216,7 +216,7 @@ final class BatchFlow {
     applied.outputs().forEach(routed -> early.add(routed.route(), routed.record()));
     writes.addAll(early.calls());
     engine.together(writes);
-    resolveConflicts(context, applied, works, conflicts);
+    resolveConflicts(context, applied, works, conflicts, receipts, receiptsRead);
     engine.reached(Step.FLUSHED, split);
 
     // Windows the index says are due, of keys this batch did not touch.
@@ -347,13 +347,18 @@ final class BatchFlow {
    * yet: a key drops a pending message once its receipt is known, and a process that did not write
    * or read those receipts itself (a new execution environment) would otherwise keep them until the
    * retention, filling the key's share of its item. One more read, only when there are such
-   * messages.
+   * messages, of keys holding at least {@code atLeast} bytes of pending messages.
    */
-  private Map<String, byte[]> pendingReceipts(Map<String, KeyItem> items, Set<String> read) {
+  private Map<String, byte[]> pendingReceipts(
+      Map<String, KeyItem> items, Set<String> read, int atLeast) {
     Set<String> ids = new LinkedHashSet<>();
     for (KeyItem item : items.values()) {
       if (item.bookkeeping() != null) {
-        for (String id : KeyBook.decode(item.bookkeeping()).pendingIds(split)) {
+        KeyBook book = KeyBook.decode(item.bookkeeping());
+        if (book.pendingBytes() < atLeast) {
+          continue;
+        }
+        for (String id : book.pendingIds(split)) {
           if (!read.contains(id) && !engine.isConfirmed(split, id)) {
             ids.add(id);
           }
@@ -385,7 +390,12 @@ final class BatchFlow {
 
   /** Keys another invocation wrote since they were read: read again, run again, write again. */
   private void resolveConflicts(
-      BatchContext context, BatchRecords applied, Map<String, KeyWork> works, Set<String> conflicts)
+      BatchContext context,
+      BatchRecords applied,
+      Map<String, KeyWork> works,
+      Set<String> conflicts,
+      Map<String, byte[]> receipts,
+      Set<String> receiptsRead)
       throws Exception {
     for (int round = 1; !conflicts.isEmpty(); round++) {
       if (round > MAX_CONFLICT_ROUNDS) {
@@ -401,10 +411,15 @@ final class BatchFlow {
                 + "; the batch is retried");
       }
       Map<String, KeyItem> items = engine.readKeys(conflicts, true);
+      if (!batch.ordered()) {
+        // Another invocation's pending messages, which may be confirmed by now, matter once they
+        // take much of a key's share: reading their receipts lets the key drop them.
+        receipts.putAll(pendingReceipts(items, receiptsRead, ItemLimit.BATCH_OUTPUT_BYTES / 2));
+      }
       List<KeyedInput> inputs =
           applied.inputs().stream().filter(input -> conflicts.contains(input.encoded())).toList();
       KeyedPass.Result again =
-          new KeyedPass(context, engine.decoded()).run(inputs, items, Map.of());
+          KeyedPass.again(context, engine.decoded(), works).run(inputs, items, Map.of());
       if (again.failed()) {
         throw new IllegalStateException(
             "A record failed when its key was processed again after a concurrent write: "

@@ -309,6 +309,12 @@ final class KeyBook {
         bytes += entrySize(entry.split(), entry.offset()) + size(entry.outputs());
       }
     }
+    return bytes + pendingBytes();
+  }
+
+  /** About the bytes of the pending entries. */
+  int pendingBytes() {
+    int bytes = 0;
     for (Pending entry : pending) {
       bytes += entrySize(entry.split(), entry.id()) + size(entry.outputs());
     }

@@ -49,21 +49,34 @@ final class KeyedPass {
   private final Keys keys;
 
   /**
-   * A pass that applies every record it is given (keys run again after a conflicting write, whose
-   * records the batch's pass chose, and firings); {@code decoded} holds keys' items decoded by
-   * earlier batches, or is null.
+   * A pass that applies every record it is given (firings, keys run again after a conflicting
+   * write); {@code decoded} holds keys' items decoded by earlier batches, or is null.
    */
   KeyedPass(BatchContext context, DecodedItems decoded) {
-    this(context, decoded, source -> null, false);
+    this(context, decoded, source -> null, false, Map.of());
   }
 
   private KeyedPass(
-      BatchContext context, DecodedItems decoded, IntFunction<String> groups, boolean bounded) {
+      BatchContext context,
+      DecodedItems decoded,
+      IntFunction<String> groups,
+      boolean bounded,
+      Map<String, KeyWork> before) {
     this.context = context;
     this.decoded = decoded;
     this.groups = groups;
     this.bounded = bounded;
-    this.keys = new Keys(context, decoded);
+    this.keys = new Keys(context, decoded, before);
+  }
+
+  /**
+   * The pass that runs keys again on their fresh items after a conflicting write, with the records
+   * the batch's pass chose for them ({@code before}, that pass's work): a queue message that pass
+   * found a key had applied stays applied, even if the fresh item no longer holds it as pending (an
+   * invocation that saw its receipt dropped it meanwhile).
+   */
+  static KeyedPass again(BatchContext context, DecodedItems decoded, Map<String, KeyWork> before) {
+    return new KeyedPass(context, decoded, source -> null, false, before);
   }
 
   /**
@@ -73,7 +86,7 @@ final class KeyedPass {
    */
   static KeyedPass forBatch(
       BatchContext context, DecodedItems decoded, IntFunction<String> groups) {
-    return new KeyedPass(context, decoded, groups, true);
+    return new KeyedPass(context, decoded, groups, true, Map.of());
   }
 
   /**
@@ -354,11 +367,21 @@ final class KeyedPass {
 
     private final String position;
 
+    /**
+     * The work of an earlier pass of this batch over the same keys, if this one runs them again.
+     */
+    private final Map<String, KeyWork> before;
+
     Keys(BatchContext context, DecodedItems decoded) {
+      this(context, decoded, Map.of());
+    }
+
+    Keys(BatchContext context, DecodedItems decoded, Map<String, KeyWork> before) {
       this.context = context;
       this.decoded = decoded;
       this.behind = behind(context);
       this.position = context.positions().get(context.split());
+      this.before = before;
     }
 
     /** The key's bookkeeping: as this process left it for this very item, or decoded. */
@@ -407,6 +430,18 @@ final class KeyedPass {
             redeliver(work, entry.outputs());
             work.again.put(entry.id(), entry.outputs());
           }
+        }
+        KeyWork earlier = before.get(encoded);
+        if (earlier != null) {
+          // Applied by this key before (the earlier pass saw it pending): a fact that stays.
+          earlier.again.forEach(
+              (id, outputs) -> {
+                if (!work.again.containsKey(id)) {
+                  redeliver(work, outputs);
+                  work.again.put(id, outputs);
+                }
+              });
+          unconfirmed |= !earlier.again.isEmpty();
         }
       }
       work.keptBytes = book.keptBytes(context.positions(), context.givenUp());
