@@ -329,18 +329,6 @@ public final class BatchEngine {
     }
   }
 
-  /** The ids of {@code split}'s messages pending in the cached items of {@code keys}. */
-  Set<String> cachedPending(Collection<String> keys, String split) {
-    Set<String> ids = new HashSet<>();
-    for (String key : keys) {
-      KeyItem item = cache.get(key);
-      if (item != null && item.bookkeeping() != null) {
-        ids.addAll(KeyBook.decode(item.bookkeeping()).pendingIds(split));
-      }
-    }
-    return ids;
-  }
-
   /** Records that the receipts of these messages were written. */
   void confirmed(String split, Collection<String> ids) {
     synchronized (confirmed) {

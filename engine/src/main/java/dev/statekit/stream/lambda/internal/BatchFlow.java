@@ -65,6 +65,12 @@ final class BatchFlow {
   /** The split's latest attempts, as the batch read them with its split. */
   private final List<Attempt> recent = new ArrayList<>();
 
+  /**
+   * Messages of this batch whose receipts appeared while it ran (a copy applied them): applied,
+   * their receipts' outputs delivered again, and their receipts not written again by this batch.
+   */
+  private final Set<String> receiptedMeanwhile = new HashSet<>();
+
   /** Where a split the pipeline did not know joins, once read. */
   private Long joins;
 
@@ -126,16 +132,16 @@ final class BatchFlow {
       long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
       reads.add(() -> engine.store().putAttempt(engine.name, split, attempt, expires));
     }
+    engine.together(reads);
     Set<String> receiptsRead = new LinkedHashSet<>();
     if (!batch.ordered() && keyed) {
+      // After the keys, not beside them: a key drops a pending message only once its receipt is
+      // written, so a message of this batch that a copy of it applied is either pending in the
+      // keys read or has a receipt this read finds. Read with them: the receipts of the keys'
+      // pending messages this process does not know (a new execution environment).
       outcomes.forEach(o -> receiptsRead.add(o.offset));
-      receiptsRead.addAll(engine.cachedPending(keys, split));
-      reads.add(
-          () -> receipts.putAll(engine.store().readReceipts(engine.name, split, receiptsRead)));
-    }
-    engine.together(reads);
-    if (!batch.ordered() && keyed) {
-      receipts.putAll(pendingReceipts(items, receiptsRead, 0));
+      receiptsRead.addAll(unknownPending(items, receiptsRead, 0));
+      receipts.putAll(engine.store().readReceipts(engine.name, split, receiptsRead));
     }
     engine.reached(Step.LOADED, split);
 
@@ -244,6 +250,7 @@ final class BatchFlow {
     applied.receipted.forEach(routed -> late.add(routed.route(), routed.record()));
     KeyedPass.all(works).forEach(routed -> late.add(routed.route(), routed.record()));
     Map<String, byte[]> written = batch.ordered() ? Map.of() : receipts(works);
+    written.keySet().removeAll(receiptedMeanwhile);
     List<Runnable> deliver = new ArrayList<>(late.calls());
     if (!batch.ordered()) {
       // A receipt only once every key of its message is written: the keys' entries say the rest.
@@ -343,14 +350,13 @@ final class BatchFlow {
   }
 
   /**
-   * The receipts of the messages of this split the keys read keep as pending and that are not known
-   * yet: a key drops a pending message once its receipt is known, and a process that did not write
-   * or read those receipts itself (a new execution environment) would otherwise keep them until the
-   * retention, filling the key's share of its item. One more read, only when there are such
-   * messages, of keys holding at least {@code atLeast} bytes of pending messages.
+   * The messages of this split the keys read keep as pending, not in {@code read} and not known
+   * confirmed, of keys holding at least {@code atLeast} bytes of pending messages: a key drops a
+   * pending message once its receipt is known, and a process that did not write or read those
+   * receipts itself (a new execution environment) would otherwise keep them until the retention,
+   * filling the key's share of its item.
    */
-  private Map<String, byte[]> pendingReceipts(
-      Map<String, KeyItem> items, Set<String> read, int atLeast) {
+  private Set<String> unknownPending(Map<String, KeyItem> items, Set<String> read, int atLeast) {
     Set<String> ids = new LinkedHashSet<>();
     for (KeyItem item : items.values()) {
       if (item.bookkeeping() != null) {
@@ -365,7 +371,7 @@ final class BatchFlow {
         }
       }
     }
-    return ids.isEmpty() ? Map.of() : engine.store().readReceipts(engine.name, split, ids);
+    return ids;
   }
 
   /** Each message's outputs over every key, for its receipt. */
@@ -412,9 +418,24 @@ final class BatchFlow {
       }
       Map<String, KeyItem> items = engine.readKeys(conflicts, true);
       if (!batch.ordered()) {
-        // Another invocation's pending messages, which may be confirmed by now, matter once they
-        // take much of a key's share: reading their receipts lets the key drop them.
-        receipts.putAll(pendingReceipts(items, receiptsRead, ItemLimit.BATCH_OUTPUT_BYTES / 2));
+        // After the fresh keys, the receipts of this batch's messages to them that had none: a
+        // copy of a message that applied it meanwhile may have left no pending entry to tell.
+        // With them, another invocation's pending messages that take much of a key's share.
+        Set<String> unsure = new LinkedHashSet<>();
+        for (KeyedInput input : applied.inputs()) {
+          if (conflicts.contains(input.encoded()) && !receipts.containsKey(input.offset())) {
+            unsure.add(input.offset());
+          }
+        }
+        Set<String> ids = new LinkedHashSet<>(unsure);
+        ids.addAll(unknownPending(items, receiptsRead, ItemLimit.BATCH_OUTPUT_BYTES / 2));
+        Map<String, byte[]> found =
+            ids.isEmpty() ? Map.of() : engine.store().readReceipts(engine.name, split, ids);
+        receipts.putAll(found);
+        Set<String> meanwhile = new LinkedHashSet<>(unsure);
+        meanwhile.retainAll(found.keySet());
+        applied.receiptedMeanwhile(meanwhile, found);
+        receiptedMeanwhile.addAll(meanwhile);
       }
       List<KeyedInput> inputs =
           applied.inputs().stream().filter(input -> conflicts.contains(input.encoded())).toList();

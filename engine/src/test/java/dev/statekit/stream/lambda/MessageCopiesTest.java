@@ -1,0 +1,198 @@
+package dev.statekit.stream.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.egress.CollectingEgressSink;
+import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.serde.Serdes;
+import dev.statekit.testing.ManualClock;
+import dev.statekit.types.TypeName;
+import dev.statekit.types.Types;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two copies of one queue message running at once in two execution environments (SQS hands a
+ * message over again while its first attempt runs), while the first copy's instance confirms it and
+ * drops its pending entry: the second copy must find it applied, whether it learns so from its
+ * key's write conflicting or from the receipt it reads after its keys.
+ */
+class MessageCopiesTest {
+  private static final String QUEUE = "orders-queue";
+
+  private final CollectingEgressSink results = new CollectingEgressSink();
+  private final ManualClock clock = new ManualClock(1_000_000);
+
+  private BatchPipeline counts(BatchStore store, BatchFaultHook hook) {
+    Pipeline counts =
+        Pipeline.from(BatchSource.records())
+            .map(bytes -> "1")
+            .keyBy(one -> "hot")
+            .reduce((a, b) -> Long.toString(Long.parseLong(a) + Long.parseLong(b)), Serdes.string())
+            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
+    return BatchPipeline.builder("counts", counts)
+        .store(store)
+        .clock(clock)
+        .batchTimeout(Duration.ofMinutes(1))
+        .faultHook(hook)
+        .build();
+  }
+
+  private static SourceBatch queue(long at, String... ids) {
+    SourceBatch.Builder batch = SourceBatch.unordered(QUEUE);
+    for (String id : ids) {
+      batch.add(id, at, id.getBytes(StandardCharsets.UTF_8));
+    }
+    return batch.build();
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      assertTrue(latch.await(20, TimeUnit.SECONDS), "schedule did not reach its step");
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Object run(BatchPipeline pipeline, SourceBatch batch) {
+    try {
+      BatchResult result = pipeline.process(batch);
+      return result.succeeded() ? "ok" : result.failedOffsets() + " " + result.failure();
+    } catch (RuntimeException e) {
+      return e;
+    }
+  }
+
+  /**
+   * SQS hands message m to invocation B (instance b) while invocation A (instance a) still runs it.
+   * B reads first: no receipt for m, the key without m. A then writes the key (m pending) and m's
+   * receipt, and A's instance takes message m2 for the same key: it knows m confirmed and drops m's
+   * pending entry. B's pass applied m (new to the key it read); its write conflicts, and the re-run
+   * on the fresh item finds neither m pending nor m carried (B's pass never saw it pending) nor its
+   * receipt (the conflict path reads receipts of other messages only): m is applied a second time.
+   * A later message m3 must read count 3.
+   */
+  @Test
+  void aMessageWhoseReceiptAppearsBeforeTheConflictIsNotAppliedTwice() throws Exception {
+    InMemoryBatchStore store = new InMemoryBatchStore(clock);
+    CountDownLatch bLoaded = new CountDownLatch(1);
+    CountDownLatch bGo = new CountDownLatch(1);
+    BatchPipeline a = counts(store, BatchFaultHook.NONE);
+    BatchPipeline b =
+        counts(
+            store,
+            (step, detail) -> {
+              if (step == BatchFaultHook.Step.LOADED) {
+                bLoaded.countDown();
+                await(bGo);
+              }
+            });
+    AtomicReference<Object> bResult = new AtomicReference<>();
+    Thread tb = new Thread(() -> bResult.set(run(b, queue(clock.millis(), "m"))));
+    tb.start();
+    await(bLoaded); // B read: no receipt for m, no key
+    Object aResult = run(a, queue(clock.millis(), "m")); // key (m pending), then m's receipt
+    Object a2Result = run(a, queue(clock.millis(), "m2")); // m confirmed here: its entry goes
+    bGo.countDown();
+    tb.join();
+    Object dResult = run(counts(store, BatchFaultHook.NONE), queue(clock.millis(), "m3"));
+    List<String> texts = results.texts();
+    assertEquals(
+        "3",
+        texts.get(texts.size() - 1),
+        "outputs "
+            + texts
+            + "; A: "
+            + aResult
+            + ", A2: "
+            + a2Result
+            + ", B: "
+            + bResult.get()
+            + ", D: "
+            + dResult);
+  }
+
+  /**
+   * On a store whose calls wait (DynamoDB), a batch's first reads ran at once: invocation B (a
+   * second copy of message m) read m's receipt before A wrote it (none), and the key after A's
+   * instance dropped m's pending entry (it took m2 and knew m confirmed). B applied m to a key that
+   * already held it, with no conflict at all (the key it read was the latest). Receipts are now
+   * read after the keys; here B's key read starts before A and ends after it. A later message m3
+   * must read count 3.
+   */
+  @Test
+  void aMessageWhoseReceiptIsReadBeforeItsKeyIsNotAppliedTwice() throws Exception {
+    InMemoryBatchStore inner = new InMemoryBatchStore(clock);
+    CountDownLatch bReading = new CountDownLatch(1);
+    CountDownLatch bReceipts = new CountDownLatch(1);
+    CountDownLatch bKeys = new CountDownLatch(1);
+    BatchStore slow =
+        (BatchStore)
+            Proxy.newProxyInstance(
+                BatchStore.class.getClassLoader(),
+                new Class<?>[] {BatchStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("readKeys")) {
+                    bReading.countDown();
+                    await(bKeys);
+                  }
+                  try {
+                    return method.invoke(inner, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  } finally {
+                    if (method.getName().equals("readReceipts")) {
+                      bReceipts.countDown();
+                    }
+                  }
+                });
+    BatchPipeline a = counts(inner, BatchFaultHook.NONE);
+    Pipeline plan =
+        Pipeline.from(BatchSource.records())
+            .map(bytes -> "1")
+            .keyBy(one -> "hot")
+            .reduce((x, y) -> Long.toString(Long.parseLong(x) + Long.parseLong(y)), Serdes.string())
+            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
+    BatchPipeline b =
+        BatchPipeline.builder("counts", plan)
+            .store(slow)
+            .clock(clock)
+            .batchTimeout(Duration.ofMinutes(1))
+            .concurrency(BatchConcurrency.threads(16))
+            .build();
+    AtomicReference<Object> bResult = new AtomicReference<>();
+    Thread tb = new Thread(() -> bResult.set(run(b, queue(clock.millis(), "m"))));
+    tb.start();
+    await(bReading); // B's key read has started and waits
+    // A receipt read beside the key read (as before) has finished by now; one after it has not
+    // started, and this wait runs out.
+    bReceipts.await(2, java.util.concurrent.TimeUnit.SECONDS);
+    Object aResult = run(a, queue(clock.millis(), "m")); // key (m pending), then m's receipt
+    Object a2Result = run(a, queue(clock.millis(), "m2")); // m confirmed here: its entry goes
+    bKeys.countDown();
+    tb.join();
+    Object dResult = run(counts(inner, BatchFaultHook.NONE), queue(clock.millis(), "m3"));
+    List<String> texts = results.texts();
+    assertEquals(
+        "3",
+        texts.get(texts.size() - 1),
+        "outputs "
+            + texts
+            + "; A: "
+            + aResult
+            + ", A2: "
+            + a2Result
+            + ", B: "
+            + bResult.get()
+            + ", D: "
+            + dResult);
+  }
+}
