@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.CollectingEgressSink;
-import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testing.ManualClock;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -36,17 +32,7 @@ class HotKeyBatchOutboxTest {
   private final ManualClock clock = new ManualClock(1_000_000);
 
   private BatchPipeline counts() {
-    Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> "1")
-            .keyBy(one -> "hot")
-            .reduce((a, b) -> Long.toString(Long.parseLong(a) + Long.parseLong(b)), Serdes.string())
-            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("counts", counts)
-        .store(new InMemoryBatchStore(clock))
-        .clock(clock)
-        .batchTimeout(Duration.ofMinutes(1))
-        .build();
+    return HotKeys.counts(new InMemoryBatchStore(clock), clock, results, BatchFaultHook.NONE);
   }
 
   @Test

@@ -1,22 +1,18 @@
 package dev.statekit.stream.lambda;
 
+import static dev.statekit.stream.lambda.HotKeys.await;
+import static dev.statekit.stream.lambda.HotKeys.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.CollectingEgressSink;
-import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testing.ManualClock;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -34,45 +30,23 @@ class HotKeyInstancesTest {
   private final ManualClock clock = new ManualClock(1_000_000);
 
   private BatchPipeline counts(BatchStore store, BatchFaultHook hook) {
-    Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> "1")
-            .keyBy(one -> "hot")
-            .reduce((a, b) -> Long.toString(Long.parseLong(a) + Long.parseLong(b)), Serdes.string())
-            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("counts", counts)
-        .store(store)
-        .clock(clock)
-        .batchTimeout(Duration.ofMinutes(1))
-        .faultHook(hook)
-        .build();
+    return HotKeys.counts(store, clock, results, hook);
   }
 
   private static SourceBatch queue(long at, String... ids) {
-    SourceBatch.Builder batch = SourceBatch.unordered(QUEUE);
-    for (String id : ids) {
-      batch.add(id, at, id.getBytes(StandardCharsets.UTF_8));
-    }
-    return batch.build();
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      assertTrue(latch.await(20, TimeUnit.SECONDS), "schedule did not reach its step");
-    } catch (InterruptedException e) {
-      throw new IllegalStateException(e);
-    }
+    return HotKeys.queue(QUEUE, at, ids);
   }
 
   /**
    * Message m is applied by invocation A (instance a), which writes key "hot" (m pending) and then
    * its receipt. SQS hands m over again (visibility timeout while A runs) to invocation B (instance
    * b): B reads m's receipt before A writes it (none) and the key after A wrote it (m pending: a
-   * repeat). Meanwhile invocation C on a new instance c has message m2 for the same key: since
-   * 47538a6 it reads the receipt of the pending m (pendingReceipts), drops m's pending entry and
-   * writes the key. B's write conflicts; its re-run reads the fresh key, finds no pending m and no
-   * receipt for m in the receipts it read: m is applied to the key a second time (its output has
-   * the same egress id as A's, so the sink hides it). A later message m3 must read count 3.
+   * repeat). Meanwhile invocation C on a new instance c has message m2 for the same key: it reads
+   * the receipt of the pending m (a new instance reads those of its keys' pending messages), drops
+   * m's pending entry and writes the key. B's write conflicts; its re-run reads the fresh key,
+   * which no longer holds m as pending: without what B's first pass found, m was applied to the key
+   * a second time (its output has the same egress id as A's, so the sink hides it). A later message
+   * m3 must read count 3.
    */
   @Test
   void aMessageHandedOverAgainIsNotAppliedTwiceWhenANewInstanceConfirmsItsPendingEntry()
@@ -132,15 +106,6 @@ class HotKeyInstancesTest {
             + dResult);
   }
 
-  private static Object run(BatchPipeline pipeline, SourceBatch batch) {
-    try {
-      BatchResult result = pipeline.process(batch);
-      return result.succeeded() ? "ok" : result.failedOffsets() + " " + result.failure();
-    } catch (RuntimeException e) {
-      return e;
-    }
-  }
-
   /**
    * A hot queue key on several warm instances taking batches in turn (Lambda scales an SQS mapping
    * out): each instance's cached item is stale, so its write conflicts and the key runs again on
@@ -186,8 +151,8 @@ class HotKeyInstancesTest {
 
   /**
    * Steady state, two warm instances taking turns on a queue whose messages touch a few shared
-   * keys: one receipts read per batch (its messages and the pending ids of its cached keys), as
-   * before 47538a6.
+   * keys: one receipts read per batch (its messages and the pending ids of its keys it does not
+   * know).
    */
   @Test
   void aWarmQueueBatchReadsReceiptsOnce() {

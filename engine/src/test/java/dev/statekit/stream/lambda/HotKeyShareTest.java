@@ -258,17 +258,7 @@ class HotKeyShareTest {
   }
 
   private BatchPipeline counts(InMemoryBatchStore store) {
-    Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> "1")
-            .keyBy(one -> "hot")
-            .reduce((a, b) -> Long.toString(Long.parseLong(a) + Long.parseLong(b)), Serdes.string())
-            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("counts", counts)
-        .store(store)
-        .clock(clock)
-        .batchTimeout(Duration.ofMinutes(1))
-        .build();
+    return HotKeys.counts(store, clock, results, BatchFaultHook.NONE);
   }
 
   /**
@@ -283,26 +273,7 @@ class HotKeyShareTest {
   @Test
   void aHotQueueKeyRetriedAfterFailedDeliveriesGetsThrough() {
     InMemoryBatchStore store = new InMemoryBatchStore(clock);
-    int[] down = {3};
-    Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> "1")
-            .keyBy(one -> "hot")
-            .reduce((a, b) -> Long.toString(Long.parseLong(a) + Long.parseLong(b)), Serdes.string())
-            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    BatchPipeline pipeline =
-        BatchPipeline.builder("counts", counts)
-            .store(store)
-            .clock(clock)
-            .batchTimeout(Duration.ofMinutes(1))
-            .faultHook(
-                (step, detail) -> {
-                  if (step == BatchFaultHook.Step.DELIVERY && down[0] > 0) {
-                    down[0]--;
-                    throw new IllegalStateException("sink down");
-                  }
-                })
-            .build();
+    BatchPipeline pipeline = HotKeys.counts(store, clock, results, HotKeys.deliveriesFail(3));
     int messages = 10_000;
     List<String> waiting = new ArrayList<>();
     for (int i = 0; i < messages; i++) {
@@ -345,26 +316,7 @@ class HotKeyShareTest {
   @Test
   void aHotShardKeyRetriedAfterFailedDeliveriesGetsThrough() {
     InMemoryBatchStore store = new InMemoryBatchStore(clock);
-    int[] down = {3};
-    Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> "1")
-            .keyBy(one -> "hot")
-            .reduce((a, b) -> Long.toString(Long.parseLong(a) + Long.parseLong(b)), Serdes.string())
-            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    BatchPipeline pipeline =
-        BatchPipeline.builder("counts", counts)
-            .store(store)
-            .clock(clock)
-            .batchTimeout(Duration.ofMinutes(1))
-            .faultHook(
-                (step, detail) -> {
-                  if (step == BatchFaultHook.Step.DELIVERY && down[0] > 0) {
-                    down[0]--;
-                    throw new IllegalStateException("sink down");
-                  }
-                })
-            .build();
+    BatchPipeline pipeline = HotKeys.counts(store, clock, results, HotKeys.deliveriesFail(3));
     int records = 5_000;
     int from = 0;
     List<String> errors = new ArrayList<>();

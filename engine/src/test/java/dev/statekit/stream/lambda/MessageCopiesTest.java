@@ -1,7 +1,8 @@
 package dev.statekit.stream.lambda;
 
+import static dev.statekit.stream.lambda.HotKeys.await;
+import static dev.statekit.stream.lambda.HotKeys.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.stream.Pipeline;
@@ -11,11 +12,9 @@ import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -32,43 +31,11 @@ class MessageCopiesTest {
   private final ManualClock clock = new ManualClock(1_000_000);
 
   private BatchPipeline counts(BatchStore store, BatchFaultHook hook) {
-    Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> "1")
-            .keyBy(one -> "hot")
-            .reduce((a, b) -> Long.toString(Long.parseLong(a) + Long.parseLong(b)), Serdes.string())
-            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("counts", counts)
-        .store(store)
-        .clock(clock)
-        .batchTimeout(Duration.ofMinutes(1))
-        .faultHook(hook)
-        .build();
+    return HotKeys.counts(store, clock, results, hook);
   }
 
   private static SourceBatch queue(long at, String... ids) {
-    SourceBatch.Builder batch = SourceBatch.unordered(QUEUE);
-    for (String id : ids) {
-      batch.add(id, at, id.getBytes(StandardCharsets.UTF_8));
-    }
-    return batch.build();
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      assertTrue(latch.await(20, TimeUnit.SECONDS), "schedule did not reach its step");
-    } catch (InterruptedException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static Object run(BatchPipeline pipeline, SourceBatch batch) {
-    try {
-      BatchResult result = pipeline.process(batch);
-      return result.succeeded() ? "ok" : result.failedOffsets() + " " + result.failure();
-    } catch (RuntimeException e) {
-      return e;
-    }
+    return HotKeys.queue(QUEUE, at, ids);
   }
 
   /**

@@ -372,10 +372,6 @@ final class KeyedPass {
      */
     private final Map<String, KeyWork> before;
 
-    Keys(BatchContext context, DecodedItems decoded) {
-      this(context, decoded, Map.of());
-    }
-
     Keys(BatchContext context, DecodedItems decoded, Map<String, KeyWork> before) {
       this.context = context;
       this.decoded = decoded;
