@@ -39,6 +39,55 @@ class MessageCopiesTest {
   }
 
   /**
+   * SQS hands message m to invocation B (instance b) while invocation A (instance a) still runs it.
+   * B reads first: no receipt for m, the key without m. A then writes the key (m pending) and m's
+   * receipt, and A's instance takes message m2 for the same key: it knows m confirmed and drops m's
+   * pending entry. B's pass applied m (new to the key it read); its write conflicts, and the re-run
+   * on the fresh item finds neither m pending nor m carried (B's pass never saw it pending) nor its
+   * receipt (the conflict path reads receipts of other messages only): m is applied a second time.
+   * A later message m3 must read count 3.
+   */
+  @Test
+  void aMessageWhoseReceiptAppearsBeforeTheConflictIsNotAppliedTwice() throws Exception {
+    InMemoryBatchStore store = new InMemoryBatchStore(clock);
+    CountDownLatch bLoaded = new CountDownLatch(1);
+    CountDownLatch bGo = new CountDownLatch(1);
+    BatchPipeline a = counts(store, BatchFaultHook.NONE);
+    BatchPipeline b =
+        counts(
+            store,
+            (step, detail) -> {
+              if (step == BatchFaultHook.Step.LOADED) {
+                bLoaded.countDown();
+                await(bGo);
+              }
+            });
+    AtomicReference<Object> bResult = new AtomicReference<>();
+    Thread tb = new Thread(() -> bResult.set(run(b, queue(clock.millis(), "m"))));
+    tb.start();
+    await(bLoaded); // B read: no receipt for m, no key
+    Object aResult = run(a, queue(clock.millis(), "m")); // key (m pending), then m's receipt
+    Object a2Result = run(a, queue(clock.millis(), "m2")); // m confirmed here: its entry goes
+    bGo.countDown();
+    tb.join();
+    Object dResult = run(counts(store, BatchFaultHook.NONE), queue(clock.millis(), "m3"));
+    List<String> texts = results.texts();
+    assertEquals(
+        "3",
+        texts.get(texts.size() - 1),
+        "outputs "
+            + texts
+            + "; A: "
+            + aResult
+            + ", A2: "
+            + a2Result
+            + ", B: "
+            + bResult.get()
+            + ", D: "
+            + dResult);
+  }
+
+  /**
    * On a store whose calls wait (DynamoDB), a batch's first reads ran at once: invocation B (a
    * second copy of message m) read m's receipt before A wrote it (none), and the key after A's
    * instance dropped m's pending entry (it took m2 and knew m confirmed). B applied m to a key that

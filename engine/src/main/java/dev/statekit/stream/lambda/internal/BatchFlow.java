@@ -65,6 +65,12 @@ final class BatchFlow {
   /** The split's latest attempts, as the batch read them with its split. */
   private final List<Attempt> recent = new ArrayList<>();
 
+  /**
+   * Messages of this batch whose receipts appeared while it ran (a copy applied them): applied,
+   * their receipts' outputs delivered again, and their receipts not written again by this batch.
+   */
+  private final Set<String> receiptedMeanwhile = new HashSet<>();
+
   /** Where a split the pipeline did not know joins, once read. */
   private Long joins;
 
@@ -244,6 +250,7 @@ final class BatchFlow {
     applied.receipted.forEach(routed -> late.add(routed.route(), routed.record()));
     KeyedPass.all(works).forEach(routed -> late.add(routed.route(), routed.record()));
     Map<String, byte[]> written = batch.ordered() ? Map.of() : receipts(works);
+    written.keySet().removeAll(receiptedMeanwhile);
     List<Runnable> deliver = new ArrayList<>(late.calls());
     if (!batch.ordered()) {
       // A receipt only once every key of its message is written: the keys' entries say the rest.
@@ -411,12 +418,24 @@ final class BatchFlow {
       }
       Map<String, KeyItem> items = engine.readKeys(conflicts, true);
       if (!batch.ordered()) {
-        // Another invocation's pending messages, which may be confirmed by now, matter once they
-        // take much of a key's share: reading their receipts lets the key drop them.
-        Set<String> ids = unknownPending(items, receiptsRead, ItemLimit.BATCH_OUTPUT_BYTES / 2);
-        if (!ids.isEmpty()) {
-          receipts.putAll(engine.store().readReceipts(engine.name, split, ids));
+        // After the fresh keys, the receipts of this batch's messages to them that had none: a
+        // copy of a message that applied it meanwhile may have left no pending entry to tell.
+        // With them, another invocation's pending messages that take much of a key's share.
+        Set<String> unsure = new LinkedHashSet<>();
+        for (KeyedInput input : applied.inputs()) {
+          if (conflicts.contains(input.encoded()) && !receipts.containsKey(input.offset())) {
+            unsure.add(input.offset());
+          }
         }
+        Set<String> ids = new LinkedHashSet<>(unsure);
+        ids.addAll(unknownPending(items, receiptsRead, ItemLimit.BATCH_OUTPUT_BYTES / 2));
+        Map<String, byte[]> found =
+            ids.isEmpty() ? Map.of() : engine.store().readReceipts(engine.name, split, ids);
+        receipts.putAll(found);
+        Set<String> meanwhile = new LinkedHashSet<>(unsure);
+        meanwhile.retainAll(found.keySet());
+        applied.receiptedMeanwhile(meanwhile, found);
+        receiptedMeanwhile.addAll(meanwhile);
       }
       List<KeyedInput> inputs =
           applied.inputs().stream().filter(input -> conflicts.contains(input.encoded())).toList();

@@ -24,6 +24,8 @@ final class BatchRecords {
 
   final int covered;
   String failure;
+  private final Routes routes;
+  private final String pipeline;
 
   /**
    * @param position skip ordered records at or before it (null: none)
@@ -37,6 +39,8 @@ final class BatchRecords {
       Routes routes,
       String pipeline) {
     this.batch = batch;
+    this.routes = routes;
+    this.pipeline = pipeline;
     int skipped = 0;
     Set<String> failedGroups = new HashSet<>();
     for (SourceOutcome outcome : all) {
@@ -71,6 +75,20 @@ final class BatchRecords {
       outcomes.add(outcome);
     }
     this.covered = skipped;
+  }
+
+  /**
+   * Messages {@code ids} turned out applied by a copy of them while this batch ran: they leave the
+   * batch's records as messages with a receipt do, their receipts' outputs delivered again.
+   */
+  void receiptedMeanwhile(Set<String> ids, Map<String, byte[]> receipts) {
+    if (ids.isEmpty()) {
+      return;
+    }
+    outcomes.removeIf(outcome -> ids.contains(outcome.offset));
+    for (String id : ids) {
+      Receipts.decode(receipts.get(id)).forEach(o -> receipted.add(o.routed(routes, pipeline)));
+    }
   }
 
   /** The order group of source record {@code index}, or null. */
