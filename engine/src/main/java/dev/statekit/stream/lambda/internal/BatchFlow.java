@@ -446,6 +446,9 @@ final class BatchFlow {
             "A record failed when its key was processed again after a concurrent write: "
                 + again.failure());
       }
+      // The first pass's work of a conflicting key was computed on a stale item: a key left with no
+      // message of this batch (each receipted meanwhile) has nothing to write or deliver now.
+      works.keySet().removeAll(conflicts);
       works.putAll(again.works());
       Set<String> next = engine.writeKeys(again.works().values());
       List<TimerItem> timers = timers(again.works());
