@@ -27,6 +27,11 @@ public record SourcePosition(String split, String offset) {
    * (Kinesis sequence numbers exceed a long), otherwise as strings.
    */
   public static int compareOffsets(String a, String b) {
+    if (a.length() == b.length()) {
+      // Decimal numbers of one length, leading zeros or not, order as their text does: the common
+      // case (a shard's sequence numbers) needs no scan for digits.
+      return a.compareTo(b);
+    }
     if (isDigits(a) && isDigits(b)) {
       // As numbers, without the copies stripping their zeros would make: batches compare offsets
       // per record and per key.
