@@ -1,0 +1,161 @@
+package dev.statekit.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.statekit.bus.BusMessage;
+import dev.statekit.function.Address;
+import dev.statekit.function.Context;
+import dev.statekit.function.EgressMessageBuilder;
+import dev.statekit.function.Message;
+import dev.statekit.function.MessageBuilder;
+import dev.statekit.function.StatefulFunctions;
+import dev.statekit.function.ValueSpec;
+import dev.statekit.types.TypeName;
+import dev.statekit.types.Types;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Messages that each fit one commit, but not all together: what one commit of an address can hold
+ * (its item's 400 KB, outbox included; 99 timer changes) is a property of the batch, not of any one
+ * message. Each message is valid and succeeds alone; none may be lost to the dead-letter queue
+ * because of which other messages happened to share its batch.
+ */
+abstract class CommitRoomContract extends RuntimeFixture {
+  static final TypeName LOUD = TypeName.of("test", "loud");
+  static final TypeName PLANNER = TypeName.of("test", "planner");
+  static final ValueSpec<Long> COUNT = ValueSpec.named("count").withLongType();
+
+  /** {@code n}: counts, and sends an egress record of {@code n} characters. */
+  static void loud(Context context, Message message) {
+    context.storage().set(COUNT, context.storage().get(COUNT).orElse(0L) + 1);
+    context.send(
+        EgressMessageBuilder.forEgress(TestFunctions.COUNTED)
+            .withValue("x".repeat((int) message.asLong()))
+            .build());
+  }
+
+  /** {@code n}: counts, and schedules {@code n} reminders an hour ahead (no tokens). */
+  static void planner(Context context, Message message) {
+    context.storage().set(COUNT, context.storage().get(COUNT).orElse(0L) + 1);
+    for (long i = 0; i < message.asLong(); i++) {
+      context.sendAfter(
+          Duration.ofHours(1),
+          MessageBuilder.forAddress(TestFunctions.TOTAL, "reminded").withValue(1L).build());
+    }
+  }
+
+  static StatefulFunctions functions() {
+    return StatefulFunctions.builder()
+        .withFunction(LOUD, CommitRoomContract::loud, COUNT)
+        .withFunction(PLANNER, CommitRoomContract::planner, COUNT)
+        .withFunction(TestFunctions.TOTAL, TestFunctions::total, TestFunctions.COUNT, TestFunctions.SUM)
+        .build();
+  }
+
+  /**
+   * Five queued messages to one address, each sending a 100 KB egress record: each alone commits
+   * an item of about 100 KB. In one batch their outboxes share one commit, which would pass 400 KB,
+   * and the runtime dead-letters the fourth and fifth as "state too large" at once (applied: no),
+   * although the address's state is a counter and either message succeeds in a commit of its own.
+   */
+  @Test
+  void messagesWhoseEffectsTogetherOutgrowOneCommitAreAllAppliedNotDeadLettered() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address loud = address(LOUD, "loud");
+    for (int i = 0; i < 5; i++) {
+      enqueue(MessageBuilder.forAddress(loud).withValue(100_000L).build());
+    }
+
+    drain(runtime);
+
+    assertEquals(List.of(), deadLetterErrors(), "dead letters of messages that each succeed alone");
+    assertEquals(5, value(loud, COUNT), "messages applied");
+    assertEquals(5, counted.records().size(), "egress records delivered");
+  }
+
+  /** The same on a direct batch: the fourth and fifth are answered "rejected" (don't retry). */
+  @Test
+  void aDirectBatchWhoseEffectsTogetherOutgrowOneCommitRejectsNoValidMessage() {
+    FunctionRuntime runtime = runtime(b -> {}, functions());
+    Address loud = address(LOUD, "direct");
+    List<DirectInvocation> batch = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      batch.add(DirectInvocation.of(MessageBuilder.forAddress(loud).withValue(100_000L).build()));
+    }
+
+    List<DirectResult> results = runtime.invoke(batch);
+
+    List<String> notApplied = new ArrayList<>();
+    for (DirectResult result : results) {
+      if (result.status() == DirectResult.Status.REJECTED) {
+        notApplied.add(result.toString());
+      }
+    }
+    assertEquals(List.of(), notApplied, "valid messages answered 'rejected: don't repeat it'");
+    assertEquals(5, value(loud, COUNT));
+  }
+
+  /**
+   * A backlog of ten queued messages to one address, each scheduling 50 delayed messages: one commit
+   * holds 99 timer changes, so one message runs per batch and the others fail "Not run in this
+   * batch", which counts as an attempt even on their last one. With the default five attempts the
+   * sixth to tenth are then received past their last attempt and dead-lettered as not applied,
+   * although none of them ever failed.
+   */
+  @Test
+  void aBacklogOfMessagesThatEachFillACommitWithTimersIsAllAppliedNotDeadLettered() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address planner = address(PLANNER, "planner");
+    for (int i = 0; i < 10; i++) {
+      enqueue(MessageBuilder.forAddress(planner).withValue(50L).build());
+    }
+
+    int polls = 0;
+    while (polls++ < 50) {
+      if (LambdaLikeWorker.pollOnce(queue(), runtime) == 0) {
+        waitForVisibility();
+        if (LambdaLikeWorker.pollOnce(queue(), runtime) == 0) {
+          break;
+        }
+      }
+    }
+
+    assertEquals(List.of(), deadLetterErrors(), "dead letters of messages that never failed");
+    assertEquals(10, value(planner, COUNT), "messages applied");
+  }
+
+  private List<String> deadLetterErrors() {
+    List<String> errors = new ArrayList<>();
+    for (Map.Entry<String, Map<String, String>> letter : deadLetters().peekAll()) {
+      errors.add(
+          "applied="
+              + letter.getValue().get("statekit.applied")
+              + " attempts="
+              + letter.getValue().get("statekit.attempts")
+              + " error="
+              + letter.getValue().get("statekit.error"));
+    }
+    return errors;
+  }
+
+  private void enqueue(Message message) {
+    queue()
+        .bus()
+        .send(
+            List.of(
+                new BusMessage(
+                    Ingress.groupId(message.targetAddress()),
+                    UUID.randomUUID().toString(),
+                    Ingress.envelope(message))));
+  }
+
+  private long value(Address address, ValueSpec<Long> spec) {
+    var value = store().reload(address).values().get(spec.name());
+    return value == null ? 0 : Types.longType().deserialize(value.bytes());
+  }
+}
