@@ -53,13 +53,14 @@ abstract class CommitRoomContract extends RuntimeFixture {
     return StatefulFunctions.builder()
         .withFunction(LOUD, CommitRoomContract::loud, COUNT)
         .withFunction(PLANNER, CommitRoomContract::planner, COUNT)
-        .withFunction(TestFunctions.TOTAL, TestFunctions::total, TestFunctions.COUNT, TestFunctions.SUM)
+        .withFunction(
+            TestFunctions.TOTAL, TestFunctions::total, TestFunctions.COUNT, TestFunctions.SUM)
         .build();
   }
 
   /**
-   * Five queued messages to one address, each sending a 100 KB egress record: each alone commits
-   * an item of about 100 KB. In one batch their outboxes share one commit, which would pass 400 KB,
+   * Five queued messages to one address, each sending a 100 KB egress record: each alone commits an
+   * item of about 100 KB. In one batch their outboxes share one commit, which would pass 400 KB,
    * and the runtime dead-letters the fourth and fifth as "state too large" at once (applied: no),
    * although the address's state is a counter and either message succeeds in a commit of its own.
    */
@@ -101,10 +102,10 @@ abstract class CommitRoomContract extends RuntimeFixture {
   }
 
   /**
-   * A backlog of ten queued messages to one address, each scheduling 50 delayed messages: one commit
-   * holds 99 timer changes, so one message runs per batch and the others fail "Not run in this
-   * batch", which counts as an attempt even on their last one. With the default five attempts the
-   * sixth to tenth are then received past their last attempt and dead-lettered as not applied,
+   * A backlog of ten queued messages to one address, each scheduling 50 delayed messages: one
+   * commit holds 99 timer changes, so one message runs per batch and the others fail "Not run in
+   * this batch", which counts as an attempt even on their last one. With the default five attempts
+   * the sixth to tenth are then received past their last attempt and dead-lettered as not applied,
    * although none of them ever failed.
    */
   @Test
