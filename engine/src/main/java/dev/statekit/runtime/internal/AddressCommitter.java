@@ -388,13 +388,21 @@ final class AddressCommitter {
     for (Delivery d : deliveries) {
       DeliveryOutcome outcome = null;
       String error = null;
+      boolean noRoom = false;
+      boolean failed = false;
       for (InboundInvocation inbound : d.invocations) {
         outcome = DeliveryOutcome.combine(outcome, plan.outcomes.get(inbound));
         if (error == null) {
           error = plan.errors.get(inbound);
         }
+        if (plan.outcomes.get(inbound) == DeliveryOutcome.FAILED) {
+          boolean later = plan.failures.get(inbound) instanceof NoRoomInCommit;
+          noRoom |= later;
+          failed |= !later;
+        }
       }
       d.settle(outcome, error);
+      d.noRoom = noRoom && !failed;
     }
     Observations.settled(settings, plan);
     answerCalls(plan);

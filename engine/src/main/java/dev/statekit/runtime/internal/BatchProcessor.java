@@ -42,7 +42,41 @@ public final class BatchProcessor {
     this.delivery = new OutboxDelivery(settings);
   }
 
+  /**
+   * Processes {@code deliveries} and settles each; those left for a later commit of their address
+   * ({@link Delivery#noRoom}) run in further rounds, each after the one before has committed and
+   * delivered, so that nothing that fits a commit of its own fails for its batch-mates. Each round
+   * applies or refuses at least the first of every such address's deliveries, so the rounds end.
+   */
   void process(List<Delivery> deliveries) {
+    List<Delivery> round = deliveries;
+    int rounds = 0;
+    int most = 1;
+    for (Delivery d : deliveries) {
+      most += d.invocations.size();
+    }
+    while (!round.isEmpty()) {
+      processRound(round);
+      rounds++;
+      List<Delivery> later = new ArrayList<>();
+      for (Delivery d : round) {
+        if (d.noRoom) {
+          later.add(d);
+        }
+      }
+      if (rounds >= most) {
+        // Not reached while each round applies one of an address's invocations; should a function
+        // change its effects between runs, its deliveries come again rather than loop here.
+        FailedDeliveries.settle(
+            settings, later, "Not run: " + rounds + " commits of this batch left no room for it");
+        return;
+      }
+      later.forEach(d -> d.settle(null, null));
+      round = later;
+    }
+  }
+
+  private void processRound(List<Delivery> deliveries) {
     Map<Address, List<Delivery>> byAddress = new LinkedHashMap<>();
     List<Delivery> unreadable = new ArrayList<>();
     Set<TimerKey> timers = new HashSet<>();

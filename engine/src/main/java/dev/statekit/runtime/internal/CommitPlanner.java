@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * Runs an address's invocations until the runtime accepts every effect and the new state fits: an
- * invocation whose effects are refused, or that takes the state past the limit, is dead-lettered
- * and the rest run again without it.
+ * invocation whose effects are refused, or that takes the state past the limit as the commit's
+ * first, is dead-lettered and the rest run again without it; those past what one commit holds are
+ * left for a later commit of the batch ({@link NoRoomInCommit}).
  */
 final class CommitPlanner {
   private final RuntimeSettings settings;
@@ -70,14 +71,14 @@ final class CommitPlanner {
         // Too large even without this batch: the commit refuses it with the reason.
         return new CommitPlan(plan, next);
       }
-      InboundInvocation culprit = runs.run(skip, fitting + 1).appliedInbounds.get(fitting);
-      if (culprit.delivery.call && fitting > 0) {
-        // The replies this commit keeps in the item take the room, not the call's own state: the
-        // later ones are not run now (call again) and leave their replies room in a commit of
-        // their own, once these have left the item.
+      if (fitting > 0) {
+        // What the invocations before it add (their outbox, the replies kept in the item) may take
+        // the room, not its own state: it and the rest run in a later commit of the batch, after
+        // these have left the item. Only one that does not fit as a commit's first is too large.
         limit = fitting;
         continue;
       }
+      InboundInvocation culprit = runs.run(skip, 1).appliedInbounds.get(0);
       skip.put(
           culprit,
           new StateTooLargeException(

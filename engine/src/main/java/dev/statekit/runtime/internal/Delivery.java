@@ -25,6 +25,12 @@ final class Delivery {
   DeliveryOutcome outcome;
   String error;
 
+  /**
+   * Failed only because the invocations before it filled one commit of its address ({@link
+   * NoRoomInCommit}): the batch runs it again in another round.
+   */
+  boolean noRoom;
+
   /** A request-reply call: its invocation's reply is answered, and kept with its key. */
   boolean call;
 
@@ -83,6 +89,7 @@ final class Delivery {
   void settle(DeliveryOutcome outcome, String error) {
     this.outcome = outcome;
     this.error = error;
+    this.noRoom = false;
   }
 
   @Override

@@ -53,7 +53,8 @@ final class InvocationRunner {
    * One run.
    *
    * @param skip invocations to dead-letter without running, with why
-   * @param limit run at most this many invocations; the rest fail for now
+   * @param limit run at most this many invocations; the rest are left for a later commit ({@link
+   *     NoRoomInCommit})
    */
   RunResult run(Map<InboundInvocation, RuntimeException> skip, int limit) {
     EffectCheck check =
@@ -120,9 +121,7 @@ final class InvocationRunner {
         // the commit's only change to it (DynamoDB refuses two on one item).
         plan.settle(inbound, DeliveryOutcome.DUPLICATE, null);
       } else if (plan.appliedInbounds.size() >= limit) {
-        stop =
-            new IllegalStateException(
-                "Not run in this batch: " + loaded.address() + " had as much as one commit holds");
+        stop = new NoRoomInCommit(loaded.address().toString());
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else {
         stop = invoke(batch, check, plan, inbound);
