@@ -1,0 +1,3 @@
+package dev.statekit.runtime;
+
+class CommitRoundsTest extends CommitRoundsContract {}
