@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 abstract class CommitRoomContract extends RuntimeFixture {
   static final TypeName LOUD = TypeName.of("test", "loud");
   static final TypeName PLANNER = TypeName.of("test", "planner");
+  static final TypeName FANOUT = TypeName.of("test", "fanout");
   static final ValueSpec<Long> COUNT = ValueSpec.named("count").withLongType();
 
   /** {@code n}: counts, and sends an egress record of {@code n} characters. */
@@ -49,10 +50,25 @@ abstract class CommitRoomContract extends RuntimeFixture {
     }
   }
 
+  /**
+   * {@code "target|value|count"}: sends {@code count} messages of {@code value} to loud/target, or
+   * with {@code "timers|..."} to planner/target: one bundle, one queue message.
+   */
+  static void fanout(Context context, Message message) {
+    String[] parts = message.asUtf8String().split("\\|");
+    boolean timers = parts[0].equals("timers");
+    Address target = Address.of(timers ? PLANNER : LOUD, parts[timers ? 1 : 0]);
+    int at = timers ? 2 : 1;
+    for (int i = 0; i < Integer.parseInt(parts[at + 1]); i++) {
+      context.send(MessageBuilder.forAddress(target).withValue(Long.parseLong(parts[at])).build());
+    }
+  }
+
   static StatefulFunctions functions() {
     return StatefulFunctions.builder()
         .withFunction(LOUD, CommitRoomContract::loud, COUNT)
         .withFunction(PLANNER, CommitRoomContract::planner, COUNT)
+        .withFunction(FANOUT, CommitRoomContract::fanout)
         .withFunction(
             TestFunctions.TOTAL, TestFunctions::total, TestFunctions.COUNT, TestFunctions.SUM)
         .build();
@@ -128,6 +144,70 @@ abstract class CommitRoomContract extends RuntimeFixture {
 
     assertEquals(List.of(), deadLetterErrors(), "dead letters of messages that never failed");
     assertEquals(10, value(planner, COUNT), "messages applied");
+  }
+
+  /**
+   * One sender commit sends three messages to one address, each sending a 150 KB egress record:
+   * they arrive as one bundle (one queue message), of which one commit holds two. The next round
+   * runs the bundle again, and its parts the first round applied are repeats there, though on their
+   * first send (before 4 December they were applied again in each round).
+   */
+  @Test
+  void aBundleSplitAcrossCommitsIsAppliedOnceEach() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address target = address(LOUD, "bundle");
+    List<DirectResult> sent =
+        runtime.invoke(List.of(DirectInvocation.of(fanout(target.id() + "|150000|3"))));
+    assertEquals(DirectResult.Status.APPLIED, sent.get(0).status(), sent::toString);
+
+    drain(runtime);
+
+    assertEquals(List.of(), deadLetterErrors(), "dead letters");
+    assertEquals(3, value(target, COUNT), "the bundle's messages applied");
+    assertEquals(3, counted.records().size(), "egress records delivered");
+  }
+
+  /** The same with delayed messages: each part sets 60, one commit holds 99 timer changes. */
+  @Test
+  void aBundleOfTimerHeavyMessagesSplitAcrossCommitsIsAppliedOnceEach() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address target = address(PLANNER, "bundle");
+    List<DirectResult> sent =
+        runtime.invoke(List.of(DirectInvocation.of(fanout("timers|" + target.id() + "|60|2"))));
+    assertEquals(DirectResult.Status.APPLIED, sent.get(0).status(), sent::toString);
+
+    drain(runtime);
+
+    assertEquals(List.of(), deadLetterErrors(), "dead letters");
+    assertEquals(2, value(target, COUNT), "the bundle's messages applied");
+  }
+
+  /**
+   * Two direct invocations with one idempotency key, behind three that fill the commit: the first
+   * of the two runs in the next commit, and the second is answered as its repeat there, not failed
+   * with the first's "not run in this commit".
+   */
+  @Test
+  void aRepeatOfAnInvocationLeftForTheNextCommitIsAnsweredAsItsRepeat() {
+    FunctionRuntime runtime = runtime(b -> {}, functions());
+    Address loud = address(LOUD, "keyed");
+    List<DirectInvocation> batch = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      batch.add(DirectInvocation.of(MessageBuilder.forAddress(loud).withValue(130_000L).build()));
+    }
+    Message keyed = MessageBuilder.forAddress(loud).withValue(130_000L).build();
+    batch.add(DirectInvocation.of(keyed, "the-key"));
+    batch.add(DirectInvocation.of(keyed, "the-key"));
+
+    List<DirectResult> results = runtime.invoke(batch);
+
+    assertEquals(DirectResult.Status.APPLIED, results.get(3).status(), results::toString);
+    assertEquals(DirectResult.Status.DUPLICATE, results.get(4).status(), results::toString);
+    assertEquals(4, value(loud, COUNT));
+  }
+
+  private Message fanout(String value) {
+    return MessageBuilder.forAddress(address(FANOUT, "sender")).withValue(value).build();
   }
 
   private List<String> deadLetterErrors() {

@@ -426,6 +426,8 @@ final class AddressCommitter {
           && (first.outcome == DeliveryOutcome.FAILED
               || first.outcome == DeliveryOutcome.DEAD_LETTERED)) {
         d.settle(first.outcome, first.error);
+        // Left for a later round with its first, it runs there too and is answered as a repeat.
+        d.noRoom = first.noRoom;
         d.functionFailed = first.functionFailed;
         d.reply = null;
       }

@@ -71,7 +71,10 @@ public final class BatchProcessor {
             settings, later, "Not run: " + rounds + " commits of this batch left no room for it");
         return;
       }
-      later.forEach(d -> d.settle(null, null));
+      for (Delivery d : later) {
+        d.settle(null, null);
+        d.rerun = true;
+      }
       round = later;
     }
   }

@@ -31,6 +31,12 @@ final class Delivery {
    */
   boolean noRoom;
 
+  /**
+   * Run again in a later round of its batch: invocations of it (a bundle's first parts) may have
+   * been committed by a round before, so each is checked against its sender's marks.
+   */
+  boolean rerun;
+
   /** A request-reply call: its invocation's reply is answered, and kept with its key. */
   boolean call;
 

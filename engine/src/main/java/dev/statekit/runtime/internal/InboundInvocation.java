@@ -102,6 +102,7 @@ final class InboundInvocation {
   boolean mayBeRepeat(long nowMillis) {
     return bundleResent
         || delivery.attempts > 1
+        || delivery.rerun
         || nowMillis - bundleCommittedAt > FIRST_SEND_WINDOW_MILLIS;
   }
 

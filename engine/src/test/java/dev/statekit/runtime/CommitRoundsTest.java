@@ -1,3 +1,0 @@
-package dev.statekit.runtime;
-
-class CommitRoundsTest extends CommitRoundsContract {}
