@@ -1,5 +1,6 @@
 package dev.statekit.stream.lambda.internal;
 
+import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.lambda.GivenUp;
 import java.util.List;
 import java.util.Map;
@@ -52,12 +53,26 @@ record BatchContext(
   }
 
   /**
-   * What the record at {@code offset} is late against: {@link #lateness}, or an attempt before it.
+   * What the record at {@code offset} is late against: {@link #lateness}, an attempt before it, or
+   * an attempt of later records made before the record was first tried.
    */
   long latenessOf(String offset) {
+    // When the record was first tried: an attempt of later records before that ran ahead of it,
+    // as batches of one shard do when they interleave (ParallelizationFactor above 1), and may
+    // have fired its windows too. In order (one batch at a time) none does.
+    long tried = Long.MAX_VALUE;
+    for (var attempt : lateAfter) {
+      if (SourcePosition.compareOffsets(attempt.first(), offset) <= 0
+          && SourcePosition.compareOffsets(offset, attempt.last()) <= 0) {
+        tried = Math.min(tried, attempt.at());
+      }
+    }
     long late = lateness;
     for (var attempt : lateAfter) {
-      if (dev.statekit.stream.SourcePosition.compareOffsets(attempt.last(), offset) < 0) {
+      if (SourcePosition.compareOffsets(attempt.last(), offset) < 0
+          || (tried != Long.MAX_VALUE
+              && attempt.at() < tried
+              && SourcePosition.compareOffsets(attempt.first(), offset) > 0)) {
         late = Math.max(late, attempt.watermark());
       }
     }
