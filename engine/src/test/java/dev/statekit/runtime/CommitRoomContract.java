@@ -2,7 +2,6 @@ package dev.statekit.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.statekit.bus.BusMessage;
 import dev.statekit.function.Address;
 import dev.statekit.function.Context;
 import dev.statekit.function.EgressMessageBuilder;
@@ -16,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -222,17 +220,6 @@ abstract class CommitRoomContract extends RuntimeFixture {
               + letter.getValue().get("statekit.error"));
     }
     return errors;
-  }
-
-  private void enqueue(Message message) {
-    queue()
-        .bus()
-        .send(
-            List.of(
-                new BusMessage(
-                    Ingress.groupId(message.targetAddress()),
-                    UUID.randomUUID().toString(),
-                    Ingress.envelope(message))));
   }
 
   private long value(Address address, ValueSpec<Long> spec) {

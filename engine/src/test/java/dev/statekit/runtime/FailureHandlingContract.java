@@ -70,7 +70,7 @@ abstract class FailureHandlingContract extends RuntimeFixture {
   void aDeadLetteredQueueMessageSentAgainAfterTheFixIsApplied() {
     FunctionRuntime runtime = runtime(b -> b.maxAttempts(2), failingFunctions());
     Address target = address(BUGGY, "dl-queue");
-    send(MessageBuilder.forAddress(target).withValue("x").build());
+    enqueue(MessageBuilder.forAddress(target).withValue("x").build());
     fixAndSendTheDeadLetterAgain(runtime, target);
   }
 
@@ -215,9 +215,9 @@ abstract class FailureHandlingContract extends RuntimeFixture {
                             .build()));
     Address tally = address(TestFunctions.TALLY, "blip");
     Address total = Address.of(TestFunctions.TOTAL, "blip-" + run);
-    send(MessageBuilder.forAddress(tally).withValue("garbage").build()); // throws: poison
+    enqueue(MessageBuilder.forAddress(tally).withValue("garbage").build()); // throws: poison
     LambdaLikeWorker.pollOnce(queue(), runtime); // its first attempt fails
-    send(MessageBuilder.forAddress(tally).withValue(total.id() + ":1").build());
+    enqueue(MessageBuilder.forAddress(tally).withValue(total.id() + ":1").build());
     waitForVisibility();
 
     LambdaLikeWorker.pollOnce(queue(), runtime); // the poison's last attempt, the fresh one's first
@@ -288,7 +288,7 @@ abstract class FailureHandlingContract extends RuntimeFixture {
         runtime(b -> b.maxAttempts(2).store(failingLoads(store(), storeDown)), failingFunctions());
     bugged.set(false);
     Address target = address(BUGGY, "dl-outage");
-    send(MessageBuilder.forAddress(target).withValue("first").build());
+    enqueue(MessageBuilder.forAddress(target).withValue("first").build());
     for (int i = 0; i < 2; i++) {
       LambdaLikeWorker.pollOnce(queue(), runtime);
       waitForVisibility();
@@ -297,7 +297,7 @@ abstract class FailureHandlingContract extends RuntimeFixture {
     assertEquals(1, letters.size(), "dead-lettered on its last attempt: " + letters);
     assertEquals("unknown", letters.get(0).getValue().get("statekit.applied"));
     storeDown.set(false);
-    send(MessageBuilder.forAddress(target).withValue("second").build());
+    enqueue(MessageBuilder.forAddress(target).withValue("second").build());
     drain(runtime);
     assertEquals(1, value(target, TestFunctions.COUNT));
 
@@ -352,7 +352,7 @@ abstract class FailureHandlingContract extends RuntimeFixture {
     FunctionRuntime runtime = runtime(b -> b.maxAttempts(2).queue(refusing), failingFunctions());
     bugged.set(false);
     Address sender = address(FANOUT, "dl-sender-side");
-    send(MessageBuilder.forAddress(sender).withValue(target.id()).build());
+    enqueue(MessageBuilder.forAddress(sender).withValue(target.id()).build());
     for (int i = 0; i < 2; i++) {
       LambdaLikeWorker.pollOnce(queue(), runtime);
       waitForVisibility();
@@ -361,7 +361,7 @@ abstract class FailureHandlingContract extends RuntimeFixture {
     assertEquals(
         1, letters.size(), "the undeliverable bundle's message, dead-lettered: " + letters);
     refuse.set(false);
-    send(MessageBuilder.forAddress(sender).withValue(target.id()).build());
+    enqueue(MessageBuilder.forAddress(sender).withValue(target.id()).build());
     drain(runtime);
     assertEquals(1, value(target, TestFunctions.COUNT), "the next bundle arrived");
 
@@ -444,7 +444,7 @@ abstract class FailureHandlingContract extends RuntimeFixture {
     FunctionRuntime runtime = runtime(b -> b.maxAttempts(2), failingFunctions());
     bugged.set(false);
     Address target = address(BUGGY, "past-last");
-    send(MessageBuilder.forAddress(target).withValue("x").build());
+    enqueue(MessageBuilder.forAddress(target).withValue("x").build());
     for (int i = 0; i < 2; i++) {
       assertEquals(1, queue().receive(10).size(), "an attempt whose process dies");
       waitForVisibility();
@@ -472,14 +472,14 @@ abstract class FailureHandlingContract extends RuntimeFixture {
         runtime(
             b -> b.maxAttempts(5).store(refusingCommits(store(), refusing)), failingFunctions());
     Address owner = address(BURST, "repeat");
-    send(MessageBuilder.forAddress(owner).withValue("small").build());
+    enqueue(MessageBuilder.forAddress(owner).withValue("small").build());
     List<QueueSource.Received> first = queue().receive(10);
     assertEquals(1, first.size());
     QueueBatchResult applied =
         runtime.processQueueBatch(first.stream().map(QueueSource.Received::message).toList());
     assertEquals(1, applied.applied(), "applied; its delete is lost");
     assertEquals(1, value(owner, TestFunctions.COUNT));
-    send(MessageBuilder.forAddress(owner).withValue("second").build());
+    enqueue(MessageBuilder.forAddress(owner).withValue("second").build());
     waitForVisibility();
     refusing.set(true);
 
@@ -521,17 +521,6 @@ abstract class FailureHandlingContract extends RuntimeFixture {
     queue()
         .bus()
         .send(List.of(new BusMessage(Ingress.groupId(target), UUID.randomUUID().toString(), body)));
-  }
-
-  void send(Message message) {
-    queue()
-        .bus()
-        .send(
-            List.of(
-                new BusMessage(
-                    Ingress.groupId(message.targetAddress()),
-                    UUID.randomUUID().toString(),
-                    Ingress.envelope(message))));
   }
 
   long value(Address address, dev.statekit.function.ValueSpec<Long> spec) {

@@ -3,14 +3,11 @@ package dev.statekit.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.bus.BusMessage;
 import dev.statekit.function.Address;
-import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,8 +45,8 @@ abstract class LongAddressContract extends RuntimeFixture {
     FunctionRuntime runtime = runtime();
     Address plain = address(TestFunctions.COUNTER, "queued-beside-long");
     Address tooLong = Address.of(TestFunctions.COUNTER, LONG_ID);
-    send(MessageBuilder.forAddress(plain).withValue(5L).build());
-    send(MessageBuilder.forAddress(tooLong).withValue(1L).build());
+    enqueue(MessageBuilder.forAddress(plain).withValue(5L).build());
+    enqueue(MessageBuilder.forAddress(tooLong).withValue(1L).build());
 
     for (int attempt = 0; attempt < 4; attempt++) {
       LambdaLikeWorker.pollOnce(queue(), runtime);
@@ -104,16 +101,5 @@ abstract class LongAddressContract extends RuntimeFixture {
                   + ")";
             })
         .toList();
-  }
-
-  private void send(Message message) {
-    queue()
-        .bus()
-        .send(
-            List.of(
-                new BusMessage(
-                    Ingress.groupId(message.targetAddress()),
-                    UUID.randomUUID().toString(),
-                    Ingress.envelope(message))));
   }
 }

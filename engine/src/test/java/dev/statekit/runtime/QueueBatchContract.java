@@ -168,17 +168,6 @@ abstract class QueueBatchContract extends RuntimeFixture {
     return result;
   }
 
-  void enqueue(Message message) {
-    queue()
-        .bus()
-        .send(
-            List.of(
-                new BusMessage(
-                    Ingress.groupId(message.targetAddress()),
-                    UUID.randomUUID().toString(),
-                    Ingress.envelope(message))));
-  }
-
   void enqueueRaw(String group, String body) {
     queue().bus().send(List.of(new BusMessage(group, UUID.randomUUID().toString(), body)));
   }

@@ -357,10 +357,6 @@ abstract class ReliabilityCasesContract extends RuntimeFixture {
     return MessageBuilder.forAddress(address).withValue(text).build();
   }
 
-  private void enqueue(Message message) {
-    send(queue(), message);
-  }
-
   private void send(QueueSource queue, Message message) {
     queue
         .bus()

@@ -3,9 +3,11 @@ package dev.statekit.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.BusMessage;
 import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.Address;
+import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.runtime.store.FunctionStore;
 import dev.statekit.testing.ManualClock;
@@ -122,6 +124,18 @@ abstract class RuntimeFixture {
 
   DirectResult.Status status(DirectResult result) {
     return result.status();
+  }
+
+  /** Sends {@code message} to the ingress queue as its envelope, in its address's group. */
+  void enqueue(Message message) {
+    queue()
+        .bus()
+        .send(
+            List.of(
+                new BusMessage(
+                    Ingress.groupId(message.targetAddress()),
+                    UUID.randomUUID().toString(),
+                    Ingress.envelope(message))));
   }
 
   void drain(FunctionRuntime runtime) {

@@ -56,24 +56,8 @@ class HotKeyInstancesTest {
     CountDownLatch aGo = new CountDownLatch(1);
     CountDownLatch bLoaded = new CountDownLatch(1);
     CountDownLatch bGo = new CountDownLatch(1);
-    BatchPipeline a =
-        counts(
-            store,
-            (step, detail) -> {
-              if (step == BatchFaultHook.Step.DELIVERY) {
-                aFlushed.countDown();
-                await(aGo);
-              }
-            });
-    BatchPipeline b =
-        counts(
-            store,
-            (step, detail) -> {
-              if (step == BatchFaultHook.Step.LOADED) {
-                bLoaded.countDown();
-                await(bGo);
-              }
-            });
+    BatchPipeline a = counts(store, HotKeys.pauseAt(BatchFaultHook.Step.DELIVERY, aFlushed, aGo));
+    BatchPipeline b = counts(store, HotKeys.pauseAt(BatchFaultHook.Step.LOADED, bLoaded, bGo));
     BatchPipeline c = counts(store, BatchFaultHook.NONE);
     AtomicReference<Object> aResult = new AtomicReference<>();
     AtomicReference<Object> bResult = new AtomicReference<>();

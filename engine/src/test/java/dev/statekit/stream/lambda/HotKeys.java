@@ -54,6 +54,17 @@ final class HotKeys {
     return batch.build();
   }
 
+  /** A hook that, at {@code step}, counts {@code reached} down and waits for {@code go}. */
+  static BatchFaultHook pauseAt(
+      BatchFaultHook.Step step, CountDownLatch reached, CountDownLatch go) {
+    return (at, detail) -> {
+      if (at == step) {
+        reached.countDown();
+        await(go);
+      }
+    };
+  }
+
   static void await(CountDownLatch latch) {
     try {
       assertTrue(latch.await(20, TimeUnit.SECONDS), "schedule did not reach its step");

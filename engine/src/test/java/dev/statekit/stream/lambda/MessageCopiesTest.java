@@ -61,15 +61,7 @@ class MessageCopiesTest {
     CountDownLatch bLoaded = new CountDownLatch(1);
     CountDownLatch bGo = new CountDownLatch(1);
     BatchPipeline a = counts(store, BatchFaultHook.NONE);
-    BatchPipeline b =
-        counts(
-            store,
-            (step, detail) -> {
-              if (step == BatchFaultHook.Step.LOADED) {
-                bLoaded.countDown();
-                await(bGo);
-              }
-            });
+    BatchPipeline b = counts(store, HotKeys.pauseAt(BatchFaultHook.Step.LOADED, bLoaded, bGo));
     AtomicReference<Object> bResult = new AtomicReference<>();
     Thread tb = new Thread(() -> bResult.set(run(b, queue(clock.millis(), "m"))));
     tb.start();
@@ -112,15 +104,7 @@ class MessageCopiesTest {
     BatchPipeline a = HotKeys.counts(store, clock, sink, BatchFaultHook.NONE);
     BatchPipeline b =
         HotKeys.counts(
-            store,
-            clock,
-            sink,
-            (step, detail) -> {
-              if (step == BatchFaultHook.Step.LOADED) {
-                bLoaded.countDown();
-                await(bGo);
-              }
-            });
+            store, clock, sink, HotKeys.pauseAt(BatchFaultHook.Step.LOADED, bLoaded, bGo));
     AtomicReference<Object> bResult = new AtomicReference<>();
     Thread tb = new Thread(() -> bResult.set(run(b, queue(clock.millis(), "m"))));
     tb.start();

@@ -98,15 +98,7 @@ class MessagePairCopiesTest {
                     throw e.getCause();
                   }
                 });
-    BatchPipeline b =
-        sums(
-            slow,
-            (step, detail) -> {
-              if (step == BatchFaultHook.Step.LOADED) {
-                bLoaded.countDown();
-                await(bWrite);
-              }
-            });
+    BatchPipeline b = sums(slow, HotKeys.pauseAt(BatchFaultHook.Step.LOADED, bLoaded, bWrite));
     BatchPipeline a = sums(inner, BatchFaultHook.NONE);
     AtomicReference<Object> bResult = new AtomicReference<>();
     Thread tb = new Thread(() -> bResult.set(run(b, queue("m", "x+y"))));
