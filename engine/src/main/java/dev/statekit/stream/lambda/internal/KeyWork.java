@@ -120,6 +120,23 @@ final class KeyWork {
     fired -= windows.size();
   }
 
+  /**
+   * Outputs of earlier records, delivered again with this batch and kept as outputs of its record
+   * at {@code offset} of {@code split}.
+   */
+  void carry(String split, String offset, List<StoredOutput> outputs) {
+    List<StoredOutput> kept = outbox.get(offset);
+    if (kept == null) {
+      kept = new ArrayList<>(outputs.size());
+      outbox.put(offset, kept);
+      outboxBytes += KeyBook.entrySize(split, offset);
+    }
+    for (StoredOutput output : outputs) {
+      kept.add(output);
+      outboxBytes += output.size();
+    }
+  }
+
   /** A per-record output of the record at {@code offset} of {@code split}. */
   void output(String split, String offset, Routed routed) {
     deliveries.add(routed);

@@ -418,6 +418,9 @@ final class KeyedPass {
             redeliver(work, entry.outputs());
           }
         }
+        if (context.replaying() == null) {
+          holdOver(work, book, split);
+        }
       } else {
         book.confirm(p -> context.receipted().test(p.split(), p.id()));
         for (Pending entry : book.pending()) {
@@ -454,6 +457,31 @@ final class KeyedPass {
         }
       }
       return work;
+    }
+
+    /**
+     * Delivers the outputs the key keeps of records in ranges given up, and keeps them as outputs
+     * of this batch's first record, to go once its checkpoint passes it. Kept for their range
+     * instead, they would go only with the range's replay (hours away, or never), and until then
+     * fill the key's share of its item: every batch of a hot key would apply one record of it and
+     * hand the rest back. The replay finds the key applied those records (its mark and notes say
+     * so, not its outbox) and has nothing of theirs to deliver again.
+     */
+    private void holdOver(KeyWork work, KeyBook book, String split) {
+      String first = context.firstOffset();
+      List<Outbox> held = first == null ? List.of() : book.takeHeld(behind);
+      if (held.isEmpty()) {
+        return;
+      }
+      // An earlier attempt of this batch may have kept outputs under the same record (they went
+      // out again above): kept with these, not replaced by them.
+      for (Outbox entry : book.takeAt(split, first)) {
+        work.carry(split, first, entry.outputs());
+      }
+      for (Outbox entry : held) {
+        redeliver(work, entry.outputs());
+        work.carry(split, first, entry.outputs());
+      }
     }
 
     /** The ranges given up that this batch comes after (not those it is inside of). */
