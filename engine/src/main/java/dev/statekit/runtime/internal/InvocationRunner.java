@@ -71,28 +71,26 @@ final class InvocationRunner {
       batch = settings.engine.open(loaded.address());
       offerValues(batch);
     } catch (UnknownFunctionException | IncompatibleStateException e) {
-      invocations.forEach(
-          inbound ->
-              plan.settle(
-                  inbound,
-                  duplicates.contains(inbound)
-                      ? DeliveryOutcome.DUPLICATE
-                      : DeliveryOutcome.DEAD_LETTERED,
-                  e));
+      for (InboundInvocation inbound : invocations) {
+        if (duplicates.contains(inbound)) {
+          plan.settle(inbound, DeliveryOutcome.DUPLICATE, e);
+        } else {
+          deadLetter(check, plan, inbound, e);
+        }
+      }
       return plan;
     } catch (FunctionInvocationException e) {
       // The function could not be made (its supplier failed): this counts as its failure, and
       // the messages on their last attempt are dead-lettered with it.
-      invocations.forEach(
-          inbound ->
-              plan.settle(
-                  inbound,
-                  duplicates.contains(inbound)
-                      ? DeliveryOutcome.DUPLICATE
-                      : lastAttempt(inbound)
-                          ? DeliveryOutcome.DEAD_LETTERED
-                          : DeliveryOutcome.FAILED,
-                  e));
+      for (InboundInvocation inbound : invocations) {
+        if (duplicates.contains(inbound)) {
+          plan.settle(inbound, DeliveryOutcome.DUPLICATE, e);
+        } else if (lastAttempt(inbound)) {
+          deadLetter(check, plan, inbound, e);
+        } else {
+          plan.settle(inbound, DeliveryOutcome.FAILED, e);
+        }
+      }
       return plan;
     }
     RuntimeException stop = null;
@@ -102,14 +100,15 @@ final class InvocationRunner {
       } else if (stop != null) {
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else if (skip.containsKey(inbound)) {
-        plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, skip.get(inbound));
+        deadLetter(check, plan, inbound, skip.get(inbound));
       } else if (pastLastAttempt(inbound)) {
         // Its last attempt may have sent its dead letter (saying it was not applied) and lost the
         // answer: applying it now would make that dead letter lie. It is dead-lettered again
         // (under the same deduplication id).
-        plan.settle(
+        deadLetter(
+            check,
+            plan,
             inbound,
-            DeliveryOutcome.DEAD_LETTERED,
             new IllegalStateException(
                 "Received "
                     + inbound.delivery.attempts
@@ -132,6 +131,19 @@ final class InvocationRunner {
     }
     plan.mutations = batch.mutations();
     return plan;
+  }
+
+  /**
+   * Dead-letters {@code inbound} without running it. A delayed message's timer goes with the commit
+   * all the same, so it is counted in the commit's timer changes, and its token, if this address
+   * owns it, is free again: left pending, every later message setting it would be refused.
+   */
+  private static void deadLetter(
+      EffectCheck check, RunResult plan, InboundInvocation inbound, RuntimeException why) {
+    if (inbound.timer != null) {
+      check.firing(inbound);
+    }
+    plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, why);
   }
 
   /**

@@ -1,0 +1,4 @@
+package dev.statekit.runtime;
+
+/** {@link CommitRoundFaultsContract} against Dynoxide and ElasticMQ. */
+class CommitRoundFaultsIT extends CommitRoundFaultsContract implements OnRealServers {}

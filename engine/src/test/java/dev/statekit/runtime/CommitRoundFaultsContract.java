@@ -1,0 +1,552 @@
+package dev.statekit.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.function.Address;
+import dev.statekit.function.Context;
+import dev.statekit.function.EgressMessageBuilder;
+import dev.statekit.function.Message;
+import dev.statekit.function.MessageBuilder;
+import dev.statekit.function.Reply;
+import dev.statekit.function.StatefulFunctions;
+import dev.statekit.function.ValueSpec;
+import dev.statekit.runtime.internal.FaultHook;
+import dev.statekit.types.TypeName;
+import dev.statekit.types.Types;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A batch whose messages to one address take more than one commit (BatchProcessor's rounds), under
+ * faults: a crash at every step of either round with the batch handed over again, a copy of the
+ * batch at another instance during the second round, retried calls, delayed messages set, cancelled
+ * and fired across rounds, a function throwing in a later round, messages on their last attempt;
+ * and a delayed message dead-lettered without running (its effects refused), whose timer change and
+ * token must be accounted for like a fired one's.
+ */
+abstract class CommitRoundFaultsContract extends RuntimeFixture {
+  static final TypeName ROOM = TypeName.of("test", "room");
+  static final ValueSpec<Long> COUNT = ValueSpec.named("count").withLongType();
+
+  /** Pads egress records: three fit one commit, four do not. */
+  static final int PAD = 130_000;
+
+  /**
+   * {@code cmd:pad:tag[:token]}: {@code e} counts and sends an egress record "tag" padded with pad
+   * characters, replying "tag@count"; {@code set} also sets a delayed message (one minute) to
+   * itself with the token; {@code cancel} also cancels the token; {@code fire} (the delayed
+   * message) sends "fired tag" to FIRED; {@code fail} throws.
+   */
+  static void room(Context context, Message message) {
+    String[] parts = message.asUtf8String().split(":", 4);
+    String cmd = parts[0];
+    int pad = Integer.parseInt(parts[1]);
+    String tag = parts[2];
+    if (cmd.equals("fail")) {
+      throw new IllegalStateException("room asked to fail " + tag);
+    }
+    if (cmd.equals("bad")) {
+      // An egress without a route: the runtime refuses the message's effects.
+      context.send(
+          EgressMessageBuilder.forEgress(TypeName.of("test", "nowhere")).withValue(tag).build());
+      return;
+    }
+    if (cmd.equals("many")) {
+      for (int i = 0; i < Integer.parseInt(parts[3]); i++) {
+        context.sendAfter(
+            Duration.ofHours(1),
+            MessageBuilder.forAddress(context.self()).withValue("e:0:" + tag + "-" + i).build());
+      }
+    }
+    if (cmd.equals("setbad")) {
+      context.sendAfter(
+          Duration.ofMinutes(1),
+          MessageBuilder.forAddress(context.self()).withValue("bad:0:" + tag).build(),
+          parts[3]);
+    }
+    long count = context.storage().get(COUNT).orElse(0L) + 1;
+    context.storage().set(COUNT, count);
+    if (cmd.equals("fire")) {
+      context.send(
+          EgressMessageBuilder.forEgress(TestFunctions.FIRED).withValue("fired " + tag).build());
+      return;
+    }
+    context.send(
+        EgressMessageBuilder.forEgress(TestFunctions.COUNTED)
+            .withValue(tag + ":" + "x".repeat(pad))
+            .build());
+    if (cmd.equals("set")) {
+      context.sendAfter(
+          Duration.ofMinutes(1),
+          MessageBuilder.forAddress(context.self()).withValue("fire:0:" + parts[3]).build(),
+          parts[3]);
+    } else if (cmd.equals("cancel")) {
+      context.cancelDelayedMessage(parts[3]);
+    }
+    context.send(EgressMessageBuilder.forEgress(Reply.EGRESS).withValue(tag + "@" + count).build());
+  }
+
+  static StatefulFunctions functions() {
+    return StatefulFunctions.builder()
+        .withFunction(ROOM, CommitRoundFaultsContract::room, COUNT)
+        .build();
+  }
+
+  // ---- 1. a crash at each step of a batch that runs in two rounds; the batch comes again ----
+
+  /**
+   * Five queued messages, three per commit: round 1 commits three, round 2 two. The process dies at
+   * the {@code occurrence}th {@code step} (1: round 1, 2: round 2); the whole batch comes again to
+   * another instance (and the sweep runs). Each message is applied once, each egress record exists
+   * once by id, nothing is dead-lettered.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "COMMITTED,1",
+    "DELIVERED,1",
+    "SETTLED,1",
+    "LOADED,2",
+    "REGISTERED,2",
+    "COMMITTED,2",
+    "DELIVERED,2",
+    "SETTLED,2"
+  })
+  void aCrashAtAnyStepOfATwoRoundBatchThenTheBatchAgainAppliesEachOnce(
+      FaultHook.Step step, int occurrence) {
+    AtomicInteger seen = new AtomicInteger();
+    FunctionRuntime crashing =
+        runtime(
+            b ->
+                b.maxAttempts(5)
+                    .faultHook(
+                        (at, address) -> {
+                          if (at == step && seen.incrementAndGet() == occurrence) {
+                            throw new QueueBatchContract.SimulatedCrash();
+                          }
+                        }),
+            functions());
+    FunctionRuntime other = runtime(b -> b.maxAttempts(5), functions());
+    Address room = address(ROOM, "crash-" + step + occurrence);
+    for (int i = 1; i <= 5; i++) {
+      enqueue(message(room, "e:" + PAD + ":m" + i));
+    }
+
+    assertThrows(
+        QueueBatchContract.SimulatedCrash.class,
+        () -> LambdaLikeWorker.pollOnce(queue(), crashing));
+    waitForVisibility();
+    drain(other);
+    clock.advance(Duration.ofMinutes(3));
+    other.sweepTimers();
+    drain(other);
+
+    assertEquals(List.of(), deadLetterErrors(), "dead letters");
+    assertEquals(5, value(room, COUNT), "messages applied");
+    assertEachOnce(List.of("m1", "m2", "m3", "m4", "m5"));
+    assertEquals(0, outboxesLeftLater(other), "outboxes left");
+  }
+
+  /** The same on a direct batch with keys: the caller retries the whole batch elsewhere. */
+  @ParameterizedTest
+  @CsvSource({"COMMITTED,1", "SETTLED,1", "LOADED,2", "COMMITTED,2"})
+  void aCrashInATwoRoundDirectBatchThenTheCallerRetriesItAppliesEachOnce(
+      FaultHook.Step step, int occurrence) {
+    AtomicInteger seen = new AtomicInteger();
+    FunctionRuntime crashing =
+        runtime(
+            b ->
+                b.faultHook(
+                    (at, address) -> {
+                      if (at == step && seen.incrementAndGet() == occurrence) {
+                        throw new QueueBatchContract.SimulatedCrash();
+                      }
+                    }),
+            functions());
+    FunctionRuntime other = runtime(b -> {}, functions());
+    Address room = address(ROOM, "direct-crash-" + step + occurrence);
+    List<DirectInvocation> batch = new ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      batch.add(DirectInvocation.of(message(room, "e:" + PAD + ":d" + i), "key-" + i));
+    }
+
+    assertThrows(QueueBatchContract.SimulatedCrash.class, () -> crashing.invoke(batch));
+    List<DirectResult> retried = other.invoke(batch);
+    clock.advance(Duration.ofMinutes(3));
+    other.sweepTimers();
+
+    assertApplied(retried);
+    assertEquals(5, value(room, COUNT), "messages applied");
+    assertEachOnce(List.of("d1", "d2", "d3", "d4", "d5"));
+  }
+
+  // ---- 2. a copy of the batch at another instance while round 2 runs ----
+
+  /**
+   * Instance A's batch runs round 1 (three messages), then, at {@code step} of round 2, the
+   * visibility timeout has passed and instance B receives the whole batch again and processes it;
+   * then A goes on. Each message once, each record once by id, no dead letter.
+   */
+  @ParameterizedTest
+  @CsvSource({"LOADED,2", "REGISTERED,2", "COMMITTED,2", "DELIVERED,2", "SETTLED,1"})
+  void aCopyOfTheBatchAtAnotherInstanceDuringRoundTwoAppliesEachOnce(
+      FaultHook.Step step, int occurrence) {
+    FunctionRuntime b = runtime(x -> x.maxAttempts(5), functions());
+    AtomicInteger seen = new AtomicInteger();
+    AtomicReference<Integer> copies = new AtomicReference<>();
+    FunctionRuntime a =
+        runtime(
+            x ->
+                x.maxAttempts(5)
+                    .faultHook(
+                        (at, address) -> {
+                          if (at == step && seen.incrementAndGet() == occurrence) {
+                            waitForVisibility();
+                            copies.set(LambdaLikeWorker.pollOnce(queue(), b));
+                          }
+                        }),
+            functions());
+    Address room = address(ROOM, "copy-" + step + occurrence);
+    for (int i = 1; i <= 5; i++) {
+      enqueue(message(room, "e:" + PAD + ":c" + i));
+    }
+
+    LambdaLikeWorker.pollOnce(queue(), a);
+    drain(b);
+    clock.advance(Duration.ofMinutes(3));
+    b.sweepTimers();
+    drain(b);
+
+    assertEquals(5, copies.get(), "B received the batch again while A ran");
+    assertEquals(List.of(), deadLetterErrors(), "dead letters");
+    assertEquals(5, value(room, COUNT), "messages applied");
+    assertEachOnce(List.of("c1", "c2", "c3", "c4", "c5"));
+  }
+
+  // ---- 3. calls, timers, failures, last attempts across rounds ----
+
+  /**
+   * A direct batch of four keyed calls, three per commit. While round 2 runs (the fourth), the
+   * callers' retries of the first and the fourth reach another instance. Every call is answered
+   * applied with the reply of its one application; the fourth is applied once.
+   */
+  @ParameterizedTest
+  @CsvSource({"LOADED,2", "REGISTERED,2", "COMMITTED,2"})
+  void retriedCallsAtAnotherInstanceDuringRoundTwoAnswerTheirOneApplication(
+      FaultHook.Step step, int occurrence) {
+    FunctionRuntime b = runtime(x -> {}, functions());
+    Address room = address(ROOM, "calls-" + step + occurrence);
+    List<DirectInvocation> calls = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      calls.add(DirectInvocation.of(message(room, "e:" + PAD + ":k" + i), "call-" + i));
+    }
+    AtomicInteger seen = new AtomicInteger();
+    List<CallResult> retries = Collections.synchronizedList(new ArrayList<>());
+    FunctionRuntime a =
+        runtime(
+            x ->
+                x.faultHook(
+                    (at, address) -> {
+                      if (at == step && seen.incrementAndGet() == occurrence) {
+                        retries.add(b.call(calls.get(0)));
+                        retries.add(b.call(calls.get(3)));
+                      }
+                    }),
+            functions());
+
+    List<CallResult> answers = a.call(calls, Duration.ofSeconds(30));
+
+    assertEquals(2, retries.size(), "the retries ran during round 2");
+    for (CallResult answer : answers) {
+      assertEquals(CallResult.Status.APPLIED, answer.status(), answers::toString);
+    }
+    for (CallResult retry : retries) {
+      assertEquals(CallResult.Status.APPLIED, retry.status(), retries::toString);
+    }
+    assertEquals("k1@1", reply(answers.get(0)));
+    assertEquals("k1@1", reply(retries.get(0)), "the first call's retry: its one reply");
+    assertEquals(reply(answers.get(3)), reply(retries.get(1)), "the fourth call's two answers");
+    assertEquals("k4@4", reply(answers.get(3)));
+    assertEquals(4, value(room, COUNT), "each call applied once");
+    clock.advance(Duration.ofMinutes(3));
+    b.sweepTimers();
+    assertEachOnce(List.of("k1", "k2", "k3", "k4"));
+  }
+
+  /** A delayed message set in round 1 and cancelled by its token in round 2 never fires. */
+  @Test
+  void aDelayedMessageSetInRoundOneAndCancelledInRoundTwoNeverFires() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address room = address(ROOM, "set-cancel");
+    enqueue(message(room, "set:" + PAD + ":s1:tok"));
+    enqueue(message(room, "e:" + PAD + ":s2"));
+    enqueue(message(room, "e:" + PAD + ":s3"));
+    enqueue(message(room, "cancel:" + PAD + ":s4:tok"));
+
+    drain(runtime);
+    clock.advance(Duration.ofMinutes(5));
+    runtime.sweepTimers();
+    drain(runtime);
+
+    assertEquals(List.of(), deadLetterErrors());
+    assertEquals(4, value(room, COUNT));
+    assertEquals(List.of(), fired.texts(), "the cancelled delayed message");
+    assertTrue(store().reload(room).pendingTokens().isEmpty(), "the token is free");
+  }
+
+  /**
+   * The reverse: a token pending from before is cancelled in round 1 and set again in round 2 (the
+   * token is free once round 1 committed): the new one fires once, the old one never.
+   */
+  @Test
+  void aTokenCancelledInRoundOneAndSetAgainInRoundTwoFiresOnceTheNewMessage() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address room = address(ROOM, "cancel-set");
+    enqueue(message(room, "set:0:old:tok"));
+    drain(runtime);
+    enqueue(message(room, "cancel:" + PAD + ":r1:tok"));
+    enqueue(message(room, "e:" + PAD + ":r2"));
+    enqueue(message(room, "e:" + PAD + ":r3"));
+    enqueue(message(room, "set:" + PAD + ":r4:tok"));
+
+    drain(runtime);
+    clock.advance(Duration.ofMinutes(5));
+    runtime.sweepTimers();
+    drain(runtime);
+
+    assertEquals(List.of(), deadLetterErrors());
+    assertEquals(6, value(room, COUNT), "five messages and the one fired");
+    assertEquals(List.of("fired tok"), fired.texts());
+  }
+
+  /**
+   * A delayed message due and sent to the queue behind a cancellation of its token that fills a
+   * commit with two others: the cancellation (round 1) wins, the message (round 2) is dropped.
+   */
+  @Test
+  void aCancellationInRoundOneWinsOverItsTimersMessageInRoundTwo() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address room = address(ROOM, "cancel-fire");
+    enqueue(message(room, "set:0:t0:tok"));
+    drain(runtime);
+    enqueue(message(room, "cancel:" + PAD + ":t1:tok"));
+    enqueue(message(room, "e:" + PAD + ":t2"));
+    enqueue(message(room, "e:" + PAD + ":t3"));
+    clock.advance(Duration.ofMinutes(2));
+    assertEquals(1, runtime.sweepTimers().sent());
+
+    drain(runtime);
+    clock.advance(Duration.ofMinutes(10));
+    runtime.sweepTimers();
+    drain(runtime);
+
+    assertEquals(List.of(), deadLetterErrors());
+    assertEquals(List.of(), fired.texts(), "cancelled before its message ran");
+    assertEquals(4, value(room, COUNT));
+  }
+
+  /** The reverse: the timer's message runs in round 1, its cancellation in round 2 does nothing. */
+  @Test
+  void aTimersMessageInRoundOneThenItsCancellationInRoundTwoFiresOnce() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address room = address(ROOM, "fire-cancel");
+    enqueue(message(room, "set:0:t0:tok"));
+    drain(runtime);
+    clock.advance(Duration.ofMinutes(2));
+    assertEquals(1, runtime.sweepTimers().sent());
+    enqueue(message(room, "e:" + PAD + ":t1"));
+    enqueue(message(room, "e:" + PAD + ":t2"));
+    enqueue(message(room, "e:" + PAD + ":t3"));
+    enqueue(message(room, "cancel:" + PAD + ":t4:tok"));
+
+    drain(runtime);
+    clock.advance(Duration.ofMinutes(10));
+    runtime.sweepTimers();
+    drain(runtime);
+
+    assertEquals(List.of(), deadLetterErrors());
+    assertEquals(List.of("fired tok"), fired.texts());
+    assertEquals(6, value(room, COUNT));
+  }
+
+  /**
+   * A function that throws in round 2: its message fails (and, FIFO, the one after it), the three
+   * of round 1 stay applied once; at its last attempt it is dead-lettered with its error and the
+   * one after it applied, in order.
+   */
+  @Test
+  void aMessageThatThrowsInRoundTwoFailsAloneAndTheRestKeepTheirOrder() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(2), functions());
+    Address room = address(ROOM, "throws");
+    for (int i = 1; i <= 3; i++) {
+      enqueue(message(room, "e:" + PAD + ":f" + i));
+    }
+    enqueue(message(room, "fail:0:f4"));
+    enqueue(message(room, "e:" + PAD + ":f5"));
+
+    QueueBatchResult first = new QueueBatchContractAccess(this).pollAll(runtime);
+    assertEquals(2, first.failedMessageIds().size(), first::toString);
+    assertEquals(3, value(room, COUNT), "round 1 applied, round 2 nothing");
+    waitForVisibility();
+    drain(runtime);
+
+    List<String> letters = deadLetterErrors();
+    assertEquals(1, letters.size(), letters::toString);
+    assertTrue(letters.get(0).contains("room asked to fail f4"), letters::toString);
+    assertEquals(4, value(room, COUNT));
+    assertEachOnce(List.of("f1", "f2", "f3", "f5"));
+    List<String> order = new ArrayList<>();
+    counted.texts().forEach(t -> order.add(t.substring(0, t.indexOf(':'))));
+    assertEquals(List.of("f1", "f2", "f3", "f5"), order, "in group order");
+  }
+
+  /**
+   * Messages on their last attempt left for a later round are applied there, never dead-lettered.
+   */
+  @Test
+  void messagesOnTheirLastAttemptLeftForALaterRoundAreApplied() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(1), functions());
+    Address room = address(ROOM, "last");
+    for (int i = 1; i <= 7; i++) {
+      enqueue(message(room, "e:" + PAD + ":l" + i));
+    }
+
+    drain(runtime);
+
+    assertEquals(List.of(), deadLetterErrors());
+    assertEquals(7, value(room, COUNT));
+    assertEachOnce(List.of("l1", "l2", "l3", "l4", "l5", "l6", "l7"));
+  }
+
+  // ---- timer changes the planner does not count ----
+
+  /**
+   * A delayed message whose effects the runtime refuses (an egress without a route) fires into a
+   * batch beside two messages setting 50 and 49 delayed messages: the refused one is dead-lettered
+   * and its timer consumed in the same commit, a 100th timer change the planner did not count
+   * (EffectCheck counts a fired timer only when its message runs). The commit then holds 101
+   * actions, DynamoDB refuses it as invalid, and the two valid messages are dead-lettered with it.
+   */
+  @Test
+  void aRefusedDelayedMessageBesideTimerHeavyMessagesDoesNotTakeThemToTheDeadLetterQueue() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address room = address(ROOM, "uncounted");
+    enqueue(message(room, "setbad:0:b:tok"));
+    drain(runtime);
+    clock.advance(Duration.ofMinutes(2));
+    assertEquals(1, runtime.sweepTimers().sent());
+    enqueue(message(room, "many:0:p1:50"));
+    enqueue(message(room, "many:0:p2:49"));
+
+    drain(runtime);
+
+    List<String> letters = deadLetterErrors();
+    assertEquals(1, letters.size(), letters::toString);
+    assertTrue(letters.get(0).contains("nowhere"), letters::toString);
+    assertEquals(3, value(room, COUNT), "setbad and the two timer-heavy messages applied");
+  }
+
+  /**
+   * A delayed message whose effects the runtime refuses is dead-lettered and its timer consumed;
+   * its owner's token (the address's own) must go with it, or the token stays pending for ever and
+   * every later message setting it is refused.
+   */
+  @Test
+  void aRefusedDelayedMessageFreesItsOwnersToken() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address room = address(ROOM, "token");
+    enqueue(message(room, "setbad:0:b:tok"));
+    drain(runtime);
+    clock.advance(Duration.ofMinutes(2));
+    assertEquals(1, runtime.sweepTimers().sent());
+    drain(runtime);
+    assertEquals(1, deadLetterErrors().size(), deadLetterErrors()::toString);
+
+    enqueue(message(room, "set:0:again:tok"));
+    drain(runtime);
+    clock.advance(Duration.ofMinutes(2));
+    runtime.sweepTimers();
+    drain(runtime);
+
+    assertEquals(1, deadLetterErrors().size(), deadLetterErrors()::toString);
+    assertEquals(List.of("fired tok"), fired.texts(), "the token set again fired");
+  }
+
+  // ---- helpers ----
+
+  static Message message(Address target, String command) {
+    return MessageBuilder.forAddress(target).withValue(command).build();
+  }
+
+  static String reply(CallResult result) {
+    assertTrue(result.replied(), () -> "no reply: " + result);
+    return Types.stringType().deserialize(result.replyValue());
+  }
+
+  /** Each tag's record exists under exactly one id (repeats of one id are allowed), no others. */
+  void assertEachOnce(List<String> tags) {
+    Map<String, String> byId = new HashMap<>();
+    for (var record : counted.records()) {
+      String text = record.textOrBase64();
+      String previous = byId.put(record.id(), text);
+      assertTrue(previous == null || previous.equals(text), "one id, two records: " + record.id());
+    }
+    Map<String, Integer> perTag = new TreeMap<>();
+    byId.values().forEach(t -> perTag.merge(t.substring(0, t.indexOf(':')), 1, Integer::sum));
+    Map<String, Integer> expected = new TreeMap<>();
+    tags.forEach(t -> expected.put(t, 1));
+    assertEquals(expected, perTag, "egress records per message, by id");
+  }
+
+  /** QueueBatchContract's pollAll, reused. */
+  static final class QueueBatchContractAccess {
+    private final RuntimeFixture fixture;
+
+    QueueBatchContractAccess(RuntimeFixture fixture) {
+      this.fixture = fixture;
+    }
+
+    QueueBatchResult pollAll(FunctionRuntime runtime) {
+      List<QueueSource.Received> batch = fixture.queue().receive(10);
+      QueueBatchResult result =
+          runtime.processQueueBatch(batch.stream().map(QueueSource.Received::message).toList());
+      for (QueueSource.Received received : batch) {
+        if (!result.failedMessageIds().contains(received.message().messageId())) {
+          fixture.queue().delete(received.receiptHandle());
+        }
+      }
+      return result;
+    }
+  }
+
+  List<String> deadLetterErrors() {
+    List<String> errors = new ArrayList<>();
+    for (Map.Entry<String, Map<String, String>> letter : deadLetters().peekAll()) {
+      errors.add(
+          "applied="
+              + letter.getValue().get("statekit.applied")
+              + " attempts="
+              + letter.getValue().get("statekit.attempts")
+              + " error="
+              + letter.getValue().get("statekit.error"));
+    }
+    return errors;
+  }
+
+  long value(Address address, ValueSpec<Long> spec) {
+    var stored = store().reload(address);
+    var value = stored == null ? null : stored.values().get(spec.name());
+    return value == null ? 0 : Types.longType().deserialize(value.bytes());
+  }
+}
