@@ -374,7 +374,14 @@ public final class Simulation {
       }
     }
     for (SourceBatch batch : sources.unorderedGivenUp()) {
-      invoke(instance, batch); // a queue's or a stream's: handed over again, applied once
+      // A queue's or a stream's: handed over again, applied once; the operator hands it over
+      // again while it answers failures (a record failing once in the keyed stage).
+      for (int tries = 0; tries < 5 && !invoke(instance, batch).ok(); tries++) {
+        trace.add(
+            "given-up batch "
+                + batch.records().get(0).position().offset()
+                + " answered failures: again");
+      }
     }
     // What only the on-failure destination names: no attempt of it reached the table.
     for (ShardMapping.Skipped skipped : sources.skippedNotReplayed()) {

@@ -251,6 +251,7 @@ final class BatchFlow {
     KeyedPass.all(works).forEach(routed -> late.add(routed.route(), routed.record()));
     Map<String, byte[]> written = batch.ordered() ? Map.of() : receipts(works);
     written.keySet().removeAll(receiptedMeanwhile);
+    written.keySet().removeAll(applied.failedOffsets);
     List<Runnable> deliver = new ArrayList<>(late.calls());
     if (!batch.ordered()) {
       // A receipt only once every key of its message is written: the keys' entries say the rest.
@@ -437,14 +438,24 @@ final class BatchFlow {
         applied.receiptedMeanwhile(meanwhile, found);
         receiptedMeanwhile.addAll(meanwhile);
       }
-      List<KeyedInput> inputs =
-          applied.inputs().stream().filter(input -> conflicts.contains(input.encoded())).toList();
-      KeyedPass.Result again =
-          KeyedPass.again(context, engine.decoded(), works).run(inputs, items, Map.of());
-      if (again.failed()) {
-        throw new IllegalStateException(
-            "A record failed when its key was processed again after a concurrent write: "
-                + again.failure());
+      KeyedPass.Result again;
+      while (true) {
+        List<KeyedInput> inputs =
+            applied.inputs().stream().filter(input -> conflicts.contains(input.encoded())).toList();
+        again =
+            KeyedPass.again(context, engine.decoded(), works, applied::group)
+                .run(inputs, items, Map.of());
+        if (!again.failed()) {
+          break;
+        }
+        if (batch.ordered()) {
+          throw new IllegalStateException(
+              "A record failed when its key was processed again after a concurrent write: "
+                  + again.failure());
+        }
+        // Messages the fresh item has no room for (or that failed on it) go back, though other
+        // keys may have applied them: those keep them pending, and their receipts are not written.
+        applied.handBack(again.handBack(), again.failure(), false);
       }
       // The first pass's work of a conflicting key was computed on a stale item: a key left with no
       // message of this batch (each receipted meanwhile) has nothing to write or deliver now.

@@ -73,10 +73,18 @@ final class KeyedPass {
    * The pass that runs keys again on their fresh items after a conflicting write, with the records
    * the batch's pass chose for them ({@code before}, that pass's work): a queue message that pass
    * found a key had applied stays applied, even if the fresh item no longer holds it as pending (an
-   * invocation that saw its receipt dropped it meanwhile).
+   * invocation that saw its receipt dropped it meanwhile). On a queue it hands back what the fresh
+   * item has no room for, as the batch's pass does ({@code groups} as there): the fresh item may
+   * hold other invocations' pending messages the batch's pass did not count. On a shard it applies
+   * them all: the batch's windows fired at a watermark its records set, so none of them may go
+   * back.
    */
-  static KeyedPass again(BatchContext context, DecodedItems decoded, Map<String, KeyWork> before) {
-    return new KeyedPass(context, decoded, source -> null, false, before);
+  static KeyedPass again(
+      BatchContext context,
+      DecodedItems decoded,
+      Map<String, KeyWork> before,
+      IntFunction<String> groups) {
+    return new KeyedPass(context, decoded, groups, !context.ordered(), before);
   }
 
   /**
