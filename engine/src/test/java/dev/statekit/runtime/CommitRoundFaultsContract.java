@@ -32,11 +32,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * A batch whose messages to one address take more than one commit (BatchProcessor's rounds), under
  * faults: a crash at every step of either round with the batch handed over again, a copy of the
  * batch at another instance during the second round, retried calls, delayed messages set, cancelled
- * and fired across rounds, a function throwing in a later round, messages on their last attempt;
- * and a delayed message dead-lettered without running (its effects refused), whose timer change and
- * token must be accounted for like a fired one's.
+ * and fired across rounds, a function throwing in a later round, messages on their last attempt; a
+ * valid message beside a large message dead-lettered on its last attempt (its dead letter, the
+ * message whole, takes room in the commit too); and a delayed message dead-lettered without running
+ * (its effects refused), whose timer change and token must be accounted for like a fired one's.
  */
 abstract class CommitRoundFaultsContract extends RuntimeFixture {
+  static final TypeName PICKY = TypeName.of("test", "picky");
   static final TypeName ROOM = TypeName.of("test", "room");
   static final ValueSpec<Long> COUNT = ValueSpec.named("count").withLongType();
 
@@ -98,10 +100,68 @@ abstract class CommitRoundFaultsContract extends RuntimeFixture {
     context.send(EgressMessageBuilder.forEgress(Reply.EGRESS).withValue(tag + "@" + count).build());
   }
 
+  /** A number {@code n}: counts and sends an egress record of n characters. A string: throws. */
+  static void picky(Context context, Message message) {
+    if (message.isUtf8String()) {
+      throw new IllegalStateException("picky refuses strings");
+    }
+    context.storage().set(COUNT, context.storage().get(COUNT).orElse(0L) + 1);
+    context.send(
+        EgressMessageBuilder.forEgress(TestFunctions.COUNTED)
+            .withValue("x".repeat((int) message.asLong()))
+            .build());
+  }
+
   static StatefulFunctions functions() {
     return StatefulFunctions.builder()
+        .withFunction(PICKY, CommitRoundFaultsContract::picky, COUNT)
         .withFunction(ROOM, CommitRoundFaultsContract::room, COUNT)
         .build();
+  }
+
+  /**
+   * A poison message with a 200 KB body on its last attempt (its dead letter, the body whole, goes
+   * in the commit's outbox) and a valid message sending a 250 KB egress record, to one address in
+   * one batch. Each alone fits a commit; together they do not. The valid one must run in a commit
+   * of its own (a later round), not be dead-lettered as "state too large".
+   */
+  @Test
+  void aValidMessageBesideALargePoisonMessageOnItsLastAttemptIsAppliedNotDeadLettered() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(1), functions());
+    Address picky = address(PICKY, "poison");
+    enqueue(MessageBuilder.forAddress(picky).withValue("p".repeat(200_000)).build());
+    enqueue(MessageBuilder.forAddress(picky).withValue(250_000L).build());
+
+    drain(runtime);
+
+    List<String> letters = deadLetterErrors();
+    assertEquals(1, letters.size(), letters::toString);
+    assertEquals(
+        1,
+        letters.stream().filter(l -> l.contains("picky refuses strings")).count(),
+        "the poison message's dead letter, with its error: " + letters);
+    assertEquals(1, value(picky, COUNT), "the valid message applied");
+    assertEquals(1, counted.records().size(), "its egress record delivered");
+  }
+
+  /** The same with the valid message first. */
+  @Test
+  void aValidMessageBeforeALargePoisonMessageOnItsLastAttemptIsAppliedNotDeadLettered() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(1), functions());
+    Address picky = address(PICKY, "poison-after");
+    enqueue(MessageBuilder.forAddress(picky).withValue(250_000L).build());
+    enqueue(MessageBuilder.forAddress(picky).withValue("p".repeat(200_000)).build());
+
+    drain(runtime);
+
+    List<String> letters = deadLetterErrors();
+    assertEquals(1, letters.size(), letters::toString);
+    assertEquals(
+        1,
+        letters.stream().filter(l -> l.contains("picky refuses strings")).count(),
+        "the poison message's dead letter, with its error: " + letters);
+    assertEquals(1, value(picky, COUNT), "the valid message applied");
+    assertEquals(1, counted.records().size(), "its egress record delivered");
   }
 
   // ---- 1. a crash at each step of a batch that runs in two rounds; the batch comes again ----

@@ -51,8 +51,8 @@ final class CommitPlanner {
     while (true) {
       RunResult plan = runs.run(skip, limit);
       if (plan.rejected != null) {
-        if (plan.tooMuchForOneCommit && !plan.appliedInbounds.isEmpty()) {
-          limit = plan.appliedInbounds.size();
+        if (plan.tooMuchForOneCommit && !plan.ran.isEmpty()) {
+          limit = plan.ran.size();
         } else {
           skip.put(plan.rejected, plan.rejection);
         }
@@ -66,7 +66,7 @@ final class CommitPlanner {
       if (size <= settings.store.maxStateBytes()) {
         return new CommitPlan(plan, next);
       }
-      int fitting = fittingCount(skip, plan.appliedInbounds.size());
+      int fitting = fittingCount(skip, plan.ran.size());
       if (fitting < 0) {
         // Too large even without this batch: the commit refuses it with the reason.
         return new CommitPlan(plan, next);
@@ -78,7 +78,7 @@ final class CommitPlanner {
         limit = fitting;
         continue;
       }
-      InboundInvocation culprit = runs.run(skip, 1).appliedInbounds.get(0);
+      InboundInvocation culprit = runs.run(skip, 1).ran.get(0);
       skip.put(
           culprit,
           new StateTooLargeException(
@@ -87,7 +87,7 @@ final class CommitPlanner {
   }
 
   /**
-   * How many of the run's applied invocations fit in one commit, found by bisection: the one after
+   * How many of the run's invocations that ran fit in one commit, found by bisection: the one after
    * them first takes the state past the limit; -1 if the state is too large without any.
    */
   private int fittingCount(Map<InboundInvocation, RuntimeException> skip, int applied) {

@@ -53,8 +53,8 @@ final class InvocationRunner {
    * One run.
    *
    * @param skip invocations to dead-letter without running, with why
-   * @param limit run at most this many invocations; the rest are left for a later commit ({@link
-   *     NoRoomInCommit})
+   * @param limit run at most this many invocations that take room in the commit ({@link
+   *     RunResult#ran}); the rest are left for a later commit ({@link NoRoomInCommit})
    */
   RunResult run(Map<InboundInvocation, RuntimeException> skip, int limit) {
     EffectCheck check =
@@ -119,7 +119,7 @@ final class InvocationRunner {
         // Cancelled earlier in this run: the cancellation wins, and its delete of the timer is
         // the commit's only change to it (DynamoDB refuses two on one item).
         plan.settle(inbound, DeliveryOutcome.DUPLICATE, null);
-      } else if (plan.appliedInbounds.size() >= limit) {
+      } else if (plan.ran.size() >= limit) {
         stop = new NoRoomInCommit(loaded.address().toString());
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else {
@@ -173,7 +173,7 @@ final class InvocationRunner {
         observe(plan, new Observations.Draft(inbound, before, before, null));
       }
       if (lastAttempt(inbound)) {
-        plan.settle(inbound, DeliveryOutcome.DEAD_LETTERED, e);
+        plan.deadLetteredOnRun(inbound, e);
         return null;
       }
       if (inbound.timer != null) {

@@ -18,6 +18,13 @@ final class RunResult {
   final List<InboundInvocation> appliedInbounds = new ArrayList<>();
   final List<InvocationEffects> appliedEffects = new ArrayList<>();
 
+  /**
+   * The invocations that ran and take room in the commit, in order: those applied, and those
+   * dead-lettered because their function failed on their last attempt (the dead letter carries the
+   * message).
+   */
+  final List<InboundInvocation> ran = new ArrayList<>();
+
   /** The applied calls' replies ({@code null}: the function sent none). */
   final Map<InboundInvocation, EgressMessage> replies = new IdentityHashMap<>();
 
@@ -47,9 +54,16 @@ final class RunResult {
     }
   }
 
+  /** The invocation ran and failed on its last attempt: dead-lettered with its error. */
+  void deadLetteredOnRun(InboundInvocation inbound, RuntimeException error) {
+    settle(inbound, DeliveryOutcome.DEAD_LETTERED, error);
+    ran.add(inbound);
+  }
+
   void applied(InboundInvocation inbound, InvocationEffects effects) {
     outcomes.put(inbound, DeliveryOutcome.APPLIED);
     appliedInbounds.add(inbound);
+    ran.add(inbound);
     appliedEffects.add(effects);
     if (inbound.delivery.call) {
       replies.put(inbound, effects.reply());
