@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class RuntimeSimulationTest {
   private static final int DEFAULT_SEEDS = 3_000;
+  private static final int LARGE_EGRESS_SEEDS = 1_000;
 
   /**
    * The runtime's line per message that comes again, quiet here: schedules fail thousands on
@@ -63,9 +64,29 @@ class RuntimeSimulationTest {
 
   @Test
   void everyScheduleKeepsTheInvariants() {
+    runSchedules("runtime-simulation", "everyScheduleKeepsTheInvariants", DEFAULT_SEEDS);
+  }
+
+  /**
+   * The same schedules with every fan-out's egress record 150 KB: three of them to one address in a
+   * batch take more than one commit, so batches run in rounds (BatchProcessor), under the same
+   * crashes, lost answers, outages and redeliveries.
+   */
+  @Test
+  void batchesInRoundsKeepTheInvariants() {
+    SimFunctions.egressPad = 150_000;
+    try {
+      runSchedules(
+          "runtime-simulation-rounds", "batchesInRoundsKeepTheInvariants", LARGE_EGRESS_SEEDS);
+    } finally {
+      SimFunctions.egressPad = 150_000;
+    }
+  }
+
+  private static void runSchedules(String suite, String test, int seeds) {
     Long only = Long.getLong("simulation.seed");
     long first = only != null ? only : Long.getLong("simulation.first", 1);
-    int count = only != null ? 1 : Integer.getInteger("simulation.seeds", DEFAULT_SEEDS);
+    int count = only != null ? 1 : Integer.getInteger("simulation.seeds", seeds);
     List<RuntimeSchedule.Outcome> failed = new ArrayList<>();
     long start = System.nanoTime();
     for (long seed = first; seed < first + count && failed.size() < 3; seed++) {
@@ -79,8 +100,8 @@ class RuntimeSimulationTest {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     System.out.printf(
-        "RESULT suite=runtime-simulation schedules=%d violations=%d seconds=%.1f steps=%d spawns=%d%n",
-        count, failed.size(), seconds, Simulation.steps, Simulation.spawns);
+        "RESULT suite=%s schedules=%d violations=%d seconds=%.1f steps=%d spawns=%d%n",
+        suite, count, failed.size(), seconds, Simulation.steps, Simulation.spawns);
     StringBuilder message = new StringBuilder();
     for (RuntimeSchedule.Outcome outcome : failed) {
       message
@@ -88,7 +109,9 @@ class RuntimeSimulationTest {
           .append(String.join("\n  ", outcome.violations()))
           .append("\n")
           .append(outcome.report())
-          .append("\nReproduce: mvn -pl core test -Dtest=RuntimeSimulationTest -Dsimulation.seed=")
+          .append("\nReproduce: mvn -pl aws test -Dtest=RuntimeSimulationTest#")
+          .append(test)
+          .append(" -Dsimulation.seed=")
           .append(outcome.seed());
     }
     assertTrue(failed.isEmpty(), message.toString());
