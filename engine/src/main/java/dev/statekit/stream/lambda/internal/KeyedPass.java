@@ -146,7 +146,9 @@ final class KeyedPass {
       }
       KeyWork work = works.get(input.encoded());
       if (work == null) {
-        work = keys.prepare(input.key(), input.encoded(), items.get(input.encoded()), window, true);
+        work =
+            keys.prepare(
+                input.key(), input.encoded(), items.get(input.encoded()), window, input.offset());
         works.put(input.encoded(), work);
       }
       if (keys.repeat(work, input)) {
@@ -311,7 +313,7 @@ final class KeyedPass {
         continue; // in memory: all its due windows are fired above
       }
       Object key = named.getValue().get(0).key();
-      KeyWork work = keys.prepare(key, named.getKey(), items.get(named.getKey()), window, false);
+      KeyWork work = keys.prepare(key, named.getKey(), items.get(named.getKey()), window, null);
       works.put(named.getKey(), work);
       due.put(work, dueOf(named.getValue().stream().map(Opened::window).toList()));
     }
@@ -399,14 +401,16 @@ final class KeyedPass {
     }
 
     /**
-     * A key met for the first time in this pass. For a key with records in the batch ({@code
-     * touched}): what it had applied of ranges given up is noted before its mark moves; the outputs
-     * of records this batch hands over again go out again; its closed windows are dropped; and if a
-     * crashed attempt wrote it, its windows get their timers again (the timer item may not have
-     * been written).
+     * A key met for the first time in this pass, at its record {@code first} (null for a key
+     * without records in the batch, met by a window fired from the index). For a key with records
+     * in the batch: what it had applied of ranges given up is noted before its mark moves; the
+     * outputs of records this batch hands over again go out again; its closed windows are dropped;
+     * and if a crashed attempt wrote it, its windows get their timers again (the timer item may not
+     * have been written).
      */
     KeyWork prepare(
-        Object key, String encoded, KeyItem item, BatchWindowOperator window, boolean touched) {
+        Object key, String encoded, KeyItem item, BatchWindowOperator window, String first) {
+      boolean touched = first != null;
       KeyWork work = new KeyWork(key, encoded, item, touched ? book(encoded, item) : null, touched);
       if (!touched) {
         return work;
@@ -427,7 +431,7 @@ final class KeyedPass {
           }
         }
         if (context.replaying() == null) {
-          holdOver(work, book, split);
+          holdOver(work, book, split, first);
         }
       } else {
         book.confirm(p -> context.receipted().test(p.split(), p.id()));
@@ -469,15 +473,17 @@ final class KeyedPass {
 
     /**
      * Delivers the outputs the key keeps of records in ranges given up, and keeps them as outputs
-     * of this batch's first record, to go once its checkpoint passes it. Kept for their range
-     * instead, they would go only with the range's replay (hours away, or never), and until then
-     * fill the key's share of its item: every batch of a hot key would apply one record of it and
-     * hand the rest back. The replay finds the key applied those records (its mark and notes say
-     * so, not its outbox) and has nothing of theirs to deliver again.
+     * of its record {@code first}, its own first of this batch, to go once its split's checkpoint
+     * passes it: a batch that moves the checkpoint past that record has the key in it, so it
+     * delivers them again if this batch did not (kept under another key's record, a retry that
+     * stopped before the key would have moved the checkpoint past them undelivered). Kept for their
+     * range instead, they would go only with the range's replay (hours away, or never), and until
+     * then fill the key's share of its item: every batch of a hot key would apply one record of it
+     * and hand the rest back. The replay finds the key applied those records (its mark and notes
+     * say so, not its outbox) and has nothing of theirs to deliver again.
      */
-    private void holdOver(KeyWork work, KeyBook book, String split) {
-      String first = context.firstOffset();
-      List<Outbox> held = first == null ? List.of() : book.takeHeld(behind);
+    private void holdOver(KeyWork work, KeyBook book, String split, String first) {
+      List<Outbox> held = book.takeHeld(behind);
       if (held.isEmpty()) {
         return;
       }
