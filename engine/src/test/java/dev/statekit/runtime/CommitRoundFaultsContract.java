@@ -13,8 +13,14 @@ import dev.statekit.function.Reply;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.runtime.internal.FaultHook;
+import dev.statekit.runtime.store.AddressState;
+import dev.statekit.runtime.store.CommitConflictException;
+import dev.statekit.runtime.store.FunctionStore;
+import dev.statekit.runtime.store.LoadResult;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -216,6 +222,54 @@ abstract class CommitRoundFaultsContract extends RuntimeFixture {
     assertEquals(5, value(room, COUNT), "messages applied");
     assertEachOnce(List.of("m1", "m2", "m3", "m4", "m5"));
     assertEquals(0, outboxesLeftLater(other), "outboxes left");
+  }
+
+  /**
+   * On a store whose batch reads lag one commit behind (DynamoDB's eventually consistent reads,
+   * just after a write), the second round reads the state round one just committed never stale: an
+   * eventually consistent read there made every later round's commit conflict, then read again.
+   */
+  @Test
+  void laterRoundsReadWhatTheRoundBeforeCommitted() {
+    FunctionStore real = store();
+    Map<Address, AddressState> seen = new HashMap<>();
+    AtomicInteger conflicts = new AtomicInteger();
+    FunctionStore lagging =
+        (FunctionStore)
+            Proxy.newProxyInstance(
+                FunctionStore.class.getClassLoader(),
+                new Class<?>[] {FunctionStore.class},
+                (proxy, method, args) -> {
+                  try {
+                    Object result = method.invoke(real, args);
+                    if (method.getName().equals("load")) {
+                      LoadResult latest = (LoadResult) result;
+                      Map<Address, AddressState> states = new HashMap<>(latest.states());
+                      synchronized (seen) {
+                        states.replaceAll((address, state) -> seen.getOrDefault(address, state));
+                        seen.putAll(latest.states());
+                      }
+                      return new LoadResult(states, latest.existingTimers());
+                    }
+                    return result;
+                  } catch (InvocationTargetException e) {
+                    if (e.getCause() instanceof CommitConflictException) {
+                      conflicts.incrementAndGet();
+                    }
+                    throw e.getCause();
+                  }
+                });
+    FunctionRuntime runtime = runtime(b -> b.store(lagging).maxAttempts(5), functions());
+    Address room = address(ROOM, "lagging");
+    for (int i = 1; i <= 5; i++) {
+      enqueue(message(room, "e:" + PAD + ":m" + i));
+    }
+
+    drain(runtime);
+
+    assertEquals(5, value(room, COUNT), "messages applied");
+    assertEachOnce(List.of("m1", "m2", "m3", "m4", "m5"));
+    assertEquals(0, conflicts.get(), "commits that conflicted");
   }
 
   /** The same on a direct batch with keys: the caller retries the whole batch elsewhere. */

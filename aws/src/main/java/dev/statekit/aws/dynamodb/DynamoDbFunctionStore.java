@@ -97,6 +97,11 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   }
 
   @Override
+  public LoadResult loadLatest(Collection<Address> addresses, Collection<TimerKey> timers) {
+    return read(addresses, timers, true);
+  }
+
+  @Override
   public Map<Address, AddressState> loadLatest(Collection<Address> addresses) {
     return read(addresses, List.of(), true).states();
   }

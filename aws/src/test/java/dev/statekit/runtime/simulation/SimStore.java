@@ -86,6 +86,14 @@ final class SimStore implements FunctionStore {
   }
 
   @Override
+  public LoadResult loadLatest(Collection<Address> addresses, Collection<TimerKey> timers) {
+    return call(
+        "load latest " + addresses.size() + " addresses",
+        false,
+        () -> real.loadLatest(addresses, timers));
+  }
+
+  @Override
   public Map<Address, AddressState> loadLatest(Collection<Address> addresses) {
     return call("read latest " + addresses, false, () -> real.loadLatest(addresses));
   }

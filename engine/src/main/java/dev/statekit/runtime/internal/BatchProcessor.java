@@ -56,7 +56,7 @@ public final class BatchProcessor {
       most += d.invocations.size();
     }
     while (!round.isEmpty()) {
-      processRound(round);
+      processRound(round, rounds > 0);
       rounds++;
       List<Delivery> later = new ArrayList<>();
       for (Delivery d : round) {
@@ -79,7 +79,12 @@ public final class BatchProcessor {
     }
   }
 
-  private void processRound(List<Delivery> deliveries) {
+  /**
+   * One round; {@code again} for those after the first, whose addresses this process has just
+   * committed: they are read never stale (an eventually consistent read so soon after the commit
+   * would often miss it, and cost a conflicting commit and a read again).
+   */
+  private void processRound(List<Delivery> deliveries, boolean again) {
     Map<Address, List<Delivery>> byAddress = new LinkedHashMap<>();
     List<Delivery> unreadable = new ArrayList<>();
     Set<TimerKey> timers = new HashSet<>();
@@ -102,7 +107,7 @@ public final class BatchProcessor {
             }
           });
     }
-    LoadResult loaded = load(byAddress, timers, unreadable);
+    LoadResult loaded = load(byAddress, timers, unreadable, again);
     if (loaded == null) {
       return;
     }
@@ -286,7 +291,10 @@ public final class BatchProcessor {
    * Reads the states while unreadable messages go to the dead-letter queue; null if reading failed.
    */
   private LoadResult load(
-      Map<Address, List<Delivery>> byAddress, Set<TimerKey> timers, List<Delivery> unreadable) {
+      Map<Address, List<Delivery>> byAddress,
+      Set<TimerKey> timers,
+      List<Delivery> unreadable,
+      boolean latest) {
     List<Callable<LoadResult>> steps = new ArrayList<>();
     steps.add(
         () -> {
@@ -294,7 +302,9 @@ public final class BatchProcessor {
             return null;
           }
           try {
-            return settings.store.load(byAddress.keySet(), timers);
+            return latest
+                ? settings.store.loadLatest(byAddress.keySet(), timers)
+                : settings.store.load(byAddress.keySet(), timers);
           } catch (StoreException e) {
             List<Delivery> all = new ArrayList<>();
             byAddress.values().forEach(all::addAll);

@@ -29,6 +29,12 @@ public interface FunctionStore {
   /** Reads the latest committed states of {@code addresses}, never stale. */
   Map<Address, AddressState> loadLatest(Collection<Address> addresses);
 
+  /**
+   * As {@link #load}, never stale: for addresses this process has just committed (a batch's later
+   * rounds), where a stale read would only cost a conflicting commit and a read again.
+   */
+  LoadResult loadLatest(Collection<Address> addresses, Collection<TimerKey> timers);
+
   /** Reads the latest committed state of {@code address} (after a conflict). */
   AddressState reload(Address address);
 

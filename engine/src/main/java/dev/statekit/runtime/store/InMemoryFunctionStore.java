@@ -44,6 +44,11 @@ public final class InMemoryFunctionStore implements FunctionStore {
   }
 
   @Override
+  public LoadResult loadLatest(Collection<Address> addresses, Collection<TimerKey> timers) {
+    return load(addresses, timers); // never stale
+  }
+
+  @Override
   public synchronized Map<Address, AddressState> loadLatest(Collection<Address> addresses) {
     Map<Address, AddressState> found = new HashMap<>();
     for (Address address : addresses) {

@@ -134,12 +134,15 @@ abstract class FunctionStoreContract {
     Address owner = address("timer-owner");
     store().commit(new Commit(state(owner, 1, "x"), 0, List.of(schedule(present, "b"))));
 
-    LoadResult loaded = store().load(addresses, List.of(present, missing));
-
-    assertEquals(130, loaded.states().size());
-    assertEquals(1, loaded.states().get(addresses.get(128)).version());
-    assertEquals(0, loaded.states().get(addresses.get(129)).version());
-    assertEquals(java.util.Set.of(present), loaded.existingTimers());
+    for (LoadResult loaded :
+        List.of(
+            store().load(addresses, List.of(present, missing)),
+            store().loadLatest(addresses, List.of(present, missing)))) {
+      assertEquals(130, loaded.states().size());
+      assertEquals(1, loaded.states().get(addresses.get(128)).version());
+      assertEquals(0, loaded.states().get(addresses.get(129)).version());
+      assertEquals(java.util.Set.of(present), loaded.existingTimers());
+    }
   }
 
   @Test
