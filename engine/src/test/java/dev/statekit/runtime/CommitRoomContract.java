@@ -10,11 +10,9 @@ import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -206,24 +204,5 @@ abstract class CommitRoomContract extends RuntimeFixture {
 
   private Message fanout(String value) {
     return MessageBuilder.forAddress(address(FANOUT, "sender")).withValue(value).build();
-  }
-
-  private List<String> deadLetterErrors() {
-    List<String> errors = new ArrayList<>();
-    for (Map.Entry<String, Map<String, String>> letter : deadLetters().peekAll()) {
-      errors.add(
-          "applied="
-              + letter.getValue().get("statekit.applied")
-              + " attempts="
-              + letter.getValue().get("statekit.attempts")
-              + " error="
-              + letter.getValue().get("statekit.error"));
-    }
-    return errors;
-  }
-
-  private long value(Address address, ValueSpec<Long> spec) {
-    var value = store().reload(address).values().get(spec.name());
-    return value == null ? 0 : Types.longType().deserialize(value.bytes());
   }
 }

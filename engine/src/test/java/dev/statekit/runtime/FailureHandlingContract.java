@@ -10,7 +10,6 @@ import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -521,10 +520,5 @@ abstract class FailureHandlingContract extends RuntimeFixture {
     queue()
         .bus()
         .send(List.of(new BusMessage(Ingress.groupId(target), UUID.randomUUID().toString(), body)));
-  }
-
-  long value(Address address, dev.statekit.function.ValueSpec<Long> spec) {
-    var value = store().reload(address).values().get(spec.name());
-    return value == null ? 0 : Types.longType().deserialize(value.bytes());
   }
 }

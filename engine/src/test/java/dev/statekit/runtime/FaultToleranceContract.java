@@ -10,7 +10,6 @@ import dev.statekit.egress.EgressSink;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.runtime.internal.FaultHook;
-import dev.statekit.types.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -159,11 +158,6 @@ abstract class FaultToleranceContract extends RuntimeFixture {
 
   private synchronized boolean chance(double probability) {
     return random.nextDouble() < probability;
-  }
-
-  private long value(Address address, dev.statekit.function.ValueSpec<Long> spec) {
-    var value = store().reload(address).values().get(spec.name());
-    return value == null ? 0 : Types.longType().deserialize(value.bytes());
   }
 
   /** A Lambda-like poller with its own runtime (its own process, in effect). */

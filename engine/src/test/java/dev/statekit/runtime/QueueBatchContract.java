@@ -10,7 +10,6 @@ import dev.statekit.function.Address;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.runtime.internal.FaultHook;
-import dev.statekit.types.Types;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -174,10 +173,5 @@ abstract class QueueBatchContract extends RuntimeFixture {
 
   static Message string(Address target, String value) {
     return MessageBuilder.forAddress(target).withValue(value).build();
-  }
-
-  long value(Address address, dev.statekit.function.ValueSpec<Long> spec) {
-    var value = store().reload(address).values().get(spec.name());
-    return value == null ? 0 : Types.longType().deserialize(value.bytes());
   }
 }

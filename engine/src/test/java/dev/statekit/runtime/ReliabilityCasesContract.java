@@ -13,7 +13,6 @@ import dev.statekit.function.Address;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.runtime.internal.FaultHook;
-import dev.statekit.types.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -342,11 +341,6 @@ abstract class ReliabilityCasesContract extends RuntimeFixture {
   /** A tally message: {@code tally} counts it, tells {@code total} and reports it to egress. */
   private static Message countTo(Address tally, Address total, long n) {
     return MessageBuilder.forAddress(tally).withValue(total.id() + ":" + n).build();
-  }
-
-  private long value(Address address, dev.statekit.function.ValueSpec<Long> spec) {
-    var value = store().reload(address).values().get(spec.name());
-    return value == null ? 0 : Types.longType().deserialize(value.bytes());
   }
 
   private static DirectInvocation command(Address reminder, String command) {

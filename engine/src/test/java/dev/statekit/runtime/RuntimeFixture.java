@@ -164,4 +164,26 @@ abstract class RuntimeFixture {
   static Duration seconds(long s) {
     return Duration.ofSeconds(s);
   }
+
+  /** The long value {@code spec} of {@code address} as committed, 0 if it has none. */
+  long value(Address address, dev.statekit.function.ValueSpec<Long> spec) {
+    var value = store().reload(address).values().get(spec.name());
+    return value == null ? 0 : dev.statekit.types.Types.longType().deserialize(value.bytes());
+  }
+
+  /** Each dead letter's "applied=.. attempts=.. error=..", without taking it off its queue. */
+  List<String> deadLetterErrors() {
+    List<String> errors = new java.util.ArrayList<>();
+    for (java.util.Map.Entry<String, java.util.Map<String, String>> letter :
+        deadLetters().peekAll()) {
+      errors.add(
+          "applied="
+              + letter.getValue().get("statekit.applied")
+              + " attempts="
+              + letter.getValue().get("statekit.attempts")
+              + " error="
+              + letter.getValue().get("statekit.error"));
+    }
+    return errors;
+  }
 }

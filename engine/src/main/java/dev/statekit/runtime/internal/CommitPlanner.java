@@ -90,9 +90,9 @@ final class CommitPlanner {
    * How many of the run's invocations that ran fit in one commit, found by bisection: the one after
    * them first takes the state past the limit; -1 if the state is too large without any.
    */
-  private int fittingCount(Map<InboundInvocation, RuntimeException> skip, int applied) {
+  private int fittingCount(Map<InboundInvocation, RuntimeException> skip, int ran) {
     int fitting = 0;
-    int tooLarge = applied;
+    int tooLarge = ran;
     if (!fits(runs.run(skip, 0))) {
       return -1;
     }

@@ -6,17 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.EgressRecord;
-import dev.statekit.egress.EgressSink;
-import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testing.ManualClock;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,35 +33,8 @@ class FifoHotKeyHandBackTest {
   private final ManualClock clock = new ManualClock(1_000_000);
   private final List<EgressRecord> every = Collections.synchronizedList(new ArrayList<>());
 
-  /** Body "id:k1+k2": per key a count and the id of the last message applied, padded. */
   private BatchPipeline counts(BatchStore store, BatchFaultHook hook) {
-    EgressSink sink = every::addAll;
-    String pad = "x".repeat(PAD);
-    Pipeline plan =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
-            .<String>flatMap(
-                (text, out) -> {
-                  String id = text.substring(0, text.indexOf(':'));
-                  for (String key : text.substring(text.indexOf(':') + 1).split("\\+")) {
-                    out.collect(key + "|1|" + id + "|" + pad);
-                  }
-                })
-            .keyBy(v -> v.substring(0, v.indexOf('|')))
-            .reduce(
-                (a, b) -> {
-                  String[] x = a.split("\\|");
-                  String[] y = b.split("\\|");
-                  return x[0] + "|" + (Long.parseLong(x[1]) + 1) + "|" + y[2] + "|" + pad;
-                },
-                Serdes.string())
-            .to(EgressOutput.to(sink, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("fifo", plan)
-        .store(store)
-        .clock(clock)
-        .batchTimeout(Duration.ofMinutes(1))
-        .faultHook(hook)
-        .build();
+    return HotKeys.paddedPairCounts("fifo", store, clock, every, PAD, hook);
   }
 
   private record Message(String id, String group, String keys) {}
@@ -160,23 +127,7 @@ class FifoHotKeyHandBackTest {
     assertTrue(waiting.isEmpty(), waiting + " still waiting; answers " + answers);
 
     // One value per output id; per key, counts 1..n, each message once, groups in order.
-    Map<String, String> byId = new LinkedHashMap<>();
-    Map<String, TreeMap<Long, String>> applied = new TreeMap<>();
-    for (EgressRecord record : every) {
-      String text = record.textOrBase64();
-      String previous = byId.putIfAbsent(record.id(), text);
-      assertTrue(
-          previous == null || previous.equals(text),
-          "output " + record.id() + " with two values; answers " + answers);
-      String[] parts = text.split("\\|");
-      String was =
-          applied
-              .computeIfAbsent(parts[0], k -> new TreeMap<>())
-              .put(Long.parseLong(parts[1]), parts[2]);
-      assertTrue(
-          was == null || was.equals(parts[2]),
-          "key " + parts[0] + " count " + parts[1] + " for " + was + " and " + parts[2]);
-    }
+    Map<String, TreeMap<Long, String>> applied = HotKeys.appliedPerKey(every, answers);
     for (Map.Entry<String, TreeMap<Long, String>> key : applied.entrySet()) {
       List<String> ids = new ArrayList<>(key.getValue().values());
       assertEquals(ids.size(), key.getValue().lastKey(), "key " + key.getKey() + ": " + ids);

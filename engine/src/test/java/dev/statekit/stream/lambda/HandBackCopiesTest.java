@@ -6,17 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.EgressRecord;
-import dev.statekit.egress.EgressSink;
-import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testing.ManualClock;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,35 +32,8 @@ class HandBackCopiesTest {
   private final ManualClock clock = new ManualClock(1_000_000);
   private final List<EgressRecord> every = Collections.synchronizedList(new ArrayList<>());
 
-  /** Body "id:k1+k2": per key a count and the id of the last message applied, padded. */
   private BatchPipeline counts(BatchStore store, BatchFaultHook hook) {
-    EgressSink sink = every::addAll;
-    String pad = "x".repeat(PAD);
-    Pipeline plan =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
-            .<String>flatMap(
-                (text, out) -> {
-                  String id = text.substring(0, text.indexOf(':'));
-                  for (String key : text.substring(text.indexOf(':') + 1).split("\\+")) {
-                    out.collect(key + "|1|" + id + "|" + pad);
-                  }
-                })
-            .keyBy(v -> v.substring(0, v.indexOf('|')))
-            .reduce(
-                (a, b) -> {
-                  String[] x = a.split("\\|");
-                  String[] y = b.split("\\|");
-                  return x[0] + "|" + (Long.parseLong(x[1]) + 1) + "|" + y[2] + "|" + pad;
-                },
-                Serdes.string())
-            .to(EgressOutput.to(sink, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("pairs", plan)
-        .store(store)
-        .clock(clock)
-        .batchTimeout(Duration.ofMinutes(1))
-        .faultHook(hook)
-        .build();
+    return HotKeys.paddedPairCounts("pairs", store, clock, every, PAD, hook);
   }
 
   private SourceBatch batch(String... messages) {
@@ -158,23 +125,7 @@ class HandBackCopiesTest {
         answers.get(0).toString().startsWith("A: [p]"),
         "the schedule hands p back from the re-run of hot, x written: " + answers);
 
-    Map<String, String> byId = new LinkedHashMap<>();
-    Map<String, TreeMap<Long, String>> applied = new TreeMap<>();
-    for (EgressRecord record : every) {
-      String text = record.textOrBase64();
-      String previous = byId.putIfAbsent(record.id(), text);
-      assertTrue(
-          previous == null || previous.equals(text),
-          "output " + record.id() + " with two values; " + answers);
-      String[] parts = text.split("\\|");
-      String was =
-          applied
-              .computeIfAbsent(parts[0], k -> new TreeMap<>())
-              .put(Long.parseLong(parts[1]), parts[2]);
-      assertTrue(
-          was == null || was.equals(parts[2]),
-          "key " + parts[0] + " count " + parts[1] + " for " + was + " and " + parts[2]);
-    }
+    Map<String, TreeMap<Long, String>> applied = HotKeys.appliedPerKey(every, answers);
     Map<String, List<String>> ids = new TreeMap<>();
     applied.forEach((k, v) -> ids.put(k, new ArrayList<>(v.values())));
     assertEquals(List.of("hot", "x"), new ArrayList<>(applied.keySet()), ids + "; " + answers);

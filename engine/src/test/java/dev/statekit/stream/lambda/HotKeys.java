@@ -2,6 +2,7 @@ package dev.statekit.stream.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.serde.Serdes;
@@ -10,6 +11,10 @@ import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -32,6 +37,75 @@ final class HotKeys {
         .batchTimeout(Duration.ofMinutes(1))
         .faultHook(hook)
         .build();
+  }
+
+  /**
+   * Messages with body "id:k1+k2" (one keyed record per key), counted per key: each output is
+   * "key|count|id of the message applied|pad", padded with {@code pad} characters so that a few
+   * fill a key's share of its item. The outputs go to {@code outputs}.
+   */
+  static BatchPipeline paddedPairCounts(
+      String name,
+      BatchStore store,
+      ManualClock clock,
+      List<EgressRecord> outputs,
+      int pad,
+      BatchFaultHook hook) {
+    EgressSink sink = outputs::addAll;
+    String padding = "x".repeat(pad);
+    Pipeline plan =
+        Pipeline.from(BatchSource.records())
+            .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
+            .<String>flatMap(
+                (text, out) -> {
+                  String id = text.substring(0, text.indexOf(':'));
+                  for (String key : text.substring(text.indexOf(':') + 1).split("\\+")) {
+                    out.collect(key + "|1|" + id + "|" + padding);
+                  }
+                })
+            .keyBy(v -> v.substring(0, v.indexOf('|')))
+            .reduce(
+                (a, b) -> {
+                  String[] x = a.split("\\|");
+                  String[] y = b.split("\\|");
+                  return x[0] + "|" + (Long.parseLong(x[1]) + 1) + "|" + y[2] + "|" + padding;
+                },
+                Serdes.string())
+            .to(EgressOutput.to(sink, TypeName.of("test", "counts"), Types.stringType()));
+    return BatchPipeline.builder(name, plan)
+        .store(store)
+        .clock(clock)
+        .batchTimeout(Duration.ofMinutes(1))
+        .faultHook(hook)
+        .build();
+  }
+
+  /**
+   * What {@link #paddedPairCounts}' outputs say each key applied: per key, count to message id.
+   * Fails if an output id came with two values or one count of a key with two messages.
+   *
+   * @param schedule what happened, for the failure message
+   */
+  static Map<String, TreeMap<Long, String>> appliedPerKey(
+      List<EgressRecord> outputs, Object schedule) {
+    Map<String, String> byId = new LinkedHashMap<>();
+    Map<String, TreeMap<Long, String>> applied = new TreeMap<>();
+    for (EgressRecord record : outputs) {
+      String text = record.textOrBase64();
+      String previous = byId.putIfAbsent(record.id(), text);
+      assertTrue(
+          previous == null || previous.equals(text),
+          "output " + record.id() + " with two values; " + schedule);
+      String[] parts = text.split("\\|");
+      String was =
+          applied
+              .computeIfAbsent(parts[0], k -> new TreeMap<>())
+              .put(Long.parseLong(parts[1]), parts[2]);
+      assertTrue(
+          was == null || was.equals(parts[2]),
+          "key " + parts[0] + " count " + parts[1] + " for " + was + " and " + parts[2]);
+    }
+    return applied;
   }
 
   /** A sink down (the batch failing at delivery) for the first {@code attempts} attempts. */

@@ -251,7 +251,9 @@ final class BatchFlow {
     KeyedPass.all(works).forEach(routed -> late.add(routed.route(), routed.record()));
     Map<String, byte[]> written = batch.ordered() ? Map.of() : receipts(works);
     written.keySet().removeAll(receiptedMeanwhile);
-    written.keySet().removeAll(applied.failedOffsets);
+    if (!applied.failedOffsets.isEmpty()) {
+      written.keySet().removeAll(new HashSet<>(applied.failedOffsets));
+    }
     List<Runnable> deliver = new ArrayList<>(late.calls());
     if (!batch.ordered()) {
       // A receipt only once every key of its message is written: the keys' entries say the rest.

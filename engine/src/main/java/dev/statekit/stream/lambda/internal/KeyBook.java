@@ -357,38 +357,16 @@ final class KeyBook {
     return outbox;
   }
 
-  /**
-   * Takes out the outbox entries of records inside {@code ranges} (given up, not yet replayed), for
-   * a later batch to deliver and keep as its own.
-   */
-  List<Outbox> takeHeld(Collection<GivenUp> ranges) {
-    List<Outbox> held = new ArrayList<>();
-    if (ranges.isEmpty()) {
-      return held;
-    }
-    outbox.removeIf(
-        entry -> {
-          for (GivenUp range : ranges) {
-            if (range.split().equals(entry.split()) && range.covers(entry.offset())) {
-              held.add(entry);
-              return true;
-            }
-          }
-          return false;
-        });
-    return held;
-  }
-
-  /** Takes out the outbox entries of the record at {@code offset} of {@code split}. */
-  List<Outbox> takeAt(String split, String offset) {
+  /** Takes out the outbox entries {@code which} accepts. */
+  List<Outbox> takeOutbox(Predicate<Outbox> which) {
     List<Outbox> taken = new ArrayList<>();
     outbox.removeIf(
         entry -> {
-          boolean at = entry.split().equals(split) && entry.offset().equals(offset);
-          if (at) {
+          boolean take = which.test(entry);
+          if (take) {
             taken.add(entry);
           }
-          return at;
+          return take;
         });
     return taken;
   }

@@ -125,12 +125,7 @@ final class KeyWork {
    * at {@code offset} of {@code split}.
    */
   void carry(String split, String offset, List<StoredOutput> outputs) {
-    List<StoredOutput> kept = outbox.get(offset);
-    if (kept == null) {
-      kept = new ArrayList<>(outputs.size());
-      outbox.put(offset, kept);
-      outboxBytes += KeyBook.entrySize(split, offset);
-    }
+    List<StoredOutput> kept = outboxAt(split, offset);
     for (StoredOutput output : outputs) {
       kept.add(output);
       outboxBytes += output.size();
@@ -140,14 +135,19 @@ final class KeyWork {
   /** A per-record output of the record at {@code offset} of {@code split}. */
   void output(String split, String offset, Routed routed) {
     deliveries.add(routed);
+    StoredOutput output = StoredOutput.of(routed.route(), String.valueOf(key), routed.record());
+    outboxAt(split, offset).add(output);
+    outboxBytes += output.size();
+  }
+
+  /** The outputs kept as the record at {@code offset}'s, counted in {@link #outboxBytes}. */
+  private List<StoredOutput> outboxAt(String split, String offset) {
     List<StoredOutput> outputs = outbox.get(offset);
     if (outputs == null) {
       outputs = new ArrayList<>(1);
       outbox.put(offset, outputs);
       outboxBytes += KeyBook.entrySize(split, offset);
     }
-    StoredOutput output = StoredOutput.of(routed.route(), String.valueOf(key), routed.record());
-    outputs.add(output);
-    outboxBytes += output.size();
+    return outputs;
   }
 }

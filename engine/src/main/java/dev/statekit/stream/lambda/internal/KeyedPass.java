@@ -483,13 +483,23 @@ final class KeyedPass {
      * say so, not its outbox) and has nothing of theirs to deliver again.
      */
     private void holdOver(KeyWork work, KeyBook book, String split, String first) {
-      List<Outbox> held = book.takeHeld(behind);
+      List<Outbox> held =
+          behind.isEmpty()
+              ? List.of()
+              : book.takeOutbox(
+                  entry ->
+                      behind.stream()
+                          .anyMatch(
+                              range ->
+                                  range.split().equals(entry.split())
+                                      && range.covers(entry.offset())));
       if (held.isEmpty()) {
         return;
       }
       // An earlier attempt of this batch may have kept outputs under the same record (they went
       // out again above): kept with these, not replaced by them.
-      for (Outbox entry : book.takeAt(split, first)) {
+      for (Outbox entry :
+          book.takeOutbox(entry -> entry.split().equals(split) && entry.offset().equals(first))) {
         work.carry(split, first, entry.outputs());
       }
       for (Outbox entry : held) {
