@@ -49,15 +49,10 @@ public enum PayloadShape {
       return null;
     }
     if (json.isArray()) {
-      if (json.isEmpty()) {
-        return null;
-      }
-      for (JsonNode element : json) {
-        if (!isEnvelope(element)) {
-          return null;
-        }
-      }
-      return ENVELOPE_BATCH;
+      // No other payload is an array: its elements are envelopes, and one that is malformed is
+      // rejected by name in the answer while the others are applied (never the whole array refused
+      // for one, which Lambda's retries would refuse the same way until the good ones are dropped).
+      return json.isEmpty() ? null : ENVELOPE_BATCH;
     }
     if (!json.isObject()) {
       return null;
@@ -78,16 +73,14 @@ public enum PayloadShape {
     if ("Scheduled Event".equals(json.path("detail-type").asText(null))) {
       return SCHEDULED;
     }
-    return isEnvelope(json) ? ENVELOPE : null;
+    // Any object naming a target is meant as an envelope: one whose fields are wrong gets the
+    // envelope reader's error saying which, not that the payload matches nothing.
+    return json.has("target") ? ENVELOPE : null;
   }
 
   /** SQS spells the field {@code eventSource}; Kinesis and DynamoDB do too, S3 as well. */
   static String eventSource(JsonNode record) {
     String source = record.path("eventSource").asText("");
     return source.isEmpty() ? record.path("EventSource").asText("") : source;
-  }
-
-  private static boolean isEnvelope(JsonNode node) {
-    return node.isObject() && node.path("target").isTextual();
   }
 }

@@ -47,12 +47,18 @@ public final class AddressRun {
   /**
    * Offers the persisted value of {@code stateName} ({@code null}: known but without a value).
    *
+   * <p>A name offered again keeps its first value, as statefun-sdk-java reads a request naming a
+   * state twice (a runtime never does; a forged request may).
+   *
    * @return false if the function does not declare that name (the value is then ignored)
    * @throws IncompatibleStateException if the value's type is not the declared one
    */
   public boolean offer(String stateName, TypedValue value) {
     for (StateCell cell : cells) {
       if (cell.spec.name().equals(stateName)) {
+        if (cell.provided) {
+          return true;
+        }
         if (value != null && !cell.typeName.equals(value.typeName())) {
           throw new IncompatibleStateException(
               self.type(), stateName, cell.typeName, value.typeName());

@@ -84,7 +84,7 @@ public final class DeliveryTranslator {
    * [...]}}, one per envelope, failures included).
    */
   public byte[] invokeJson(byte[] payload) {
-    JsonNode node = EnvelopeCodec.tree(new String(payload, StandardCharsets.UTF_8));
+    JsonNode node = EnvelopeCodec.tree(withoutByteOrderMark(payload));
     if (!node.isArray()) {
       Delivery delivery = envelope(0, node);
       if (delivery.invalid != null) {
@@ -114,6 +114,16 @@ public final class DeliveryTranslator {
     deliveries.forEach(
         d -> results.add(d.call ? CallAnswers.json(CallAnswers.result(d)) : status(result(d))));
     return PlainJson.text(answer).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The payload as text, without the UTF-8 byte order mark some producers write first: the entry
+   * point recognised the envelope past it (JSON parsers of bytes skip it), so it must not then be
+   * refused as "not JSON".
+   */
+  private static String withoutByteOrderMark(byte[] payload) {
+    String text = new String(payload, StandardCharsets.UTF_8);
+    return text.startsWith("\uFEFF") ? text.substring(1) : text;
   }
 
   /** Processes a queue batch; failed messages and, per FIFO group, those after them come back. */
