@@ -54,7 +54,7 @@ public final class InMemoryBatchStore implements BatchStore {
   @Override
   public synchronized Map<String, KeyItem> readKeys(
       String pipeline, String operator, Collection<String> encodedKeys) {
-    Map<String, KeyItem> found = new HashMap<>();
+    Map<String, KeyItem> found = new HashMap<>(encodedKeys.size() * 2);
     Map<String, KeyItem> scoped = scope(keys, pipeline, operator);
     for (String key : encodedKeys) {
       KeyItem item = scoped.get(key);

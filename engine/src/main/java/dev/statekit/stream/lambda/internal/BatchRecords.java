@@ -153,13 +153,21 @@ final class BatchRecords {
   }
 
   List<KeyedInput> inputs() {
-    List<KeyedInput> inputs = new ArrayList<>();
+    int size = 0;
+    for (SourceOutcome o : outcomes) {
+      size += o.keyed.size();
+    }
+    List<KeyedInput> inputs = new ArrayList<>(size);
     outcomes.forEach(o -> inputs.addAll(o.keyed));
     return inputs;
   }
 
   List<Routed> outputs() {
-    List<Routed> outputs = new ArrayList<>();
+    int size = 0;
+    for (SourceOutcome o : outcomes) {
+      size += o.outputs.size();
+    }
+    List<Routed> outputs = new ArrayList<>(size);
     outcomes.forEach(o -> outputs.addAll(o.outputs));
     return outputs;
   }

@@ -273,28 +273,50 @@ final class KeyBook {
    */
   void forgetCovered(Map<String, String> positions, Collection<GivenUp> open) {
     // A split with a given-up range keeps its marks: a replay tells applied records by them.
-    marks
-        .entrySet()
-        .removeIf(
-            mark ->
-                covered(positions.get(mark.getKey()), mark.getValue())
-                    && open.stream().noneMatch(g -> g.split().equals(mark.getKey())));
+    if (!marks.isEmpty()) {
+      marks
+          .entrySet()
+          .removeIf(
+              mark ->
+                  covered(positions.get(mark.getKey()), mark.getValue())
+                      && !anyOf(open, mark.getKey()));
+    }
     // A hole goes once its range was replayed: the split's checkpoint is past it (which takes a
     // record of the range, or its replay) and no open range holds it. A batch of another split
     // does not know of a range a batch of this one noticed but could not record yet.
-    notes.removeIf(
-        note ->
-            covered(positions.get(note.split()), previous(note.before()))
-                && open.stream()
-                    .noneMatch(g -> g.split().equals(note.split()) && intersects(note, g)));
-    outbox.removeIf(entry -> forgettable(entry, positions, open));
+    if (!notes.isEmpty()) {
+      notes.removeIf(
+          note ->
+              covered(positions.get(note.split()), previous(note.before()))
+                  && open.stream()
+                      .noneMatch(g -> g.split().equals(note.split()) && intersects(note, g)));
+    }
+    if (!outbox.isEmpty()) {
+      outbox.removeIf(entry -> forgettable(entry, positions, open));
+    }
+  }
+
+  /** Whether an open range is of {@code split} (no stream: this runs for every key written). */
+  private static boolean anyOf(Collection<GivenUp> open, String split) {
+    for (GivenUp gap : open) {
+      if (gap.split().equals(split)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean forgettable(
       Outbox entry, Map<String, String> positions, Collection<GivenUp> open) {
-    return covered(positions.get(entry.split()), entry.offset())
-        && open.stream()
-            .noneMatch(g -> g.split().equals(entry.split()) && g.covers(entry.offset()));
+    if (!covered(positions.get(entry.split()), entry.offset())) {
+      return false;
+    }
+    for (GivenUp gap : open) {
+      if (gap.split().equals(entry.split()) && gap.covers(entry.offset())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -304,7 +304,8 @@ final class KeyedPass {
     if (!context.fires()) {
       return;
     }
-    Map<KeyWork, List<TimeWindow>> due = new LinkedHashMap<>();
+    Map<KeyWork, List<TimeWindow>> due =
+        new LinkedHashMap<>(Sized.capacity(works.size() + dueWindows.size()));
     for (KeyWork work : works.values()) {
       due.put(work, dueOf(window.windowsOf(work.key)));
     }
@@ -607,7 +608,11 @@ final class KeyedPass {
   }
 
   static List<Routed> all(Map<String, KeyWork> works) {
-    List<Routed> all = new ArrayList<>();
+    int size = 0;
+    for (KeyWork work : works.values()) {
+      size += work.deliveries.size();
+    }
+    List<Routed> all = new ArrayList<>(size);
     works.values().forEach(work -> all.addAll(work.deliveries));
     return all;
   }

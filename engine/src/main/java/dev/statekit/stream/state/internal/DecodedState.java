@@ -21,7 +21,7 @@ public final class DecodedState {
    * use: its holder lends it and takes it back ({@code DecodedItems}).
    */
   public DecodedState borrow() {
-    KeyEntry view = new KeyEntry(entry.key, entry.slots);
+    KeyEntry view = new KeyEntry(entry);
     view.spaces = entry.spaces;
     view.borrowed = true;
     return new DecodedState(scope, view);

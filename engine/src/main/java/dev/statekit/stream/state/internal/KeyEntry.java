@@ -39,10 +39,11 @@ final class KeyEntry {
     this.slots = new Object[specs];
   }
 
-  KeyEntry(Object key, Object[] slots) {
-    this.key = key;
-    this.hash = key.hashCode();
-    this.slots = slots;
+  /** A view sharing {@code of}'s key, hash and slots (a key just decoded may not have its hash). */
+  KeyEntry(KeyEntry of) {
+    this.key = of.key;
+    this.hash = of.hash;
+    this.slots = of.slots;
   }
 
   /**

@@ -105,7 +105,7 @@ final class KeyedStateCache implements KeyedStateStore {
     if (current == null || current.spaces == null) {
       return List.of();
     }
-    List<Object> live = new ArrayList<>();
+    List<Object> live = new ArrayList<>(current.spaces.size());
     current.spaces.forEach(
         (ns, space) -> {
           if (!KeyEntry.allNull(space)) {
