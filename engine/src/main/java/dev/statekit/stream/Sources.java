@@ -123,9 +123,23 @@ public final class Sources {
         }
       }
       String at = positions.get(split);
-      // Resume at this reader's first batch after the last record it handed out.
-      long batch = at == null ? reader : Long.parseLong(at) / batchSize + readers;
-      return new Reader(split, batch * batchSize, readers, at == null ? -1 : Long.parseLong(at));
+      long last = at == null ? -1 : Long.parseLong(at);
+      return new Reader(split, resumeAt(reader, readers, last), readers, last);
+    }
+
+    /**
+     * Where reader {@code reader} resumes after handing out record {@code last} (-1: none): right
+     * after it, inside its batch, when the input the run had ended there (a later run over the
+     * grown input reads the rest of that batch); else at the reader's next batch.
+     */
+    private long resumeAt(int reader, int readers, long last) {
+      if (last < 0) {
+        return (long) reader * batchSize;
+      }
+      if ((last + 1) % batchSize != 0) {
+        return last + 1;
+      }
+      return (last / batchSize + readers) * batchSize;
     }
 
     private final class Reader implements SourceReader<T> {

@@ -52,6 +52,52 @@ class SourcesTest {
     assertEquals(LongStream.range(0, 103).boxed().toList(), all.stream().sorted().toList());
   }
 
+  /**
+   * Runs over an input that grows between them (each restoring the last's positions) hand out every
+   * record once, whether a run's input ended at a batch's end or inside one: resuming at the next
+   * batch skipped the rest of one that a run's input had cut short.
+   */
+  @Test
+  void runsOverAGrowingInputHandOutEveryRecordOnce() throws Exception {
+    for (int readers : new int[] {1, 2, 3}) {
+      for (int step : new int[] {1, 3, 7, 10, 25}) {
+        Map<String, String> at = new HashMap<>();
+        List<Long> values = new ArrayList<>();
+        for (int count = step; count < 103 + step; count += step) {
+          Source<Long> grown = Sources.generate(Math.min(count, 103), i -> i, i -> i, 10);
+          Map<String, String> from = new HashMap<>(at);
+          for (int r = 0; r < readers; r++) {
+            try (SourceReader<Long> reader = grown.open(r, readers, from)) {
+              while (reader.poll(record -> values.add(record.value()))) {}
+              at.putAll(reader.positions());
+            }
+          }
+        }
+        assertEquals(
+            LongStream.range(0, 103).boxed().toList(),
+            values.stream().sorted().toList(),
+            readers + " readers, input growing by " + step);
+      }
+    }
+  }
+
+  /** The same through a pipeline's checkpoints: a list read, then read again grown. */
+  @Test
+  void aRestoredRunOverAGrownListReadsOnRightAfterItsLastRecord() throws Exception {
+    dev.statekit.stream.state.StateBackend backend =
+        dev.statekit.stream.state.StateBackend.inMemory();
+    dev.statekit.stream.state.CheckpointStore store =
+        dev.statekit.stream.state.CheckpointStore.inMemory();
+    CollectingSink<String> out = Sinks.collecting();
+    List<String> all = List.of("a", "b", "c", "d", "e");
+    for (int end : new int[] {3, 5}) {
+      Pipeline.from(Sources.fromList(all.subList(0, end)))
+          .to(out)
+          .run(RunOptions.named("growing").stateBackend(backend).checkpointStore(store).build());
+    }
+    assertEquals(all, out.values());
+  }
+
   @Test
   void aReaderKeepsItsRestoredPositionUntilItReadsMore() throws Exception {
     Map<String, String> at = new HashMap<>();
