@@ -61,15 +61,13 @@ final class WindowReference {
   }
 
   private void addSession(Map<String, List<long[]>> sessions, Event e, long gap, long watermark) {
-    if (e.time() + gap - 1 <= watermark) {
-      late.add(e);
-      return;
-    }
+    // Late only if the session the record would merge into has fired (as Flink checks it).
     List<long[]> open = sessions.computeIfAbsent(e.key(), k -> new ArrayList<>());
     long[] merged = {e.time(), e.time() + gap, e.value(), 1};
-    for (var it = open.iterator(); it.hasNext(); ) {
-      long[] s = it.next();
+    List<long[]> absorbed = new ArrayList<>();
+    for (long[] s : open) {
       if (s[0] <= merged[1] && merged[0] <= s[1]) {
+        absorbed.add(s);
         merged =
             new long[] {
               Math.min(s[0], merged[0]),
@@ -77,9 +75,13 @@ final class WindowReference {
               s[2] + merged[2],
               s[3] + merged[3]
             };
-        it.remove();
       }
     }
+    if (merged[1] - 1 <= watermark) {
+      late.add(e);
+      return;
+    }
+    open.removeAll(absorbed);
     open.add(merged);
   }
 

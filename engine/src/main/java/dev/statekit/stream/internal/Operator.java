@@ -42,6 +42,11 @@ public abstract class Operator implements Output {
   }
 
   @Override
+  public void idle() throws Exception {
+    next.idle();
+  }
+
+  @Override
   public void barrier(long checkpointId) throws Exception {
     next.barrier(checkpointId);
   }

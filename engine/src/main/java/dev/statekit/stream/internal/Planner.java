@@ -51,7 +51,26 @@ public final class Planner {
     chain.add(new SinkSpec(sink));
     sinks.add(sink);
     stages.add(stage(keyBy, chain, defaultParallelism, readers));
+    requireWatermarksForWindows(steps);
     return new Plan(source, List.copyOf(stages), List.copyOf(sinks));
+  }
+
+  /**
+   * A window fires when the watermark passes its end, and only withWatermarks makes watermarks:
+   * without it the run would end with every window's result silently unsent.
+   */
+  private static void requireWatermarksForWindows(List<?> steps) {
+    boolean watermarks = false;
+    for (Object step : steps) {
+      watermarks |= step instanceof WatermarkSpec;
+      if (step instanceof WindowSpec && !watermarks) {
+        throw new IllegalArgumentException(
+            "Windows need event time and watermarks: call"
+                + " withWatermarks(WatermarkStrategy.boundedOutOfOrderness(...)) before keyBy"
+                + " (withTimestamps(...) if the source's records carry no timestamps of their"
+                + " own)");
+      }
+    }
   }
 
   /** The source stage runs one worker per source reader; a keyed stage one per partition. */

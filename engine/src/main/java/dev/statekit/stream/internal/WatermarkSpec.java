@@ -36,6 +36,7 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
     private final long idleTimeout;
     private long maxTimestamp = Long.MIN_VALUE;
     private long emitted = Long.MIN_VALUE;
+    private boolean saidIdle;
 
     Generator(WatermarkStrategy<Object> strategy) {
       this.bound = strategy.outOfOrdernessMs();
@@ -68,10 +69,20 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
       }
     }
 
-    /** While no record came for {@code idleMs}: event time follows the wall clock. */
+    /**
+     * While no record came for {@code idleMs}: event time follows the wall clock; a reader that has
+     * handed out no record yet has none to follow, and says it is idle instead ({@link
+     * Output#idle}), once.
+     */
     public void idle(long idleMs) throws Exception {
-      if (idleTimeout > 0 && idleMs >= idleTimeout && maxTimestamp != Long.MIN_VALUE) {
+      if (idleTimeout <= 0 || idleMs < idleTimeout) {
+        return;
+      }
+      if (maxTimestamp != Long.MIN_VALUE) {
         advanceTo(maxTimestamp - bound - 1 + idleMs);
+      } else if (!saidIdle) {
+        saidIdle = true;
+        next.idle();
       }
     }
 

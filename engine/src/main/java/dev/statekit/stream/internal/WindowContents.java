@@ -113,14 +113,13 @@ public final class WindowContents {
 
   /**
    * Sessions ending at or before the watermark are closed: a record merges only with open ones (in
-   * process there are no others; on Lambda a closed session may wait for its firing).
+   * process there are no others; on Lambda a closed session may wait for its firing). A record is
+   * late only if the session it would make ends by the watermark: one behind the watermark that
+   * touches an open session joins it, as Flink merges before it checks lateness.
    */
   private boolean addToSession(
       Object key, long ts, Object value, long watermark, NewWindows opened) {
     TimeWindow window = new TimeWindow(ts, ts + windows.size());
-    if (window.maxTimestamp() <= watermark) {
-      return false;
-    }
     List<TimeWindow> all = openSessions();
     List<TimeWindow> absorbed = new ArrayList<>();
     TimeWindow merged = window;
@@ -129,6 +128,9 @@ public final class WindowContents {
         absorbed.add(session);
         merged = merged.cover(session);
       }
+    }
+    if (merged.maxTimestamp() <= watermark) {
+      return false;
     }
     if (absorbed.size() == 1 && absorbed.get(0).equals(merged)) {
       store.setNamespace(merged);

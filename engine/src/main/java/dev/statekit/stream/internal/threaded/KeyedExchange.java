@@ -138,6 +138,11 @@ final class KeyedExchange implements Output {
   }
 
   @Override
+  public void idle() throws InterruptedException {
+    broadcast(Mark.IDLE);
+  }
+
+  @Override
   public void barrier(long checkpointId) throws InterruptedException {
     broadcast(new Mark.Barrier(checkpointId));
   }

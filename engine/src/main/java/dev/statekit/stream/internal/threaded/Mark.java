@@ -10,6 +10,9 @@ final class Mark {
   /** A checkpoint barrier. */
   record Barrier(long checkpointId) {}
 
+  /** The channel has no event time yet ({@link dev.statekit.stream.internal.Output#idle}). */
+  static final Object IDLE = new Object();
+
   /** The channel's input has ended. */
   static final Object END = new Object();
 }

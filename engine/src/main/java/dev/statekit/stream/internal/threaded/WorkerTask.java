@@ -22,6 +22,13 @@ final class WorkerTask implements Runnable {
   private final CheckpointCoordinator coordinator;
 
   private final long[] watermarks;
+
+  /** Channels that said they have no event time yet: left out of the least watermark. */
+  private final boolean[] idle;
+
+  /** Whether this worker told the next stage it is idle (all its channels are). */
+  private boolean saidIdle;
+
   private final boolean[] ended;
   private final boolean[] blocked;
   private final ArrayDeque<Chunk>[] parked;
@@ -46,6 +53,7 @@ final class WorkerTask implements Runnable {
     this.state = state;
     this.coordinator = coordinator;
     this.watermarks = new long[channels];
+    this.idle = new boolean[channels];
     java.util.Arrays.fill(watermarks, restoredWatermark);
     this.watermark = restoredWatermark;
     this.ended = new boolean[channels];
@@ -115,6 +123,10 @@ final class WorkerTask implements Runnable {
         head.emitKeyed(keys[i], record);
       } else if (element instanceof Mark.Watermark w) {
         watermarks[chunk.channel] = w.value();
+        idle[chunk.channel] = false;
+        advanceWatermark();
+      } else if (element == Mark.IDLE) {
+        idle[chunk.channel] = true;
         advanceWatermark();
       } else if (element instanceof Mark.Barrier b) {
         if (!barrier(chunk.channel, b.checkpointId())) {
@@ -126,6 +138,7 @@ final class WorkerTask implements Runnable {
         ended[chunk.channel] = true;
         endedCount++;
         watermarks[chunk.channel] = Long.MAX_VALUE;
+        idle[chunk.channel] = false;
         if (endedCount < channels) {
           advanceWatermark();
         }
@@ -134,11 +147,24 @@ final class WorkerTask implements Runnable {
     return true;
   }
 
+  /** Moves event time to the least watermark of the channels that are not idle. */
   private void advanceWatermark() throws Exception {
     long least = Long.MAX_VALUE;
-    for (long w : watermarks) {
-      least = Math.min(least, w);
+    boolean active = false;
+    for (int c = 0; c < channels; c++) {
+      if (!idle[c]) {
+        active = true;
+        least = Math.min(least, watermarks[c]);
+      }
     }
+    if (!active) {
+      if (!saidIdle) {
+        saidIdle = true;
+        head.idle();
+      }
+      return;
+    }
+    saidIdle = false;
     if (least > watermark) {
       watermark = least;
       head.watermark(least);
