@@ -20,6 +20,29 @@ public record KeyBySpec(
     }
   }
 
+  /**
+   * Whether {@code key}, a selector's answer, can key state: not null, and not an array (arrays are
+   * equal only to themselves, so every record would get a state of its own).
+   */
+  public static boolean usable(Object key) {
+    return key != null && !key.getClass().isArray();
+  }
+
+  /** The error for a key that is not {@link #usable}, the selector's answer for {@code record}. */
+  public static IllegalArgumentException unusable(Object key, Object record) {
+    if (key == null) {
+      return new IllegalArgumentException(
+          "The keyBy selector returned null for " + record + ": every record needs a key");
+    }
+    return new IllegalArgumentException(
+        "The keyBy selector returned an array ("
+            + key.getClass().getSimpleName()
+            + ") for "
+            + record
+            + ": arrays are equal only to themselves, so no two records would share state. Key by"
+            + " a String (for bytes, their Base64 or hex), a number or a record of the fields");
+  }
+
   /** The description with the planned number of partitions. */
   public OperatorDescription describe(int planned) {
     return new OperatorDescription(

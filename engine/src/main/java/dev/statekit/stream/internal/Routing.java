@@ -44,9 +44,6 @@ public final class Routing {
     if (key instanceof Enum<?> e) {
       return e.name().hashCode();
     }
-    if (key instanceof byte[] bytes) {
-      return Arrays.hashCode(bytes);
-    }
     return Arrays.hashCode(keySerde.encode(key));
   }
 

@@ -1,6 +1,7 @@
 package dev.statekit.stream.internal.threaded;
 
 import dev.statekit.stream.Record;
+import dev.statekit.stream.internal.KeyBySpec;
 import dev.statekit.stream.internal.Output;
 import dev.statekit.stream.internal.Routing;
 import java.util.Queue;
@@ -42,9 +43,8 @@ final class KeyedExchange implements Output {
   @Override
   public void emit(Record<?> record) throws InterruptedException {
     Object key = selector.apply(record.value());
-    if (key == null) {
-      throw new IllegalArgumentException(
-          "The keyBy selector returned null for " + record + ": every record needs a key");
+    if (!KeyBySpec.usable(key)) {
+      throw KeyBySpec.unusable(key, record);
     }
     add(routing.partition(key), record, key);
   }
@@ -56,11 +56,8 @@ final class KeyedExchange implements Output {
   void emitParts(String split, long offset, Object value, long timestamp)
       throws InterruptedException {
     Object key = selector.apply(value);
-    if (key == null) {
-      throw new IllegalArgumentException(
-          "The keyBy selector returned null for "
-              + Record.at(split, offset, null, value, timestamp)
-              + ": every record needs a key");
+    if (!KeyBySpec.usable(key)) {
+      throw KeyBySpec.unusable(key, Record.at(split, offset, null, value, timestamp));
     }
     int target = routing.partition(key);
     Chunk chunk = pending[target];

@@ -89,9 +89,8 @@ final class PlanShape {
 
   Object keyOf(Record<?> record) {
     Object key = keyBy.selector().apply(record.value());
-    if (key == null) {
-      throw new IllegalArgumentException(
-          "The keyBy selector returned null for " + record + ": every record needs a key");
+    if (!KeyBySpec.usable(key)) {
+      throw KeyBySpec.unusable(key, record);
     }
     return key;
   }
