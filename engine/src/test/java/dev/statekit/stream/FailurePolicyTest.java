@@ -85,4 +85,51 @@ class FailurePolicyTest {
     assertInstanceOf(IllegalStateException.class, e.getCause().getCause());
     assertEquals(List.of(), sink.values(), "nothing was committed: no checkpoint completed");
   }
+
+  /**
+   * A map, filter, flatMap or decode that throws fails the run naming the operator and the record,
+   * as a process stage's fail() does: the error said only what the function threw, not where.
+   */
+  @Test
+  void aDecodeThatFailsNamesTheOperatorAndTheRecord() {
+    List<byte[]> input =
+        List.of(
+            "{\"user\":\"a\",\"time\":1}".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            "not json".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    PipelineFailedException e =
+        assertThrows(
+            PipelineFailedException.class,
+            () ->
+                Pipeline.from(Sources.fromList(input))
+                    .decode(dev.statekit.stream.serde.Serdes.json(Click.class))
+                    .keyBy(Click::user, 1)
+                    .reduce((a, b) -> b)
+                    .to(Sinks.collecting())
+                    .run(RunOptions.named("malformed").build()));
+    assertTrue(e.getMessage().contains("Operator 'decode' failed on Record{"), e.getMessage());
+    assertTrue(e.getMessage().contains("at=generator@1}"), e.getMessage());
+  }
+
+  @Test
+  void aMapFilterOrFlatMapThatThrowsNamesItsLabel() {
+    for (Pipeline pipeline :
+        List.of(
+            Pipeline.from(Sources.fromList(INPUT))
+                .map("halve", v -> 10 / (v - 7))
+                .to(Sinks.collecting()),
+            Pipeline.from(Sources.fromList(INPUT))
+                .filter("odd", v -> 10 / (v - 7) > 0)
+                .to(Sinks.collecting()),
+            Pipeline.from(Sources.fromList(INPUT))
+                .flatMap("twice", (Long v, Collector<Long> out) -> out.collect(10 / (v - 7)))
+                .to(Sinks.collecting()))) {
+      PipelineFailedException e =
+          assertThrows(
+              PipelineFailedException.class, () -> pipeline.run(RunOptions.named("x").build()));
+      assertTrue(e.getMessage().contains("failed on Record{key=null, value=7"), e.getMessage());
+      assertInstanceOf(ArithmeticException.class, e.getCause().getCause());
+    }
+  }
+
+  record Click(String user, long time) {}
 }

@@ -17,7 +17,13 @@ public record FilterSpec(Predicate<Object> predicate, String label) implements O
     return new Operator() {
       @Override
       public void emit(Record<?> record) throws Exception {
-        if (predicate.test(record.value())) {
+        boolean kept;
+        try {
+          kept = predicate.test(record.value());
+        } catch (RuntimeException e) {
+          throw new OperatorFailedException(label, record, e);
+        }
+        if (kept) {
           next.emit(record);
         }
       }

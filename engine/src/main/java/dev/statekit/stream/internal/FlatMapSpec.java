@@ -20,7 +20,11 @@ public record FlatMapSpec(FlatMapFunction<Object, Object> function, String label
 
       @Override
       public void emit(Record<?> record) throws Exception {
-        function.flatMap(record.value(), buffer);
+        try {
+          function.flatMap(record.value(), buffer);
+        } catch (RuntimeException e) {
+          throw new OperatorFailedException(label, record, e);
+        }
         buffer.drainTo(record, next);
       }
     };

@@ -78,7 +78,7 @@ public record KeyedProcessSpec(
           function.process((Record<Object>) record, context, buffer);
         } catch (Exception e) {
           buffer.clear();
-          throw new ProcessFailedException(label, record, e);
+          throw new OperatorFailedException(label, record, e);
         }
         buffer.drainTo(record, next);
       }

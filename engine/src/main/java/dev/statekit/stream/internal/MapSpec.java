@@ -18,7 +18,13 @@ public record MapSpec(Function<Object, Object> function, String label, String ty
     return new Operator() {
       @Override
       public void emit(Record<?> record) throws Exception {
-        next.emit(record.withValue(function.apply(record.value())));
+        Object out;
+        try {
+          out = function.apply(record.value());
+        } catch (RuntimeException e) {
+          throw new OperatorFailedException(label, record, e);
+        }
+        next.emit(record.withValue(out));
       }
     };
   }

@@ -46,7 +46,7 @@ public record ProcessSpec(
               deadLetters.write(
                   record.withValue(new DeadLetter<>((Record<Object>) record, e, label)));
             }
-            case FAIL -> throw new ProcessFailedException(label, record, e);
+            case FAIL -> throw new OperatorFailedException(label, record, e);
           }
           return;
         }
