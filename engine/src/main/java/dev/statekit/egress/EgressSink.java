@@ -15,7 +15,7 @@ import java.util.List;
  */
 public interface EgressSink {
   /**
-   * Delivers the records, in order.
+   * Delivers the records, in order (a sink whose service can reorder a retried part says so).
    *
    * @throws EgressException if some were not delivered (after retries of passing failures); the
    *     runtime delivers them again later

@@ -1,5 +1,7 @@
 package dev.statekit.aws.kinesis;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import dev.statekit.aws.RetryPolicy;
 import dev.statekit.aws.dynamodb.DynamoDbTableSink;
 import dev.statekit.aws.sqs.SqsEgressSink;
@@ -20,17 +22,30 @@ import software.amazon.awssdk.services.kinesis.model.PutRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsResultEntry;
 
 /**
- * Puts records into Kinesis streams with PutRecords (up to 500 a request): the stream a StateFun
- * Kinesis record names, else the sink's default stream; the record's partition key, else its source
- * address; its explicit hash key if it has one. Records Kinesis throttles are put again with
- * backoff. Kinesis keeps repeats and the data carries no record id, so a record delivered again
- * after a crash between commit and delivery shows twice; egresses whose readers must never see a
- * repeat belong in a sink that writes by id ({@link DynamoDbTableSink}, a FIFO {@link
- * SqsEgressSink}).
+ * Puts records into Kinesis streams with PutRecords (up to 500 records and 5 MiB a request, as
+ * Kinesis takes them): the stream a StateFun Kinesis record names, else the sink's default stream;
+ * the record's partition key, else its source address; its explicit hash key if it has one. A
+ * record over Kinesis's 1 MiB (data and partition key) is refused by id before anything is put.
+ * Records Kinesis throttles are put again with backoff. Kinesis keeps repeats and the data carries
+ * no record id, so a record delivered again after a crash between commit and delivery shows twice;
+ * egresses whose readers must never see a repeat belong in a sink that writes by id ({@link
+ * DynamoDbTableSink}, a FIFO {@link SqsEgressSink}).
+ *
+ * <p>Records of one partition key reach their shard in order, except when Kinesis refuses part of a
+ * request (throttling): PutRecords writes the request's other entries, so a refused record put
+ * again lands after a later record of its key that the same request held (Kinesis documents that
+ * PutRecords does not guarantee order). Readers that need strict order per key go through a FIFO
+ * {@link SqsEgressSink}.
  */
 public final class KinesisEgressSink implements EgressSink {
   private static final int MAX_RECORDS = 500;
   private static final int MAX_PARTITION_KEY = 256;
+
+  /** Kinesis's limit of one record, its data and partition key together. */
+  static final int MAX_RECORD_BYTES = 1024 * 1024;
+
+  /** Kinesis's limit of one PutRecords request, the data and partition keys of all its records. */
+  static final int MAX_REQUEST_BYTES = 5 * 1024 * 1024;
 
   private final KinesisClient kinesis;
   private final String defaultStream;
@@ -67,12 +82,38 @@ public final class KinesisEgressSink implements EgressSink {
       }
       byStream.computeIfAbsent(stream, s -> new ArrayList<>()).add(record);
     }
+    Map<EgressRecord, Integer> sizes = new java.util.IdentityHashMap<>();
+    for (EgressRecord record : records) {
+      int bytes = record.value().length + partitionKey(record).getBytes(UTF_8).length;
+      if (bytes > MAX_RECORD_BYTES) {
+        throw new EgressException(
+            EgressException.Reason.INVALID_REQUEST,
+            "Egress record "
+                + record.id()
+                + " takes "
+                + bytes
+                + " bytes with its partition key, more than Kinesis's "
+                + MAX_RECORD_BYTES
+                + " a record; send large data elsewhere (e.g. S3) and a reference through the"
+                + " egress",
+            null);
+      }
+      sizes.put(record, bytes);
+    }
     byStream.forEach(
         (stream, streamRecords) -> {
-          for (int from = 0; from < streamRecords.size(); from += MAX_RECORDS) {
-            put(
-                stream,
-                streamRecords.subList(from, Math.min(streamRecords.size(), from + MAX_RECORDS)));
+          int from = 0;
+          while (from < streamRecords.size()) {
+            int to = from;
+            long bytes = 0;
+            while (to < streamRecords.size()
+                && to - from < MAX_RECORDS
+                && bytes + sizes.get(streamRecords.get(to)) <= MAX_REQUEST_BYTES) {
+              bytes += sizes.get(streamRecords.get(to));
+              to++;
+            }
+            put(stream, streamRecords.subList(from, to));
+            from = to;
           }
         });
   }
