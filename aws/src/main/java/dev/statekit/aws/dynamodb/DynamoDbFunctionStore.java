@@ -212,13 +212,48 @@ public final class DynamoDbFunctionStore implements FunctionStore {
       throw new CommitConflictException(
           "Version " + commit.expectedVersion() + " of " + state.address() + " is outdated", e);
     } catch (TransactionCanceledException e) {
-      throw new CommitConflictException(
-          "The commit of "
-              + state.address()
-              + " with its timers was cancelled: "
+      String why = "The commit of " + state.address() + " with its timers was cancelled: ";
+      if (hasReason(e, "ConditionalCheckFailed") || hasReason(e, "TransactionConflict")) {
+        // Another commit won the address (or was writing it): reading it again settles it.
+        throw new CommitConflictException(why + e.cancellationReasons(), e);
+      }
+      throw refused(what, e);
+    }
+  }
+
+  private static boolean hasReason(TransactionCanceledException e, String code) {
+    for (CancellationReason reason : e.cancellationReasons()) {
+      if (code.equals(reason.code())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A cancelled transaction that no reading again settles: throttled or failing on DynamoDB's side
+   * after every retry (unavailable), or refused for what it holds.
+   */
+  private StoreException refused(String what, TransactionCanceledException e) {
+    if (RetryPolicy.isPassing(e)) {
+      return new StoreUnavailableException(
+          "DynamoDB kept cancelling the transaction to "
+              + what
+              + " in table "
+              + table
+              + ": "
               + e.cancellationReasons(),
           e);
     }
+    return new StoreException(
+        StoreException.Reason.INVALID_REQUEST,
+        "DynamoDB refused the transaction to "
+            + what
+            + " in table "
+            + table
+            + ": "
+            + e.cancellationReasons(),
+        e);
   }
 
   @Override
@@ -456,7 +491,12 @@ public final class DynamoDbFunctionStore implements FunctionStore {
       } catch (TransactionCanceledException e) {
         List<CancellationReason> reasons = e.cancellationReasons();
         if (!reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
-          return;
+          return; // the timer is gone already
+        }
+        if (reasons.size() < 2 || !"ConditionalCheckFailed".equals(reasons.get(1).code())) {
+          // Throttled or conflicting to the end: dropping the timer alone would leave the owner's
+          // token naming it, refusing every later message that sets the token.
+          throw refused(what, e);
         }
         // The owner's token names another timer (or the owner is gone): drop the timer alone.
       }
