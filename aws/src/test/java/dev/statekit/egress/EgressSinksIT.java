@@ -80,6 +80,57 @@ class EgressSinksIT {
     assertEquals(SOURCE.toString(), items.get(0).get("source").s());
   }
 
+  /**
+   * A text record that fits an item once is written with its value alone (its text repeated the
+   * value, so the item was 500 KB and DynamoDB refused the whole BatchWriteItem, its neighbour too,
+   * on every delivery); one too large even so is refused by id before anything is written.
+   */
+  @Test
+  void aLargeTextRecordIsWrittenWithoutItsTextAndATooLargeOneIsRefusedByItself(
+      DynamoDbClient dynamoDb, TestTable table) {
+    TypeName egress = TypeName.of("app", "large-" + UUID.randomUUID().toString().substring(0, 8));
+    DynamoDbTableSink sink = DynamoDbTableSink.onApplicationTable(dynamoDb, table.name());
+    String large = "x".repeat(250_000);
+
+    sink.deliver(List.of(text(egress, "small", "hello"), text(egress, "large", large)));
+
+    var items = egressItems(dynamoDb, table, egress);
+    assertEquals(List.of("large", "small"), items.stream().map(i -> i.get("sk").s()).toList());
+    assertTrue(items.get(0).get("value").b().asByteArray().length >= 250_000);
+    assertTrue(!items.get(0).containsKey("text"), "the value holds it");
+    assertEquals("hello", items.get(1).get("text").s());
+
+    EgressException refused =
+        assertThrows(
+            EgressException.class,
+            () ->
+                sink.deliver(
+                    List.of(
+                        text(egress, "next", "hi"), text(egress, "huge", "y".repeat(420_000)))));
+    assertEquals(EgressException.Reason.INVALID_REQUEST, refused.reason());
+    assertTrue(
+        refused.getMessage().contains("Egress record huge makes an item of"), refused.getMessage());
+    assertEquals(2, egressItems(dynamoDb, table, egress).size(), "nothing written");
+  }
+
+  private static EgressRecord text(TypeName egress, String id, String text) {
+    return EgressRecord.builder(
+            id, egress, SOURCE, "io.statefun.types/string", Types.stringType().serialize(text))
+        .build();
+  }
+
+  private static List<Map<String, AttributeValue>> egressItems(
+      DynamoDbClient dynamoDb, TestTable table, TypeName egress) {
+    return dynamoDb
+        .query(
+            b ->
+                b.tableName(table.name())
+                    .keyConditionExpression("pk = :pk")
+                    .expressionAttributeValues(
+                        Map.of(":pk", AttributeValue.fromS("egress#" + egress.asString()))))
+        .items();
+  }
+
   @Test
   void kinesisGetsTheRecordsStreamAndPartitionKey(KinesisClient kinesis) throws Exception {
     String stream = "egress-" + UUID.randomUUID().toString().substring(0, 8);

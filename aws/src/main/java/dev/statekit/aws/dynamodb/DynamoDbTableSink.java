@@ -4,6 +4,7 @@ import dev.statekit.aws.RetryPolicy;
 import dev.statekit.egress.EgressException;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressSink;
+import dev.statekit.runtime.store.DynamoDbItemSize;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -21,9 +22,11 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 /**
  * Writes each record as one DynamoDB item keyed by the record id, so a repeated delivery rewrites
  * the same item: every record is in the table exactly once. Items hold {@code egress}, {@code
- * source}, {@code type}, {@code value} (bytes), {@code text} (when the value is text), and {@code
- * key} / {@code destination} when the record has them. Written with BatchWriteItem, 25 at a time;
- * throttled items are written again with backoff.
+ * source}, {@code type}, {@code value} (bytes), {@code text} (when the value is text and the item
+ * has room for it beside the value: {@code value} is the record), and {@code key} / {@code
+ * destination} when the record has them. A record whose item would pass DynamoDB's 400 KB even
+ * without {@code text} is refused by id before anything is written. Written with BatchWriteItem, 25
+ * at a time; throttled items are written again with backoff.
  */
 public final class DynamoDbTableSink implements EgressSink {
   private static final int MAX_BATCH = 25;
@@ -66,9 +69,12 @@ public final class DynamoDbTableSink implements EgressSink {
     // A batch may hold a key once: a record delivered twice in one call is written once.
     Map<String, EgressRecord> unique = new LinkedHashMap<>();
     records.forEach(record -> unique.put(record.id(), record));
-    List<EgressRecord> distinct = new ArrayList<>(unique.values());
-    for (int from = 0; from < distinct.size(); from += MAX_BATCH) {
-      write(distinct.subList(from, Math.min(distinct.size(), from + MAX_BATCH)));
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    for (EgressRecord record : unique.values()) {
+      items.add(item(record));
+    }
+    for (int from = 0; from < items.size(); from += MAX_BATCH) {
+      write(items.subList(from, Math.min(items.size(), from + MAX_BATCH)));
     }
   }
 
@@ -77,13 +83,11 @@ public final class DynamoDbTableSink implements EgressSink {
     return "DynamoDbTableSink[" + table + "]";
   }
 
-  private void write(List<EgressRecord> records) {
+  private void write(List<Map<String, AttributeValue>> records) {
     List<WriteRequest> writes = new ArrayList<>();
-    for (EgressRecord record : records) {
+    for (Map<String, AttributeValue> item : records) {
       writes.add(
-          WriteRequest.builder()
-              .putRequest(PutRequest.builder().item(item(record)).build())
-              .build());
+          WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
     }
     Map<String, List<WriteRequest>> pending = Map.of(table, writes);
     for (int attempt = 1; !pending.isEmpty(); attempt++) {
@@ -132,6 +136,23 @@ public final class DynamoDbTableSink implements EgressSink {
         .ifPresent(t -> item.put("text", AttributeValue.fromS(t)));
     record.key().ifPresent(key -> item.put("key", AttributeValue.fromS(key)));
     record.destination().ifPresent(d -> item.put("destination", AttributeValue.fromS(d)));
+    if (DynamoDbItemSize.of(item) > DynamoDbItemSize.DYNAMODB_ITEM_LIMIT) {
+      // The text repeats the value: a large text record fits once, not twice.
+      item.remove("text");
+    }
+    long size = DynamoDbItemSize.of(item);
+    if (size > DynamoDbItemSize.DYNAMODB_ITEM_LIMIT) {
+      throw new EgressException(
+          EgressException.Reason.INVALID_REQUEST,
+          "Egress record "
+              + record.id()
+              + " makes an item of "
+              + size
+              + " bytes, more than DynamoDB's "
+              + DynamoDbItemSize.DYNAMODB_ITEM_LIMIT
+              + "; send large data elsewhere (e.g. S3) and a reference through the egress",
+          null);
+    }
     return item;
   }
 }
