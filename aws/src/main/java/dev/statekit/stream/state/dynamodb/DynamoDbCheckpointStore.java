@@ -118,26 +118,34 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
   public void complete(String pipeline, CheckpointManifest manifest) {
     String id = Long.toString(manifest.id());
     try {
-      dynamoDb.updateItem(
-          b ->
-              b.tableName(table)
-                  .key(key(pipeline, HEAD))
-                  .updateExpression("SET latest = :id, manifest = :m")
-                  .conditionExpression("attribute_not_exists(latest) OR latest < :id")
-                  .expressionAttributeValues(
-                      Map.of(
-                          ":id",
-                          AttributeValue.fromN(id),
-                          ":m",
-                          AttributeValue.fromB(SdkBytes.fromByteArray(manifest.toBytes()))))
-                  .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
-    } catch (ConditionalCheckFailedException e) {
-      throw new StateStoreException(
-          Reason.CONFLICT,
-          "Checkpoint " + id + " of '" + pipeline + "' is older than the complete one",
-          e);
-    } catch (software.amazon.awssdk.core.exception.SdkException e) {
-      throw DynamoDbErrors.translate("completing a checkpoint", table, e);
+      // The same manifest again passes: a retry (the SDK's after a lost answer, or the policy's)
+      // may meet the write it sent before, which stands.
+      batches.call(
+          "completing a checkpoint",
+          () ->
+              dynamoDb.updateItem(
+                  b ->
+                      b.tableName(table)
+                          .key(key(pipeline, HEAD))
+                          .updateExpression("SET latest = :id, manifest = :m")
+                          .conditionExpression(
+                              "attribute_not_exists(latest) OR latest < :id"
+                                  + " OR (latest = :id AND manifest = :m)")
+                          .expressionAttributeValues(
+                              Map.of(
+                                  ":id",
+                                  AttributeValue.fromN(id),
+                                  ":m",
+                                  AttributeValue.fromB(SdkBytes.fromByteArray(manifest.toBytes()))))
+                          .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)));
+    } catch (StateStoreException e) {
+      if (e.getCause() instanceof ConditionalCheckFailedException) {
+        throw new StateStoreException(
+            Reason.CONFLICT,
+            "Checkpoint " + id + " of '" + pipeline + "' is older than the complete one",
+            e.getCause());
+      }
+      throw e;
     }
     deleteOlderParts(pipeline, manifest.id());
   }
@@ -170,13 +178,16 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
             .consistentRead(true)
             .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
             .build();
-    List<Map<String, AttributeValue>> items = new ArrayList<>();
-    batches.call(
-        "reading checkpoint parts",
-        () -> {
-          dynamoDb.queryPaginator(request).items().forEach(items::add);
-          return null;
-        });
+    // A retried query starts its list again: an attempt that failed on a later page had added
+    // the earlier pages' items.
+    List<Map<String, AttributeValue>> items =
+        batches.call(
+            "reading checkpoint parts",
+            () -> {
+              List<Map<String, AttributeValue>> read = new ArrayList<>();
+              dynamoDb.queryPaginator(request).items().forEach(read::add);
+              return read;
+            });
     items.removeIf(i -> i.get(ApplicationTable.SORT_KEY).s().equals(to));
     return items;
   }
