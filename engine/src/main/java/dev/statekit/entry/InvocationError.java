@@ -6,7 +6,6 @@ import dev.statekit.function.FunctionInvocationException;
 import dev.statekit.function.IncompatibleStateException;
 import dev.statekit.function.UnknownFunctionException;
 import dev.statekit.protocol.MalformedRequestException;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What a Lambda handler throws in place of a failure. Lambda hands a thrown exception's type,
@@ -26,7 +25,7 @@ public final class InvocationError extends RuntimeException {
 
   /** The error to throw for {@code failure}, which is logged first. */
   public static InvocationError of(Throwable failure) {
-    String id = String.format("%016x", ThreadLocalRandom.current().nextLong());
+    String id = dev.statekit.telemetry.ErrorIds.next();
     String said = toCaller(failure, id);
     LOG.log(
         refused(failure)

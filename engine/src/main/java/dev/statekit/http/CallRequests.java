@@ -104,8 +104,7 @@ final class CallRequests {
     } catch (InvalidEnvelopeException e) {
       return HttpAnswer.error(400, e.getMessage());
     } catch (Exception e) {
-      String id =
-          String.format("%016x", java.util.concurrent.ThreadLocalRandom.current().nextLong());
+      String id = dev.statekit.telemetry.ErrorIds.next();
       LOG.error("[error " + id + "] The call failed unexpectedly", e);
       return HttpAnswer.error(
           500, "The endpoint failed to answer the call; its log has the cause (error " + id + ")");

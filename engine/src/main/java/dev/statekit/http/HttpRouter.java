@@ -169,7 +169,7 @@ public final class HttpRouter {
     } catch (FunctionInvocationException e) {
       // The cause is the function's own: its text may hold anything the code knew. The caller
       // learns which message failed; the log, which carries the same id, learns why.
-      String id = errorId();
+      String id = dev.statekit.telemetry.ErrorIds.next();
       LOG.warn("[error " + id + "] " + e.getMessage(), e.getCause());
       return HttpAnswer.error(
           500,
@@ -181,16 +181,11 @@ public final class HttpRouter {
               + id
               + ")");
     } catch (RuntimeException | StackOverflowError e) {
-      String id = errorId();
+      String id = dev.statekit.telemetry.ErrorIds.next();
       LOG.error("[error " + id + "] The invocation failed unexpectedly", e);
       return HttpAnswer.error(
           500, "The endpoint failed to answer; its log has the cause (error " + id + ")");
     }
-  }
-
-  /** An id that ties an answer to its log entry; random, so it tells nothing of the process. */
-  private static String errorId() {
-    return String.format("%016x", java.util.concurrent.ThreadLocalRandom.current().nextLong());
   }
 
   private static String normalize(String path) {

@@ -3,8 +3,8 @@ package dev.statekit.telemetry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.HexFormat;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Trace ids: what follows one request across functions, delayed messages, egress records and dead
@@ -18,12 +18,18 @@ public final class TraceIds {
 
   private static final HexFormat HEX = HexFormat.of();
 
+  /**
+   * Not ThreadLocalRandom: environments restored from one SnapStart snapshot share its seed, and
+   * would make the same trace ids in the same order.
+   */
+  private static final SecureRandom RANDOM = new SecureRandom();
+
   private TraceIds() {}
 
   /** A new trace id, the current time in its first part as X-Ray's are. */
   public static String newId() {
     byte[] random = new byte[12];
-    ThreadLocalRandom.current().nextBytes(random);
+    RANDOM.nextBytes(random);
     return "1-" + epochHex() + "-" + HEX.formatHex(random);
   }
 
