@@ -107,17 +107,33 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
       return emitted;
     }
 
+    /**
+     * Whether this reader said it is idle ({@link #idle}) and has handed out no record since: the
+     * channels it reaches leave it out, and so does a checkpoint's least watermark.
+     */
+    public boolean isIdle() {
+      return saidIdle && maxTimestamp == Long.MIN_VALUE;
+    }
+
     public byte[] snapshot() {
-      return ByteBuffer.allocate(16).putLong(maxTimestamp).putLong(emitted).array();
+      return ByteBuffer.allocate(17)
+          .putLong(maxTimestamp)
+          .putLong(emitted)
+          .put((byte) (isIdle() ? 1 : 0))
+          .array();
     }
 
     /**
      * Sends the restored watermark on: downstream workers start from the checkpoint's least
-     * watermark, and a reader whose input had ended (at the highest watermark) emits no other.
+     * watermark, and a reader whose input had ended (at the highest watermark) emits no other. A
+     * reader that was idle says so again at once, as the checkpoint's watermark left it out.
      */
     public void resend() throws Exception {
       if (emitted != Long.MIN_VALUE) {
         next.watermark(emitted);
+      }
+      if (isIdle()) {
+        next.idle();
       }
     }
 
@@ -133,6 +149,7 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
       ByteBuffer in = ByteBuffer.wrap(data);
       maxTimestamp = in.getLong();
       emitted = in.getLong();
+      saidIdle = in.hasRemaining() && in.get() == 1; // checkpoints before idleness had 16 bytes
     }
   }
 }

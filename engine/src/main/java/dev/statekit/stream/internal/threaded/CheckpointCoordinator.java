@@ -45,14 +45,23 @@ final class CheckpointCoordinator {
 
   /**
    * A source reader passed the barrier, with the positions of its splits and its watermark: the
-   * checkpoint holds every reader's positions and the least of their watermarks.
+   * checkpoint holds every reader's positions and the least watermark of those not {@code idle}
+   * (the workers left those out), or of all if every one was.
    */
   void ackSource(
-      long id, Map<String, String> positions, long watermark, Map<String, byte[]> parts) {
+      long id,
+      Map<String, String> positions,
+      long watermark,
+      boolean idle,
+      Map<String, byte[]> parts) {
     synchronized (this) {
       Pending p = pending.computeIfAbsent(id, k -> new Pending());
       p.positions.putAll(positions);
-      p.watermark = p.sources++ == 0 ? watermark : Math.min(p.watermark, watermark);
+      p.least = Math.min(p.least, watermark);
+      if (!idle) {
+        p.leastActive = Math.min(p.leastActive, watermark);
+        p.active = true;
+      }
     }
     ack(id, parts);
   }
@@ -60,9 +69,14 @@ final class CheckpointCoordinator {
   private static final class Pending {
     final Map<String, byte[]> parts = new HashMap<>();
     final Map<String, String> positions = new HashMap<>();
-    long watermark = Long.MIN_VALUE;
-    int sources;
+    long least = Long.MAX_VALUE;
+    long leastActive = Long.MAX_VALUE;
+    boolean active;
     int acks;
+
+    long watermark() {
+      return active ? leastActive : least == Long.MAX_VALUE ? Long.MIN_VALUE : least;
+    }
   }
 
   /** A task passed the barrier of checkpoint {@code id}, with its parts. */
@@ -77,7 +91,7 @@ final class CheckpointCoordinator {
       }
       pending.remove(id);
       lineage = lineage.completedUpTo(id);
-      manifest = new CheckpointManifest(id, p.positions, p.watermark, p.parts.keySet(), lineage);
+      manifest = new CheckpointManifest(id, p.positions, p.watermark(), p.parts.keySet(), lineage);
       toWrite = p.parts;
     }
     for (var part : toWrite.entrySet()) {

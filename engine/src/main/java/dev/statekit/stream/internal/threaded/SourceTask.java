@@ -125,13 +125,15 @@ final class SourceTask implements Runnable {
     head.barrier(id);
     Map<String, byte[]> parts = state.snapshot(id);
     long watermark = Long.MIN_VALUE;
+    boolean idle = false;
     if (watermarks != null) {
       parts.put(part(reader, readers), watermarks.snapshot());
       watermark = watermarks.currentWatermark();
+      idle = watermarks.isIdle();
     }
     lastCheckpoint = id;
     barriers.injected(id);
-    coordinator.ackSource(id, at, watermark, parts);
+    coordinator.ackSource(id, at, watermark, idle, parts);
   }
 
   /**
