@@ -33,6 +33,9 @@ public record SinkSpec(Sink<Object> sink) implements OperatorSpec {
       public void watermark(long watermark) {}
 
       @Override
+      public void idle() {}
+
+      @Override
       public void barrier(long checkpointId) {}
 
       @Override

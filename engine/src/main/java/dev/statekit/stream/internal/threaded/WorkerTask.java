@@ -137,8 +137,6 @@ final class WorkerTask implements Runnable {
       } else {
         ended[chunk.channel] = true;
         endedCount++;
-        watermarks[chunk.channel] = Long.MAX_VALUE;
-        idle[chunk.channel] = false;
         if (endedCount < channels) {
           advanceWatermark();
         }
@@ -147,12 +145,17 @@ final class WorkerTask implements Runnable {
     return true;
   }
 
-  /** Moves event time to the least watermark of the channels that are not idle. */
+  /**
+   * Moves event time to the least watermark of the channels that are neither idle nor ended. An
+   * ended channel holds nothing back, but does not move event time on either: its end may be a
+   * stop, not the end of its input (which sends the highest watermark first, if windows fire at the
+   * end), and with the others idle a stop would fire every open window half full.
+   */
   private void advanceWatermark() throws Exception {
     long least = Long.MAX_VALUE;
     boolean active = false;
     for (int c = 0; c < channels; c++) {
-      if (!idle[c]) {
+      if (!idle[c] && !ended[c]) {
         active = true;
         least = Math.min(least, watermarks[c]);
       }
