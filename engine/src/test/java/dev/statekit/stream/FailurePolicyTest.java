@@ -131,5 +131,27 @@ class FailurePolicyTest {
     }
   }
 
+  /** An Error the function throws (an assertion, a class missing) is the function's failure too. */
+  @Test
+  void aMapFailingWithAnAssertionErrorNamesItsLabelAndRecord() {
+    Pipeline pipeline =
+        Pipeline.from(Sources.fromList(List.of(1L, 2L, 3L)))
+            .map(
+                "check",
+                v -> {
+                  if (v == 2L) {
+                    throw new AssertionError("v must not be 2");
+                  }
+                  return v;
+                })
+            .to(Sinks.collecting());
+    PipelineFailedException e =
+        assertThrows(
+            PipelineFailedException.class, () -> pipeline.run(RunOptions.named("assert").build()));
+    assertTrue(
+        e.getMessage().contains("Operator 'check' failed on Record{key=null, value=2"),
+        e.getMessage());
+  }
+
   record Click(String user, long time) {}
 }

@@ -22,7 +22,10 @@ public record FlatMapSpec(FlatMapFunction<Object, Object> function, String label
       public void emit(Record<?> record) throws Exception {
         try {
           function.flatMap(record.value(), buffer);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+          // What it collected before it threw is not this record's output, nor the next one's
+          // (a queue's batch goes on with the next record on this operator).
+          buffer.clear();
           throw new OperatorFailedException(label, record, e);
         }
         buffer.drainTo(record, next);
