@@ -180,7 +180,7 @@ public final class HttpRouter {
               + " of the batch; the endpoint's log has the cause (error "
               + id
               + ")");
-    } catch (RuntimeException | StackOverflowError e) {
+    } catch (RuntimeException | Error e) {
       String id = dev.statekit.telemetry.ErrorIds.next();
       LOG.error("[error " + id + "] The invocation failed unexpectedly", e);
       return HttpAnswer.error(

@@ -107,6 +107,10 @@ final class ServerLoop implements Runnable {
       // The client went away or reset the connection: nobody is left to answer.
       LOG.debug("A connection failed: " + e);
       close(connection);
+    } catch (RuntimeException | Error e) {
+      // One connection's failure is that connection's: the loop goes on serving the others.
+      LOG.log(LogLevel.ERROR, "A connection failed unexpectedly and was closed", e);
+      close(connection);
     }
   }
 
@@ -123,7 +127,7 @@ final class ServerLoop implements Runnable {
       LOG.debug("Accepting a connection failed: " + e);
       return;
     }
-    if (connections.size() >= limits.maxConnections()) {
+    if (connections.size() >= limits.maxConnections() && !closeLongestIdle()) {
       refuseAtOnce(channel);
       return;
     }
@@ -136,6 +140,29 @@ final class ServerLoop implements Runnable {
     } catch (IOException e) {
       closeQuietly(channel);
     }
+  }
+
+  /**
+   * At the connection limit, makes room by closing the kept-alive connection idle longest (HTTP
+   * lets a server close an idle persistent connection at any time; its client opens another): idle
+   * connections, a cluster's pool of them, would otherwise lock every new caller out.
+   *
+   * @return false if every connection is busy with a request
+   */
+  private boolean closeLongestIdle() {
+    Connection longest = null;
+    for (Connection connection : connections) {
+      if (connection.phase == Connection.Phase.IDLE
+          && connection.leftover == null
+          && (longest == null || connection.deadline - longest.deadline < 0)) {
+        longest = connection;
+      }
+    }
+    if (longest == null) {
+      return false;
+    }
+    close(longest);
+    return true;
   }
 
   /** Past the connection limit: one try at a 503, then the connection is closed. */
@@ -237,14 +264,27 @@ final class ServerLoop implements Runnable {
     try {
       workers.execute(
           () -> {
-            HttpAnswer answer =
-                router.handle(
-                    request.method(),
-                    request.path(),
-                    request.header("Content-Type"),
-                    request.body(),
-                    request::header);
-            completions.add(() -> answered(connection, answer, close));
+            HttpAnswer answer;
+            try {
+              answer =
+                  router.handle(
+                      request.method(),
+                      request.path(),
+                      request.header("Content-Type"),
+                      request.body(),
+                      request::header);
+            } catch (RuntimeException | Error e) {
+              // Answered whatever was thrown: a connection left without its completion would wait
+              // for ever, its slot taken for good.
+              String id = dev.statekit.telemetry.ErrorIds.next();
+              LOG.log(LogLevel.ERROR, "[error " + id + "] The request failed unexpectedly", e);
+              answer =
+                  HttpAnswer.error(
+                      500,
+                      "The endpoint failed to answer; its log has the cause (error " + id + ")");
+            }
+            HttpAnswer done = answer;
+            completions.add(() -> answered(connection, done, close));
             selector.wakeup();
           });
     } catch (RejectedExecutionException e) {
@@ -315,7 +355,15 @@ final class ServerLoop implements Runnable {
     byte[] leftover = connection.leftover;
     connection.leftover = null;
     if (leftover != null) {
-      take(connection, leftover, 0, leftover.length);
+      // From the loop, not from here: a request answered at once (refused while the workers are
+      // busy) comes back here, so thousands pipelined in one read nested a call each and overflowed
+      // the I/O thread's stack. The loop takes it before it selects again.
+      completions.add(
+          () -> {
+            if (connection.channel.isOpen()) {
+              take(connection, leftover, 0, leftover.length);
+            }
+          });
     }
   }
 
