@@ -31,12 +31,21 @@ final class ControlApi {
               200,
               "application/json",
               stateJson.apply(address).getBytes(StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException | IllegalStateException e) {
+        } catch (IllegalArgumentException
+            | IllegalStateException
+            | picocli.CommandLine.TypeConversionException e) {
           LocalLambdaServer.send(
               exchange,
               400,
               "text/plain",
               String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+          // Answered, not dropped: a connection closed without an answer tells the caller nothing.
+          LocalLambdaServer.send(
+              exchange,
+              500,
+              "text/plain",
+              ("The state could not be read: " + e).getBytes(StandardCharsets.UTF_8));
         }
         return;
       }

@@ -9,7 +9,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -27,6 +29,12 @@ import java.util.function.Function;
  * </ul>
  */
 final class LocalLambdaServer implements AutoCloseable {
+  /** Lambda's limit of a synchronous invocation's request payload, and a function URL's. */
+  static final int MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
+
+  /** Exchanges served at once; more are refused (the JDK server closes their connection). */
+  private static final int MAX_EXCHANGES = 256;
+
   private static final String INVOKE_PREFIX = "/2015-03-31/functions/";
 
   private final HttpServer server;
@@ -60,9 +68,16 @@ final class LocalLambdaServer implements AutoCloseable {
     } catch (BindException e) {
       throw portTaken(host, port, e);
     }
+    // A thread per exchange in flight, up to MAX_EXCHANGES: the JDK server reads a request's
+    // headers on these threads, so a fixed few were all held by as many clients that sent a line
+    // and stalled, and the function URL, invoke API, state and console answered nobody.
     ExecutorService executor =
-        Executors.newFixedThreadPool(
-            8,
+        new ThreadPoolExecutor(
+            0,
+            MAX_EXCHANGES,
+            60,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
             r -> {
               Thread t = new Thread(r, "statekit-serve-http");
               t.setDaemon(true);
@@ -126,7 +141,10 @@ final class LocalLambdaServer implements AutoCloseable {
             ("Function not found: " + name).getBytes(StandardCharsets.UTF_8));
         return;
       }
-      byte[] payload = exchange.getRequestBody().readAllBytes();
+      byte[] payload = body(exchange);
+      if (payload == null) {
+        return;
+      }
       try {
         send(exchange, 200, "application/json", function.invoke(payload));
       } catch (LocalFunction.FunctionError e) {
@@ -149,7 +167,10 @@ final class LocalLambdaServer implements AutoCloseable {
             "No function of the template has a FunctionUrlConfig".getBytes(StandardCharsets.UTF_8));
         return;
       }
-      byte[] body = exchange.getRequestBody().readAllBytes();
+      byte[] body = body(exchange);
+      if (body == null) {
+        return;
+      }
       try {
         FunctionUrlEvents.respond(
             exchange, function.invoke(FunctionUrlEvents.event(exchange, body)));
@@ -158,6 +179,42 @@ final class LocalLambdaServer implements AutoCloseable {
         send(exchange, 502, "application/json", e.errorJson().getBytes(StandardCharsets.UTF_8));
       }
     }
+  }
+
+  /**
+   * The request's body, or null once it was answered 413: over Lambda's 6 MB a payload is refused,
+   * a declared length before anything is read, as Lambda does.
+   */
+  private static byte[] body(HttpExchange exchange) throws IOException {
+    String declared = exchange.getRequestHeaders().getFirst("Content-Length");
+    boolean over;
+    byte[] body = null;
+    try {
+      over = declared != null && Long.parseLong(declared.trim()) > MAX_PAYLOAD_BYTES;
+    } catch (NumberFormatException e) {
+      send(
+          exchange,
+          400,
+          "text/plain",
+          ("Content-Length is not a number: " + declared).getBytes(StandardCharsets.UTF_8));
+      return null;
+    }
+    if (!over) {
+      body = exchange.getRequestBody().readNBytes(MAX_PAYLOAD_BYTES + 1);
+      over = body.length > MAX_PAYLOAD_BYTES;
+    }
+    if (over) {
+      send(
+          exchange,
+          413,
+          "text/plain",
+          ("The payload is over Lambda's "
+                  + MAX_PAYLOAD_BYTES
+                  + " bytes for a request; send less, or large data by reference (e.g. S3)")
+              .getBytes(StandardCharsets.UTF_8));
+      return null;
+    }
+    return body;
   }
 
   static void send(HttpExchange exchange, int status, String contentType, byte[] body)

@@ -32,7 +32,7 @@ final class StateCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Optional<RunningServe> serve = options.runningServe();
     if (serve.isPresent()) {
-      var response = serve.get().get("statekit/state/" + address);
+      var response = serve.get().get("statekit/state/" + pathOf(address));
       if (response.statusCode() != 200) {
         spec.commandLine().getErr().println("statekit-local state: " + response.body().trim());
         return 1;
@@ -68,5 +68,37 @@ final class StateCommand implements Callable<Integer> {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * The address as a URL path, each part percent-encoded: an id may hold {@code ?}, {@code #} or
+   * {@code %}, which pasted in start a query, a fragment or an escape.
+   */
+  private static String pathOf(Address address) {
+    return segment(address.type().namespace())
+        + "/"
+        + segment(address.type().name())
+        + "/"
+        + segment(address.id());
+  }
+
+  private static String segment(String part) {
+    StringBuilder out = new StringBuilder();
+    for (byte b : part.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+      char c = (char) (b & 0xff);
+      if ((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '-'
+          || c == '.'
+          || c == '_'
+          || c == '~') {
+        out.append(c);
+      } else {
+        out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)));
+        out.append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
+      }
+    }
+    return out.toString();
   }
 }
