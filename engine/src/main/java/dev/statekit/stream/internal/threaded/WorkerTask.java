@@ -167,11 +167,14 @@ final class WorkerTask implements Runnable {
       }
       return;
     }
-    saidIdle = false;
     if (least > watermark) {
       watermark = least;
       head.watermark(least);
+    } else if (saidIdle) {
+      // Active again without moving on: the next stage must count this worker again.
+      head.watermark(watermark);
     }
+    saidIdle = false;
   }
 
   /** Returns false if the channel must wait for the others' barriers. */
