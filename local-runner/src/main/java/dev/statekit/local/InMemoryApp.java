@@ -215,9 +215,9 @@ final class InMemoryApp implements LocalApp {
                             + application.pipelineNames()));
     String stream = variables.getOrDefault(declared.streamVariable(), pipeline);
     String shard = "shardId-000000000000";
-    List<byte[]> events = KinesisFeed.events(records, stream, shard);
-    for (byte[] event : events) {
-      List<String> failed = EventWriter.batchItemFailures(function.invoke(event));
+    List<KinesisFeed.Event> events = KinesisFeed.events(records, stream, shard);
+    for (KinesisFeed.Event event : events) {
+      List<String> failed = EventWriter.batchItemFailures(function.invoke(event.payload()));
       if (failed != null && !failed.isEmpty()) {
         throw new IllegalStateException(
             pipeline + " failed on the records from sequence number " + failed.get(0));

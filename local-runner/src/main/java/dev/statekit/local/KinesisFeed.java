@@ -10,33 +10,57 @@ import software.amazon.awssdk.services.kinesis.model.Record;
 
 /**
  * Records handed to a function as Lambda's Kinesis event source mapping hands a shard's records:
- * Kinesis events of up to {@link #BATCH} records, in order, sequence numbers counting from 1. For
- * records that are not on a stream (a file to replay, the in-memory demo).
+ * Kinesis events of up to {@link #BATCH} records and within Lambda's 6 MB payload, in order,
+ * sequence numbers counting from 1. For records that are not on a stream (a file to replay, the
+ * in-memory demo).
  */
 final class KinesisFeed {
   /** Records per event: the template's {@code BatchSize} for the transactions stream. */
   static final int BATCH = 500;
 
+  /** What an event's records may take, base64 and all, below Lambda's payload limit. */
+  private static final long EVENT_BUDGET = LocalLambdaServer.MAX_PAYLOAD_BYTES - 64 * 1024;
+
+  /** About the bytes a record takes in an event beside its data and partition key. */
+  private static final int RECORD_OVERHEAD = 512;
+
+  /**
+   * One event and how many records it carries.
+   *
+   * @param payload the Kinesis event's JSON
+   * @param records its records
+   */
+  record Event(byte[] payload, int records) {}
+
   private KinesisFeed() {}
 
   /** The events for {@code records} of shard {@code shardId} of {@code stream}. */
-  static List<byte[]> events(List<byte[]> records, String stream, String shardId) {
+  static List<Event> events(List<byte[]> records, String stream, String shardId) {
     String arn = "arn:aws:kinesis:us-east-1:000000000000:stream/" + stream;
     Instant now = Instant.now();
-    List<byte[]> events = new ArrayList<>();
-    for (int from = 0; from < records.size(); from += BATCH) {
-      List<Record> batch = new ArrayList<>();
-      for (int i = from; i < Math.min(records.size(), from + BATCH); i++) {
-        byte[] data = records.get(i);
-        batch.add(
-            Record.builder()
-                .partitionKey(partitionKey(data))
-                .sequenceNumber(Integer.toString(i + 1))
-                .data(SdkBytes.fromByteArray(data))
-                .approximateArrivalTimestamp(now)
-                .build());
+    List<Event> events = new ArrayList<>();
+    List<Record> batch = new ArrayList<>();
+    long bytes = 0;
+    for (int i = 0; i < records.size(); i++) {
+      byte[] data = records.get(i);
+      String key = partitionKey(data);
+      long size = 4L * ((data.length + 2) / 3) + key.length() + RECORD_OVERHEAD;
+      if (!batch.isEmpty() && (batch.size() == BATCH || bytes + size > EVENT_BUDGET)) {
+        events.add(new Event(EventWriter.kinesis(batch, shardId, arn, "us-east-1"), batch.size()));
+        batch = new ArrayList<>();
+        bytes = 0;
       }
-      events.add(EventWriter.kinesis(batch, shardId, arn, "us-east-1"));
+      batch.add(
+          Record.builder()
+              .partitionKey(key)
+              .sequenceNumber(Integer.toString(i + 1))
+              .data(SdkBytes.fromByteArray(data))
+              .approximateArrivalTimestamp(now)
+              .build());
+      bytes += size;
+    }
+    if (!batch.isEmpty()) {
+      events.add(new Event(EventWriter.kinesis(batch, shardId, arn, "us-east-1"), batch.size()));
     }
     return events;
   }

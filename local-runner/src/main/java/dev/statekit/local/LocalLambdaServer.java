@@ -32,6 +32,9 @@ final class LocalLambdaServer implements AutoCloseable {
   /** Lambda's limit of a synchronous invocation's request payload, and a function URL's. */
   static final int MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
 
+  /** The most of a refused body read before the answer. */
+  private static final long MOST_DRAINED = 4L * MAX_PAYLOAD_BYTES;
+
   /** Exchanges served at once; more are refused (the JDK server closes their connection). */
   private static final int MAX_EXCHANGES = 256;
 
@@ -183,14 +186,15 @@ final class LocalLambdaServer implements AutoCloseable {
 
   /**
    * The request's body, or null once it was answered 413: over Lambda's 6 MB a payload is refused,
-   * a declared length before anything is read, as Lambda does.
+   * as Lambda does. A body up to {@link #MOST_DRAINED} is read to its end first, so that a client
+   * still sending it gets the answer, not a reset; one declared longer is refused before anything
+   * is read.
    */
   private static byte[] body(HttpExchange exchange) throws IOException {
     String declared = exchange.getRequestHeaders().getFirst("Content-Length");
-    boolean over;
-    byte[] body = null;
+    long length;
     try {
-      over = declared != null && Long.parseLong(declared.trim()) > MAX_PAYLOAD_BYTES;
+      length = declared == null ? -1 : Long.parseLong(declared.trim());
     } catch (NumberFormatException e) {
       send(
           exchange,
@@ -199,9 +203,14 @@ final class LocalLambdaServer implements AutoCloseable {
           ("Content-Length is not a number: " + declared).getBytes(StandardCharsets.UTF_8));
       return null;
     }
-    if (!over) {
+    boolean over = length > MAX_PAYLOAD_BYTES;
+    byte[] body = null;
+    if (length <= MOST_DRAINED) {
       body = exchange.getRequestBody().readNBytes(MAX_PAYLOAD_BYTES + 1);
       over = body.length > MAX_PAYLOAD_BYTES;
+      if (over) {
+        drain(exchange.getRequestBody(), MOST_DRAINED);
+      }
     }
     if (over) {
       send(
@@ -215,6 +224,17 @@ final class LocalLambdaServer implements AutoCloseable {
       return null;
     }
     return body;
+  }
+
+  private static void drain(java.io.InputStream in, long most) throws IOException {
+    byte[] sink = new byte[64 * 1024];
+    for (long read = 0; read < most; ) {
+      int n = in.read(sink, 0, (int) Math.min(sink.length, most - read));
+      if (n < 0) {
+        return;
+      }
+      read += n;
+    }
   }
 
   static void send(HttpExchange exchange, int status, String contentType, byte[] body)

@@ -93,8 +93,8 @@ final class ReplayCommand implements Callable<Integer> {
     String shard = "shardId-replay-" + HexFormat.of().formatHex(sha256(content), 0, 6);
     ProgressBar progress = new ProgressBar(out, records.size(), "records");
     int fed = 0;
-    for (byte[] event : KinesisFeed.events(records, stream, shard)) {
-      RunningServe.Answer answer = functions.invoke(function.logicalId(), event);
+    for (KinesisFeed.Event event : KinesisFeed.events(records, stream, shard)) {
+      RunningServe.Answer answer = functions.invoke(function.logicalId(), event.payload());
       List<String> failed = EventWriter.batchItemFailures(answer.body());
       if (answer.failed() || (failed != null && !failed.isEmpty())) {
         progress.finish(fed);
@@ -107,7 +107,7 @@ final class ReplayCommand implements Callable<Integer> {
                 + Invocations.describe(answer.body()));
         return 1;
       }
-      fed = Math.min(records.size(), fed + KinesisFeed.BATCH);
+      fed += event.records();
       progress.update(fed);
     }
     progress.finish(records.size());

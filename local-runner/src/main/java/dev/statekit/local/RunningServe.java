@@ -88,9 +88,14 @@ record RunningServe(long pid, URI url, Backend backend, String prefix) {
                     .POST(HttpRequest.BodyPublishers.ofByteArray(payload))
                     .build(),
                 HttpResponse.BodyHandlers.ofByteArray());
-    if (response.statusCode() == 404) {
+    if (response.statusCode() != 200) {
+      // Refused by the serve (an unknown function, a payload over Lambda's limit): not an answer
+      // of the function, which a caller would read as having no failures.
       throw new IllegalArgumentException(
-          new String(response.body(), java.nio.charset.StandardCharsets.UTF_8).trim());
+          "The serve answered "
+              + response.statusCode()
+              + ": "
+              + new String(response.body(), java.nio.charset.StandardCharsets.UTF_8).trim());
     }
     return new Answer(
         response.body(), response.headers().firstValue("X-Amz-Function-Error").isPresent());

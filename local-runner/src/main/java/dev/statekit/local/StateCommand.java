@@ -72,7 +72,8 @@ final class StateCommand implements Callable<Integer> {
 
   /**
    * The address as a URL path, each part percent-encoded: an id may hold {@code ?}, {@code #} or
-   * {@code %}, which pasted in start a query, a fragment or an escape.
+   * {@code %}, which pasted in start a query, a fragment or an escape, and be {@code .} or {@code
+   * ..}, which resolving the path removes (so dots are encoded too).
    */
   private static String pathOf(Address address) {
     return segment(address.type().namespace())
@@ -90,7 +91,6 @@ final class StateCommand implements Callable<Integer> {
           || (c >= 'A' && c <= 'Z')
           || (c >= '0' && c <= '9')
           || c == '-'
-          || c == '.'
           || c == '_'
           || c == '~') {
         out.append(c);

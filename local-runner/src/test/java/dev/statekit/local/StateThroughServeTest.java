@@ -53,6 +53,17 @@ class StateThroughServeTest {
     assertTrue(state.out().contains("example/greeter/100%"), state.toString());
   }
 
+  /** An id that is a dot segment: resolving the URL's path removed it (dots are encoded now). */
+  @Test
+  void stateOfTheIdDotDotIsThatAddresssState() {
+    Run sent = Run.of("send", "example/greeter/..", "hi");
+    assertEquals(0, sent.status(), sent.toString());
+
+    Run state = Run.of("state", "example/greeter/..");
+    assertEquals(0, state.status(), state.toString());
+    assertTrue(state.out().contains("example/greeter/.."), state.toString());
+  }
+
   /**
    * A malformed address is answered 400 saying so: the state view refuses it with picocli's
    * TypeConversionException, which the control API let through, and the JDK server dropped the
