@@ -284,7 +284,7 @@ final class ServerLoop implements Runnable {
                       "The endpoint failed to answer; its log has the cause (error " + id + ")");
             }
             HttpAnswer done = answer;
-            completions.add(() -> answered(connection, done, close));
+            completions.add(guarded(connection, () -> answered(connection, done, close)));
             selector.wakeup();
           });
     } catch (RejectedExecutionException e) {
@@ -352,19 +352,34 @@ final class ServerLoop implements Runnable {
     connection.phase = Connection.Phase.IDLE;
     connection.deadline = deadline(limits.idleTimeout());
     connection.key.interestOps(SelectionKey.OP_READ);
-    byte[] leftover = connection.leftover;
-    connection.leftover = null;
-    if (leftover != null) {
+    if (connection.leftover != null) {
       // From the loop, not from here: a request answered at once (refused while the workers are
       // busy) comes back here, so thousands pipelined in one read nested a call each and overflowed
-      // the I/O thread's stack. The loop takes it before it selects again.
+      // the I/O thread's stack. The loop takes it before it selects again; until then the bytes
+      // stay on the connection, so that it does not pass for idle.
       completions.add(
-          () -> {
-            if (connection.channel.isOpen()) {
-              take(connection, leftover, 0, leftover.length);
-            }
-          });
+          guarded(
+              connection,
+              () -> {
+                byte[] leftover = connection.leftover;
+                connection.leftover = null;
+                if (leftover != null && connection.channel.isOpen()) {
+                  take(connection, leftover, 0, leftover.length);
+                }
+              }));
     }
+  }
+
+  /** {@code work} for the loop to run: a failure of it closes {@code connection}, nothing more. */
+  private Runnable guarded(Connection connection, Runnable work) {
+    return () -> {
+      try {
+        work.run();
+      } catch (RuntimeException | Error e) {
+        LOG.log(LogLevel.ERROR, "A connection failed unexpectedly and was closed", e);
+        close(connection);
+      }
+    };
   }
 
   private void expire(long now) {
