@@ -10,6 +10,7 @@ import dev.statekit.telemetry.TraceIds;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.Set;
@@ -29,7 +30,7 @@ import java.util.Set;
  */
 public final class EnvelopeCodec {
   private static final Set<String> FIELDS =
-      Set.of("target", "typename", "value", "id", "call", "timeoutMillis", "trace");
+      Set.of("target", "typename", "value", "base64", "id", "call", "timeoutMillis", "trace");
 
   /** The longest a caller may ask a call to wait for a busy address: Lambda's longest run. */
   public static final long MAX_CALL_TIMEOUT_MILLIS = 15 * 60_000;
@@ -106,10 +107,16 @@ public final class EnvelopeCodec {
       throw new InvalidEnvelopeException("Envelope field 'typename': " + e.getMessage(), e);
     }
     JsonNode value = node.get("value");
-    if (value == null || value.isNull()) {
+    JsonNode base64 = node.get("base64");
+    boolean hasValue = value != null && !value.isNull();
+    boolean hasBase64 = base64 != null && !base64.isNull();
+    if (hasValue == hasBase64) {
       throw new InvalidEnvelopeException(
-          "The envelope has no 'value'; give the message's value, e.g. " + EXAMPLE);
+          hasValue
+              ? "The envelope has both 'value' and 'base64'; give the message's value once"
+              : "The envelope has no 'value'; give the message's value, e.g. " + EXAMPLE);
     }
+    byte[] bytes = hasValue ? valueBytes(typeName, value) : base64Bytes(base64);
     String id = null;
     JsonNode idNode = node.get("id");
     if (idNode != null && !idNode.isNull()) {
@@ -134,7 +141,7 @@ public final class EnvelopeCodec {
       }
       trace = traceNode.asText();
     }
-    return new Envelope(target, typeName, valueBytes(typeName, value), id, trace);
+    return new Envelope(target, typeName, bytes, id, trace);
   }
 
   /**
@@ -191,7 +198,7 @@ public final class EnvelopeCodec {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("target", target.toString());
     node.put("typename", typeName);
-    node.set("value", valueJson(typeName, value));
+    putValue(node, typeName, value);
     if (id != null) {
       node.put("id", id);
     }
@@ -213,6 +220,20 @@ public final class EnvelopeCodec {
   public static String renderText(
       Address target, String typeName, byte[] value, String id, String traceId) {
     return SqsText.escape(PlainJson.text(render(target, typeName, value, id, traceId)));
+  }
+
+  /** The bytes of a {@code base64} field: a message's value whatever its type, as it was. */
+  private static byte[] base64Bytes(JsonNode base64) {
+    if (!base64.isTextual()) {
+      throw new InvalidEnvelopeException(
+          "Envelope field 'base64' must be the value's bytes in base64, got " + base64);
+    }
+    try {
+      return Base64.getDecoder().decode(base64.asText());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidEnvelopeException(
+          "Envelope field 'base64' is not base64 (" + e.getMessage() + ")", e);
+    }
   }
 
   static byte[] valueBytes(String typeName, JsonNode value) {
@@ -254,28 +275,52 @@ public final class EnvelopeCodec {
     }
   }
 
+  /**
+   * A value as an envelope's {@code value} reads it: a built-in type's value as the JSON string,
+   * number or boolean itself, other types' bytes as base64 text; null for bytes that are no value
+   * of their built-in type (they go as {@code base64}, {@link #putValue}): as base64 text under
+   * {@code value} they read back as the text itself, or not at all.
+   */
   public static JsonNode valueJson(String typeName, byte[] value) {
     JsonNodeFactory nodes = JsonNodeFactory.instance;
     try {
-      switch (typeName) {
-        case "io.statefun.types/string":
-          return nodes.textNode(Types.stringType().deserialize(value));
-        case "io.statefun.types/int":
-          return nodes.numberNode(Types.integerType().deserialize(value));
-        case "io.statefun.types/long":
-          return nodes.numberNode(Types.longType().deserialize(value));
-        case "io.statefun.types/float":
-          return nodes.numberNode(Types.floatType().deserialize(value));
-        case "io.statefun.types/double":
-          return nodes.numberNode(Types.doubleType().deserialize(value));
-        case "io.statefun.types/bool":
-          return nodes.booleanNode(Types.booleanType().deserialize(value));
-        default:
-          return nodes.textNode(Base64.getEncoder().encodeToString(value));
+      JsonNode json =
+          switch (typeName) {
+            case "io.statefun.types/string" ->
+                nodes.textNode(Types.stringType().deserialize(value));
+            case "io.statefun.types/int" ->
+                nodes.numberNode(Types.integerType().deserialize(value));
+            case "io.statefun.types/long" -> nodes.numberNode(Types.longType().deserialize(value));
+            case "io.statefun.types/float" ->
+                nodes.numberNode(Types.floatType().deserialize(value));
+            case "io.statefun.types/double" ->
+                nodes.numberNode(Types.doubleType().deserialize(value));
+            case "io.statefun.types/bool" ->
+                nodes.booleanNode(Types.booleanType().deserialize(value));
+            default -> null;
+          };
+      if (json == null) {
+        return nodes.textNode(Base64.getEncoder().encodeToString(value));
       }
-    } catch (IllegalArgumentException notThatType) {
-      // Bytes that are no value of their built-in type still travel, as base64.
-      return nodes.textNode(Base64.getEncoder().encodeToString(value));
+      // Only bytes the value is written back as: others (a raw UTF-8 string, a short long) are no
+      // value of the type, though they may decode as one.
+      return Arrays.equals(valueBytes(typeName, json), value) ? json : null;
+    } catch (IllegalArgumentException | InvalidEnvelopeException notThatType) {
+      return null;
+    }
+  }
+
+  /**
+   * Sets a message's value on {@code node} so that {@link #parse} reads the same bytes: {@code
+   * value} as {@link #valueJson} writes it, or {@code base64} for bytes that are no value of their
+   * built-in type.
+   */
+  public static void putValue(ObjectNode node, String typeName, byte[] value) {
+    JsonNode json = valueJson(typeName, value);
+    if (json != null) {
+      node.set("value", json);
+    } else {
+      node.put("base64", Base64.getEncoder().encodeToString(value));
     }
   }
 

@@ -61,11 +61,10 @@ final class CallRequests {
     if (target.endsWith("/")) {
       target = target.substring(0, target.length() - 1);
     }
-    try {
-      // A path is percent-encoded ('+' is itself there, not a space as in a form).
-      target = java.net.URLDecoder.decode(target.replace("+", "%2B"), StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      return HttpAnswer.error(400, "The call's path is not valid percent-encoding: " + path);
+    target = decodePath(target);
+    if (target == null) {
+      return HttpAnswer.error(
+          400, "The call's path is not valid percent-encoding of UTF-8 text: " + path);
     }
     ObjectNode envelope;
     try {
@@ -133,5 +132,41 @@ final class CallRequests {
     int semicolon = contentType.indexOf(';');
     String mediaType = semicolon < 0 ? contentType : contentType.substring(0, semicolon);
     return mediaType.trim().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * A percent-encoded path as text ('+' is itself there, not a space as in a form), or null if its
+   * escapes are malformed or its bytes are not UTF-8: decoding those leniently made distinct paths
+   * (%FE, %FF) one address.
+   */
+  static String decodePath(String path) {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(path.length());
+    for (int i = 0; i < path.length(); i++) {
+      char c = path.charAt(i);
+      if (c == '%') {
+        if (i + 2 >= path.length()) {
+          return null;
+        }
+        int high = Character.digit(path.charAt(i + 1), 16);
+        int low = Character.digit(path.charAt(i + 2), 16);
+        if (high < 0 || low < 0) {
+          return null;
+        }
+        bytes.write(high * 16 + low);
+        i += 2;
+      } else {
+        bytes.write(c); // ASCII: the request parser refuses any other character in a path
+      }
+    }
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(bytes.toByteArray()))
+          .toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      return null;
+    }
   }
 }

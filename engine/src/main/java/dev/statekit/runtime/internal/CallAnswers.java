@@ -103,8 +103,9 @@ final class CallAnswers {
 
   private static JsonNode valueJson(String typeName, byte[] value) {
     if (typeName.startsWith("io.statefun.types/")) {
+      // A built-in type's value as JSON, or null (base64) for bytes that are no value of it.
       JsonNode builtIn = EnvelopeCodec.valueJson(typeName, value);
-      if (!builtIn.isTextual() || typeName.equals("io.statefun.types/string")) {
+      if (builtIn == null || !builtIn.isTextual() || typeName.equals("io.statefun.types/string")) {
         return builtIn;
       }
     }

@@ -199,8 +199,7 @@ final class DeadLetters {
       body.put("id", recordId);
       body.put("source", pending.address().toString());
       body.put("typename", record.getTypeName());
-      body.set(
-          "value", EnvelopeCodec.valueJson(record.getTypeName(), record.getValue().toByteArray()));
+      EnvelopeCodec.putValue(body, record.getTypeName(), record.getValue().toByteArray());
       letters.add(
           DeadLetter.newBuilder()
               .setGroupId(QueueIds.fit("egress/" + record.getEgress()))
