@@ -40,6 +40,12 @@ final class Connection {
   /** Bytes that arrived after the current request: the start of the next one. */
   byte[] leftover;
 
+  /**
+   * Whether a request was answered on it and it was kept alive: only such a connection may be
+   * closed while idle to make room (a new one's client is owed an answer to its first request).
+   */
+  boolean keptAlive;
+
   Connection(SocketChannel channel, SelectionKey key, RequestParser parser, long deadline) {
     this.channel = channel;
     this.key = key;

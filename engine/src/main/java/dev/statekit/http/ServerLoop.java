@@ -145,7 +145,8 @@ final class ServerLoop implements Runnable {
   /**
    * At the connection limit, makes room by closing the kept-alive connection idle longest (HTTP
    * lets a server close an idle persistent connection at any time; its client opens another): idle
-   * connections, a cluster's pool of them, would otherwise lock every new caller out.
+   * connections, a cluster's pool of them, would otherwise lock every new caller out. A connection
+   * still to make its first request is not one: its client is owed an answer.
    *
    * @return false if every connection is busy with a request
    */
@@ -153,6 +154,7 @@ final class ServerLoop implements Runnable {
     Connection longest = null;
     for (Connection connection : connections) {
       if (connection.phase == Connection.Phase.IDLE
+          && connection.keptAlive
           && connection.leftover == null
           && (longest == null || connection.deadline - longest.deadline < 0)) {
         longest = connection;
@@ -345,6 +347,7 @@ final class ServerLoop implements Runnable {
 
   /** Kept alive: wait for the next request, which may have arrived with the last one. */
   private void next(Connection connection) {
+    connection.keptAlive = true;
     connection.out = null;
     connection.parser = new RequestParser(limits);
     connection.prechecked = false;
