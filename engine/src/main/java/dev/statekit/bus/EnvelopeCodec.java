@@ -302,10 +302,12 @@ public final class EnvelopeCodec {
       if (json == null) {
         return nodes.textNode(Base64.getEncoder().encodeToString(value));
       }
-      // Only bytes the value is written back as: others (a raw UTF-8 string, a short long) are no
-      // value of the type, though they may decode as one.
-      return Arrays.equals(valueBytes(typeName, json), value) ? json : null;
-    } catch (IllegalArgumentException | InvalidEnvelopeException notThatType) {
+      // Only what reads back, from the text, as these very bytes: others are no value of the type
+      // (a raw UTF-8 string, a short long), or no JSON number (NaN, infinities), or a float whose
+      // shortest text rounds to its neighbour when read through a double.
+      JsonNode reread = PlainJson.readOne(PlainJson.text(json));
+      return Arrays.equals(valueBytes(typeName, reread), value) ? json : null;
+    } catch (IllegalArgumentException | InvalidEnvelopeException | IOException notThatType) {
       return null;
     }
   }
