@@ -44,7 +44,13 @@ final class KinesisFeed {
     for (int i = 0; i < records.size(); i++) {
       byte[] data = records.get(i);
       String key = partitionKey(data);
-      long size = 4L * ((data.length + 2) / 3) + key.length() + RECORD_OVERHEAD;
+      // The key as the event holds it: JSON-escaped UTF-8, up to six bytes a character.
+      long keyBytes =
+          dev.statekit.json.PlainJson.text(
+                  com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.textNode(key))
+              .getBytes(StandardCharsets.UTF_8)
+              .length;
+      long size = 4L * ((data.length + 2) / 3) + keyBytes + RECORD_OVERHEAD;
       if (!batch.isEmpty() && (batch.size() == BATCH || bytes + size > EVENT_BUDGET)) {
         events.add(new Event(EventWriter.kinesis(batch, shardId, arn, "us-east-1"), batch.size()));
         batch = new ArrayList<>();
