@@ -22,7 +22,8 @@ import java.util.Set;
  * io.statefun.types/string}, {@code int}, {@code long}, {@code float}, {@code double}, {@code
  * bool}) is the JSON string, number or boolean itself; any other value is either a JSON string
  * holding the bytes in base64, or JSON (object, array, number, boolean) whose UTF-8 text is the
- * bytes, as JSON types expect.
+ * bytes, as JSON types expect. Instead of {@code value}, {@code "base64"} gives the bytes of a
+ * value of any type; {@link #render} writes it for bytes that are no value of their built-in type.
  *
  * <p>Envelopes are read and written with Jackson's streaming parser and generator ({@link
  * PlainJson}), not an {@code ObjectMapper}: building one costs a cold start's first envelope a few

@@ -133,7 +133,7 @@ final class InMemoryConsole implements ConsoleData {
           EnvelopeCodec.parse(EnvelopeCodec.tree(envelope), new AddressResolver(app.functions()));
     } catch (InvalidEnvelopeException e) {
       throw new IllegalArgumentException(
-          "Not an ingress envelope ({\"target\", \"typename\", \"value\", \"id\"}): "
+          "Not an ingress envelope ({\"target\", \"typename\", \"value\" or \"base64\", \"id\"}): "
               + e.getMessage()
               + "; the dead letter stays where it is");
     }

@@ -244,7 +244,7 @@ final class ServersConsole implements ConsoleData {
       sqs.changeMessageVisibility(
           b -> b.queueUrl(deadLetters).receiptHandle(receipt).visibilityTimeout(0));
       throw new IllegalArgumentException(
-          "Not an ingress envelope ({\"target\", \"typename\", \"value\", \"id\"}): "
+          "Not an ingress envelope ({\"target\", \"typename\", \"value\" or \"base64\", \"id\"}): "
               + e.getMessage()
               + "; the dead letter stays where it is");
     }
