@@ -181,11 +181,19 @@ public final class HttpRouter {
               + id
               + ")");
     } catch (RuntimeException | Error e) {
-      String id = dev.statekit.telemetry.ErrorIds.next();
-      LOG.error("[error " + id + "] The invocation failed unexpectedly", e);
-      return HttpAnswer.error(
-          500, "The endpoint failed to answer; its log has the cause (error " + id + ")");
+      return unexpected("The invocation", e);
     }
+  }
+
+  /**
+   * The 500 for {@code failure}, logged under an error id the answer names (never the cause
+   * itself): what {@code what} threw that nothing else answered.
+   */
+  static HttpAnswer unexpected(String what, Throwable failure) {
+    String id = dev.statekit.telemetry.ErrorIds.next();
+    LOG.error("[error " + id + "] " + what + " failed unexpectedly", failure);
+    return HttpAnswer.error(
+        500, "The endpoint failed to answer; its log has the cause (error " + id + ")");
   }
 
   private static String normalize(String path) {

@@ -278,12 +278,7 @@ final class ServerLoop implements Runnable {
             } catch (RuntimeException | Error e) {
               // Answered whatever was thrown: a connection left without its completion would wait
               // for ever, its slot taken for good.
-              String id = dev.statekit.telemetry.ErrorIds.next();
-              LOG.log(LogLevel.ERROR, "[error " + id + "] The request failed unexpectedly", e);
-              answer =
-                  HttpAnswer.error(
-                      500,
-                      "The endpoint failed to answer; its log has the cause (error " + id + ")");
+              answer = HttpRouter.unexpected("The request", e);
             }
             HttpAnswer done = answer;
             completions.add(guarded(connection, () -> answered(connection, done, close)));

@@ -1,7 +1,5 @@
 package dev.statekit.http;
 
-import static dev.statekit.protocol.PeerWire.request;
-import static dev.statekit.protocol.PeerWire.string;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.StatefulFunctions;
@@ -45,7 +43,7 @@ class FunctionErrorAnswerTest {
   void aFunctionThrowingAnErrorIsAnswered500() throws Exception {
     try (FunctionHttpServer server = FunctionHttpServer.builder(handler).port(0).start();
         Socket socket = new Socket("127.0.0.1", server.port())) {
-      socket.getOutputStream().write(post("broken", true));
+      socket.getOutputStream().write(RawHttp.post("broken", false));
       String answer = readAll(socket, WAIT);
 
       assertTrue(answer.startsWith("HTTP/1.1 500"), "no 500 within " + WAIT + ": " + answer);
@@ -57,7 +55,7 @@ class FunctionErrorAnswerTest {
     try (FunctionHttpServer server =
         FunctionHttpServer.builder(handler).port(0).maxConnections(1).start()) {
       try (Socket socket = new Socket("127.0.0.1", server.port())) {
-        socket.getOutputStream().write(post("broken", true));
+        socket.getOutputStream().write(RawHttp.post("broken", false));
         readAll(socket, Duration.ofMillis(500)); // gives up, as StateFun does at its call timeout
       }
       // The first caller is gone; the one slot must be free again.
@@ -65,7 +63,7 @@ class FunctionErrorAnswerTest {
       long until = System.nanoTime() + WAIT.toNanos();
       while (System.nanoTime() < until) {
         try (Socket socket = new Socket("127.0.0.1", server.port())) {
-          socket.getOutputStream().write(post("echo", false));
+          socket.getOutputStream().write(RawHttp.post("echo", true));
           answer = readAll(socket, WAIT);
         } catch (IOException e) {
           // Past maxConnections the server writes a 503 and closes at once: often a reset.
@@ -78,20 +76,6 @@ class FunctionErrorAnswerTest {
       }
       assertTrue(answer.startsWith("HTTP/1.1 200"), "the slot stays taken: " + answer);
     }
-  }
-
-  private static byte[] post(String type, boolean keepAlive) throws IOException {
-    byte[] body = request("test", type, "a").message(string("hi")).bytes();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    bytes.write(
-        ("POST / HTTP/1.1\r\nHost: x\r\n"
-                + (keepAlive ? "" : "Connection: close\r\n")
-                + "Content-Length: "
-                + body.length
-                + "\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    bytes.write(body);
-    return bytes.toByteArray();
   }
 
   /** What the server sends until it closes, or until {@code wait} passes (marked). */

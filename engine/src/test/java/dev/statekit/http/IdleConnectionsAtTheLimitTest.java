@@ -1,18 +1,12 @@
 package dev.statekit.http;
 
-import static dev.statekit.protocol.PeerWire.request;
-import static dev.statekit.protocol.PeerWire.string;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.protocol.RequestReplyHandler;
 import dev.statekit.types.TypeName;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,15 +34,15 @@ class IdleConnectionsAtTheLimitTest {
       for (int i = 0; i < 2; i++) {
         Socket socket = new Socket("127.0.0.1", server.port());
         idle.add(socket);
-        socket.getOutputStream().write(post(false));
-        String answer = readHead(socket, WAIT);
+        socket.getOutputStream().write(RawHttp.post("echo", false));
+        String answer = RawHttp.readHead(socket, WAIT);
         assertTrue(answer.startsWith("HTTP/1.1 200"), answer); // answered, and now idle
       }
 
       String answer;
       try (Socket newcomer = new Socket("127.0.0.1", server.port())) {
-        newcomer.getOutputStream().write(post(true));
-        answer = readHead(newcomer, WAIT);
+        newcomer.getOutputStream().write(RawHttp.post("echo", true));
+        answer = RawHttp.readHead(newcomer, WAIT);
       } catch (IOException e) {
         answer = "refused: " + e; // the 503 is written and the socket closed at once
       }
@@ -58,37 +52,5 @@ class IdleConnectionsAtTheLimitTest {
         socket.close();
       }
     }
-  }
-
-  private static byte[] post(boolean close) throws IOException {
-    byte[] body = request("test", "echo", "a").message(string("hi")).bytes();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    bytes.write(
-        ("POST / HTTP/1.1\r\nHost: x\r\n"
-                + (close ? "Connection: close\r\n" : "")
-                + "Content-Length: "
-                + body.length
-                + "\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    bytes.write(body);
-    return bytes.toByteArray();
-  }
-
-  /** An answer's status line and headers, or what came within {@code wait}. */
-  private static String readHead(Socket socket, Duration wait) throws IOException {
-    socket.setSoTimeout((int) wait.toMillis());
-    ByteArrayOutputStream got = new ByteArrayOutputStream();
-    InputStream in = socket.getInputStream();
-    try {
-      for (int b; (b = in.read()) != -1; ) {
-        got.write(b);
-        if (got.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-          break;
-        }
-      }
-    } catch (SocketTimeoutException e) {
-      got.write(" [nothing within the wait]".getBytes(StandardCharsets.US_ASCII));
-    }
-    return got.toString(StandardCharsets.ISO_8859_1);
   }
 }

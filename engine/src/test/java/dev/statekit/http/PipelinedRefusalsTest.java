@@ -1,7 +1,5 @@
 package dev.statekit.http;
 
-import static dev.statekit.protocol.PeerWire.request;
-import static dev.statekit.protocol.PeerWire.string;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.StatefulFunctions;
@@ -52,9 +50,11 @@ class PipelinedRefusalsTest {
         Socket busy = new Socket("127.0.0.1", server.port());
         Socket queued = new Socket("127.0.0.1", server.port());
         Socket burst = new Socket("127.0.0.1", server.port())) {
-      busy.getOutputStream().write(post("slow"));
+      busy.getOutputStream().write(RawHttp.post("slow", false));
       assertTrue(started.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the one worker is busy");
-      queued.getOutputStream().write(post("echo")); // takes the one place in the queue
+      queued
+          .getOutputStream()
+          .write(RawHttp.post("echo", false)); // takes the one place in the queue
       Thread.sleep(200);
 
       // 64 KiB of the smallest request that passes the precheck, kept alive: each a 503.
@@ -67,14 +67,14 @@ class PipelinedRefusalsTest {
       String refusals = readFor(burst, Duration.ofMillis(500));
       release.countDown();
       // Before the I/O thread died, the two that were running and queued would now be answered.
-      String queuedAnswer = readHead(queued, WAIT);
+      String queuedAnswer = RawHttp.readHead(queued, WAIT);
 
       // The server must still be there for everyone else (a 503 while the queue drains is fine).
       String answer = "";
       long until = System.nanoTime() + WAIT.toNanos();
       do {
         try (Socket next = new Socket("127.0.0.1", server.port())) {
-          next.getOutputStream().write(post("echo", true));
+          next.getOutputStream().write(RawHttp.post("echo", true));
           answer = readFor(next, WAIT);
         }
       } while (answer.startsWith("HTTP/1.1 503") && System.nanoTime() < until);
@@ -88,42 +88,6 @@ class PipelinedRefusalsTest {
               + queuedAnswer
               + "')");
     }
-  }
-
-  private static byte[] post(String type) throws IOException {
-    return post(type, false);
-  }
-
-  private static byte[] post(String type, boolean close) throws IOException {
-    byte[] body = request("test", type, "a").message(string("hi")).bytes();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    bytes.write(
-        ("POST / HTTP/1.1\r\nHost: x\r\n"
-                + (close ? "Connection: close\r\n" : "")
-                + "Content-Length: "
-                + body.length
-                + "\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    bytes.write(body);
-    return bytes.toByteArray();
-  }
-
-  /** An answer's status line and headers, or what came within {@code wait}. */
-  private static String readHead(Socket socket, Duration wait) throws IOException {
-    socket.setSoTimeout((int) wait.toMillis());
-    ByteArrayOutputStream got = new ByteArrayOutputStream();
-    InputStream in = socket.getInputStream();
-    try {
-      for (int b; (b = in.read()) != -1; ) {
-        got.write(b);
-        if (got.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-          break;
-        }
-      }
-    } catch (SocketTimeoutException e) {
-      got.write(" [nothing within the wait]".getBytes(StandardCharsets.US_ASCII));
-    }
-    return got.toString(StandardCharsets.ISO_8859_1);
   }
 
   /** What the server sends within {@code wait} (or until it closes). */
