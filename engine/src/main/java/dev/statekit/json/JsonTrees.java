@@ -137,7 +137,8 @@ final class JsonTrees {
    * A double, as the mapper reads it, unless the number is beyond a double's range: the mapper's
    * Infinity is written back as the string {@code "Infinity"}, a number turned into text that the
    * receiver of a JSON value (or a redriven dead letter) never sent. For envelopes ({@code
-   * exactBeyondDouble}) such a number is kept exact; AWS events are read as the mapper reads them.
+   * exactBeyondDouble}) such a number is kept exact, and a double keeps its text for the float it
+   * names (a {@code io.statefun.types/float} value); AWS events are read as the mapper reads them.
    */
   private static JsonNode floating(JsonParser parser, boolean exactBeyondDouble)
       throws IOException {
@@ -145,8 +146,11 @@ final class JsonTrees {
       return NODES.numberNode(parser.getDecimalValue());
     }
     double value = parser.getDoubleValue();
-    if (!exactBeyondDouble || !Double.isInfinite(value)) {
+    if (!exactBeyondDouble) {
       return NODES.numberNode(value);
+    }
+    if (!Double.isInfinite(value)) {
+      return new TextDoubleNode(value, parser.getText());
     }
     try {
       return NODES.numberNode(parser.getDecimalValue());
