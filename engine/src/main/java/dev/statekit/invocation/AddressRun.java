@@ -118,7 +118,11 @@ public final class AddressRun {
       function.apply(context, payloads.message(self, typeName, value));
       storage.commit();
       return effects;
-    } catch (Exception e) {
+    } catch (Exception | StackOverflowError | AssertionError | LinkageError e) {
+      // The Errors a function's own code brings on (recursion on a deep input, an assert, a class
+      // it cannot load) fail its message like an exception: the message's attempts are counted
+      // and its dead letter says why, and the batch's other messages go on. Others (out of
+      // memory) leave the environment unfit, so the invocation fails whole.
       storage.rollback();
       throw new FunctionInvocationException(self, index, typeName, e);
     } catch (Error e) {
