@@ -153,5 +153,32 @@ class FailurePolicyTest {
         e.getMessage());
   }
 
+  /**
+   * A process function recursing on a deep input overflows its stack: the record is dead-lettered
+   * with that error as any failure of the function is, and the run goes on (the StackOverflowError
+   * escaped the policy and failed the run).
+   */
+  @Test
+  void aStackOverflowInTheFunctionIsDeadLetteredToo() throws Exception {
+    CollectingSink<Long> sink = Sinks.collecting();
+    CollectingSink<DeadLetter<Long>> dead = Sinks.collecting();
+    PipelineResult result =
+        Pipeline.from(Sources.fromList(List.of(1L, 7L, 3L)))
+            .process(
+                "deep",
+                (Record<Long> record, Collector<Long> out) ->
+                    out.collect(record.value() == 7L ? deeper(0) : record.value()),
+                FailurePolicy.deadLetter(dead))
+            .to(sink)
+            .run(RunOptions.named("overflow").build());
+    assertEquals(List.of(1L, 3L), sink.values());
+    assertEquals(1, result.deadLetters());
+    assertInstanceOf(StackOverflowError.class, dead.values().get(0).error());
+  }
+
+  private static long deeper(long depth) {
+    return deeper(depth + 1) + 1;
+  }
+
   record Click(String user, long time) {}
 }

@@ -20,7 +20,7 @@ public record FilterSpec(Predicate<Object> predicate, String label) implements O
         boolean kept;
         try {
           kept = predicate.test(record.value());
-        } catch (RuntimeException | LinkageError | AssertionError e) {
+        } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
           throw new OperatorFailedException(label, record, e);
         }
         if (kept) {

@@ -22,7 +22,7 @@ public record FlatMapSpec(FlatMapFunction<Object, Object> function, String label
       public void emit(Record<?> record) throws Exception {
         try {
           function.flatMap(record.value(), buffer);
-        } catch (RuntimeException | LinkageError | AssertionError e) {
+        } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
           // What it collected before it threw is not this record's output, nor the next one's
           // (a queue's batch goes on with the next record on this operator).
           buffer.clear();

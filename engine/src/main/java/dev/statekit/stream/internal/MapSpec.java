@@ -21,7 +21,7 @@ public record MapSpec(Function<Object, Object> function, String label, String ty
         Object out;
         try {
           out = function.apply(record.value());
-        } catch (RuntimeException | LinkageError | AssertionError e) {
+        } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
           throw new OperatorFailedException(label, record, e);
         }
         next.emit(record.withValue(out));

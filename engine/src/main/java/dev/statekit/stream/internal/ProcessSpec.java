@@ -37,7 +37,7 @@ public record ProcessSpec(
       public void emit(Record<?> record) throws Exception {
         try {
           function.process((Record<Object>) record, buffer);
-        } catch (Exception | LinkageError | AssertionError e) {
+        } catch (Exception | StackOverflowError | LinkageError | AssertionError e) {
           buffer.clear();
           switch (policy.kind()) {
             case DROP -> metrics.dropped++;

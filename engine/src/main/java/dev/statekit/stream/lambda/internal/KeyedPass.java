@@ -181,7 +181,7 @@ final class KeyedPass {
       }
       try {
         head.emitKeyed(input.key(), input.record());
-      } catch (Exception | LinkageError | AssertionError e) {
+      } catch (Exception | StackOverflowError | LinkageError | AssertionError e) {
         String why =
             "Record "
                 + input.offset()

@@ -71,7 +71,7 @@ final class SourcePass {
           }
           outcome.keyed.clear();
         }
-      } catch (Exception | LinkageError | AssertionError e) {
+      } catch (Exception | StackOverflowError | LinkageError | AssertionError e) {
         outcome.failure = "Record " + offset + " of " + batch.split() + " failed: " + e;
         outcome.keyed.clear();
         outcome.outputs.clear();
