@@ -29,6 +29,18 @@ final class EventFields {
     return bounded(value.asText(), where + "." + field, maxLength);
   }
 
+  /**
+   * A string field that must be there and may be empty (a Kinesis record's data: its producer may
+   * put zero bytes), at most {@code maxLength} characters.
+   */
+  static String present(JsonNode node, String field, String where, int maxLength) {
+    JsonNode value = node.get(field);
+    if (value == null || !value.isTextual()) {
+      throw malformed(where + " has no " + field + "; its event source always sends it");
+    }
+    return bounded(value.asText(), where + "." + field, maxLength);
+  }
+
   /** An optional string field: {@code otherwise} when absent, else at most {@code maxLength}. */
   static String optional(
       JsonNode node, String field, String where, int maxLength, String otherwise) {
