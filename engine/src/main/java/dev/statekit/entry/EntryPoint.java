@@ -106,6 +106,8 @@ public final class EntryPoint {
    * without routing it anywhere (no function runs, nothing is sent), then runs the registered
    * {@linkplain EntryPointBuilder#primer primers}. Call it before a SnapStart snapshot, so the
    * first invocation after a restore finds the classes ready.
+   *
+   * @throws RuntimeException what a primer threw: it could not build what payloads need
    */
   public void prime() {
     EntryPointPriming.prime(routes);

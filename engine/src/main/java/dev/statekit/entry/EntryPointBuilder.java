@@ -51,7 +51,9 @@ public final class EntryPointBuilder {
    * Adds work {@link EntryPoint#prime()} runs after its own: typically a copy of the application
    * wired to {@code dev.statekit.aws.Priming}'s offline clients, invoked once, so a SnapStart
    * snapshot holds the code a real invocation runs. A primer must not reach the network or real
-   * state; its failures are logged and ignored.
+   * state. What it throws fails {@link EntryPoint#prime()} (and so the snapshot): a primer catches
+   * what it expects to fail offline (an invocation that needs a real answer), and lets a failure to
+   * build what payloads need (a malformed variable) through.
    */
   public EntryPointBuilder primer(Runnable primer) {
     primers.add(Objects.requireNonNull(primer, "primer"));

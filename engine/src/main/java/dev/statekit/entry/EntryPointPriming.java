@@ -33,13 +33,11 @@ final class EntryPointPriming {
     Types.prepareJsonTypes();
     Answers.batchItemFailures(List.of("primed"));
     Answers.tasks(Map.of("primed", Map.of("n", 0)));
+    // A primer's failure is not swallowed: it builds what payloads need from the configuration
+    // (a pipeline's factory reads its variables then), and one that cannot must fail the snapshot,
+    // not every batch of the published version.
     for (Runnable primer : routes.primers) {
-      try {
-        primer.run();
-      } catch (RuntimeException e) {
-        // Priming only loads code: a primer that fails has still loaded what it reached.
-        dev.statekit.telemetry.Log.of(EntryPoint.class).debug("A primer failed: " + e, e);
-      }
+      primer.run();
     }
   }
 }

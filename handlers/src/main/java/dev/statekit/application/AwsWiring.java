@@ -103,7 +103,11 @@ final class AwsWiring {
     for (EgressQueue route : application.egressQueues()) {
       egressQueueUrls.put(route.egress(), queueUrl(route.queueVariable(), route.meaning()));
     }
-    this.batchTimeout = Settings.seconds(variables, BATCH_TIMEOUT_SECONDS, Duration.ofMinutes(15));
+    // Lambda's longest timeout: a longer one is a mistake, and past a Duration's milliseconds it
+    // would fail every batch's arithmetic.
+    this.batchTimeout =
+        Settings.seconds(
+            variables, BATCH_TIMEOUT_SECONDS, Duration.ofMinutes(15), Duration.ofMinutes(15));
     this.dynamoDb = Lazy.of(clients.dynamoDb());
     this.sqs = Lazy.of(clients.sqs());
     this.kinesis = Lazy.of(clients.kinesis());
