@@ -75,7 +75,8 @@ public class PipelineHandler extends StateKitHandler {
   static EntryPoint entryPoint(BatchPipeline pipeline, List<String> sources) {
     EntryPointBuilder routes = EntryPoint.builder().scheduled(TICK, pipeline.tickTask());
     for (String arn : sources) {
-      String service = arn.startsWith("arn:") ? arn.split(":", 4)[2] : "";
+      String[] parts = arn.split(":", 4);
+      String service = parts.length == 4 && parts[0].equals("arn") ? parts[2] : "";
       switch (service) {
         case "sqs" -> routes.queue(arn, pipeline.queueConsumer());
         case "kinesis" -> routes.kinesisStream(arn, pipeline.kinesisConsumer());
