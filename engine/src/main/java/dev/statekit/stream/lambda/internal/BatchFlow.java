@@ -567,10 +567,13 @@ final class BatchFlow {
       return Progress.afterUnorderedBatch(
           stored, next.watermark(), now, engine.settings.batchTimeoutMs());
     }
-    // Only this batch again, or the tick, may write the split while a batch of it runs.
+    // Only this batch again, or the tick, may write the split while a batch of it runs; or the
+    // last attempt of a batch this one found given up, still running when Lambda moved on (its
+    // writes land late), whose checkpoint is then merged like the tick's.
     boolean moved =
         !Objects.equals(stored.position(), readPosition)
-            && !Objects.equals(stored.lastStart(), first);
+            && !Objects.equals(stored.lastStart(), first)
+            && !givenUpAttempt(stored, next, first);
     if (moved) {
       throw new PipelineFailedException(
           "Pipeline "
@@ -612,6 +615,27 @@ final class BatchFlow {
         now,
         Math.max(next.firedThrough(), stored.firedThrough()),
         givenUp);
+  }
+
+  /**
+   * Whether {@code stored} was written by an attempt of a range {@code next} records as given up,
+   * and ends before this batch's first record: a late write of the batch before this one, not a
+   * batch of the shard running beside it.
+   */
+  private boolean givenUpAttempt(SplitState stored, SplitState next, String first) {
+    String start = stored.lastStart();
+    String reached = stored.position();
+    if (start == null
+        || reached == null
+        || dev.statekit.stream.SourcePosition.compareOffsets(reached, first) >= 0) {
+      return false;
+    }
+    for (GivenUp gap : next.givenUp()) {
+      if (gap.split().equals(split) && gap.covers(start)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private BatchResult result(
