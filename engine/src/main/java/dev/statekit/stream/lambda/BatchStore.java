@@ -20,6 +20,14 @@ import java.util.Set;
  */
 public interface BatchStore {
   /**
+   * The most UTF-8 bytes of an encoded key a store must take: DynamoDB's partition key holds 2,048,
+   * and {@code DynamoDbBatchStore}'s item key is the pipeline's name and the operator's id (at most
+   * 140 bytes together) before the key. A record keyed longer is that record's failure, saying so,
+   * not its whole batch's.
+   */
+  int MAX_KEY_BYTES = 1_024;
+
+  /**
    * Reads keys' items, strongly consistent.
    *
    * @param pipeline the pipeline's name

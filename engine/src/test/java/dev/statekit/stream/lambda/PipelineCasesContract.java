@@ -445,4 +445,34 @@ abstract class PipelineCasesContract {
         () -> pipeline.replay(GivenUp.onFailure(SHARD, "1000", "1000"), shard(1000, "k1,a")),
         "a batch that checkpointed: its records were applied");
   }
+
+  /**
+   * A key longer than the store can hold (a page's URL, keyed as it comes) fails its own record,
+   * saying why: DynamoDB refused the batch's whole read of keys, so on a queue every message of the
+   * batch failed with it, its neighbours dead-lettered by the redrive without a word of why. A key
+   * of the most bytes a store takes is kept.
+   */
+  @Test
+  void aKeyTooLongForTheStoreFailsItsOwnRecordOnly() {
+    BatchPipeline pipeline = pipeline(perRecord(results()));
+    String longest = "é".repeat(BatchStore.MAX_KEY_BYTES / 2);
+    String tooLong = "k".repeat(BatchStore.MAX_KEY_BYTES + 1);
+    BatchResult queue =
+        pipeline.process(
+            SourceBatch.unordered(QUEUE)
+                .add("m-1", 0, bytes("k1,a"))
+                .add("m-2", 0, bytes(tooLong + ",b"))
+                .add("m-3", 0, bytes(longest + ",c"))
+                .build());
+    assertEquals(List.of("m-2"), queue.failedOffsets());
+    assertTrue(
+        queue.failure().orElseThrow().contains("its key is 1025 bytes"),
+        queue.failure().orElseThrow());
+    assertEquals(Set.of("k1:a", longest + ":c"), texts());
+
+    pipeline.registerSplits(List.of(SHARD));
+    BatchResult shard = pipeline.process(shard(1000, "k2,d", tooLong + ",e", "k3,f"));
+    assertEquals(List.of("1001"), shard.failedOffsets(), "the shard resumes at the long key");
+    assertEquals(Set.of("k1:a", longest + ":c", "k2:d"), texts());
+  }
 }
