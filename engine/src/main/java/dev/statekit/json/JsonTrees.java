@@ -213,7 +213,13 @@ final class JsonTrees {
           case LONG -> out.writeNumber(node.longValue());
           case BIG_INTEGER -> out.writeNumber(node.bigIntegerValue());
           case FLOAT -> out.writeNumber(node.floatValue());
-          case DOUBLE -> out.writeNumber(node.doubleValue());
+          case DOUBLE -> {
+            if (node instanceof TextDoubleNode read && read.losesItsFloat()) {
+              out.writeNumber(read.text());
+            } else {
+              out.writeNumber(node.doubleValue());
+            }
+          }
           default -> out.writeNumber(node.decimalValue());
         }
       }
