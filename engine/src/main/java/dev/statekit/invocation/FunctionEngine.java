@@ -66,7 +66,9 @@ public final class FunctionEngine {
   private static AddressRun open(StatefulFunctionSpec spec, Address target) {
     try {
       return new AddressRun(target, spec.newBatchFunction(), spec.valueSpecs());
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | StackOverflowError | AssertionError | LinkageError e) {
+      // As AddressRun takes them from the function itself: a supplier whose class cannot load
+      // fails its messages, each dead-lettered with the error, not every batch it shares.
       throw new FunctionInvocationException(target, 0, "(supplier)", e);
     }
   }

@@ -222,7 +222,7 @@ final class AwsWiring {
             () -> {
               // Built before the snapshot; constructing a client opens no connection.
               builds.forEach(Runnable::run);
-              prime();
+              prime(true);
             })
         .build();
   }
@@ -233,7 +233,8 @@ final class AwsWiring {
         .primer(
             () -> {
               runtime.get();
-              prime();
+              // The ingress function runs no pipeline and is given none of their variables.
+              prime(false);
             })
         .build();
   }
@@ -265,9 +266,11 @@ final class AwsWiring {
   /**
    * Runs the declared priming payloads through a copy of the application wired to offline clients
    * ({@link Priming}): before a SnapStart snapshot, this loads the code of a real invocation (the
-   * runtime, the SDK's request path) without a connection or a real write.
+   * runtime, the SDK's request path) without a connection or a real write. The application's
+   * pipelines with it ({@code pipelines}) only for the function that runs them: their factories
+   * read variables only that function is given.
    */
-  private void prime() {
+  private void prime(boolean pipelines) {
     DynamoDbClient offlineDynamoDb = Priming.dynamoDbClient();
     FunctionRuntime offline =
         runtime(
@@ -283,7 +286,7 @@ final class AwsWiring {
             .scheduled(FunctionRuntime.SWEEP_TASK, offline.sweepTask())
             .anyQueue(offline.queueConsumer())
             .anyScheduleRule();
-    for (PipelineDeclaration declared : application.pipelines()) {
+    for (PipelineDeclaration declared : pipelines ? application.pipelines() : List.of()) {
       // Its egress queues replaced by sinks that drop: priming sends nothing anywhere.
       Map<TypeName, EgressSink> dropped = new HashMap<>();
       egressQueueUrls.keySet().forEach(name -> dropped.put(name, records -> {}));
