@@ -57,6 +57,7 @@ public final class InMemoryBatchStore implements BatchStore {
     Map<String, KeyItem> found = new HashMap<>(encodedKeys.size() * 2);
     Map<String, KeyItem> scoped = scope(keys, pipeline, operator);
     for (String key : encodedKeys) {
+      refuseIfLong(key);
       KeyItem item = scoped.get(key);
       if (item != null) {
         found.put(key, item);
@@ -70,6 +71,7 @@ public final class InMemoryBatchStore implements BatchStore {
       String pipeline, String operator, List<KeyWrite> writes) {
     Set<String> conflicts = new HashSet<>();
     Map<String, KeyItem> scoped = scope(keys, pipeline, operator);
+    writes.forEach(write -> refuseIfLong(write.key()));
     for (KeyWrite write : writes) {
       KeyItem stored = scoped.get(write.key());
       long version = stored == null ? 0 : stored.version();
@@ -214,5 +216,20 @@ public final class InMemoryBatchStore implements BatchStore {
       Map<String, Map<String, Map<String, V>>> all, String pipeline, String inner) {
     return all.computeIfAbsent(pipeline, p -> new HashMap<>())
         .computeIfAbsent(inner, i -> new HashMap<>());
+  }
+
+  /**
+   * DynamoDB refuses a request holding a key past its partition key's bytes: so does this store.
+   */
+  private static void refuseIfLong(String key) {
+    if (key.length() > MAX_KEY_BYTES / 3
+        && key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
+      throw new dev.statekit.stream.state.StateStoreException(
+          dev.statekit.StateKitException.Reason.INVALID_REQUEST,
+          "A key of "
+              + key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+              + " bytes: a store takes at most "
+              + MAX_KEY_BYTES);
+    }
   }
 }

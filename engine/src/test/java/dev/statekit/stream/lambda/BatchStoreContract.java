@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.StateKitException;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
+import dev.statekit.stream.state.StateStoreException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -260,5 +263,23 @@ abstract class BatchStoreContract {
 
   private static List<String> ids(List<TimerItem> items) {
     return items.stream().map(TimerItem::id).toList();
+  }
+
+  /**
+   * A key longer than DynamoDB's partition key can hold is refused as an invalid request on every
+   * store: the in-memory one took it, so a pipeline keyed by long texts passed locally and failed
+   * on AWS.
+   */
+  @Test
+  void aKeyLongerThanDynamoDbsPartitionKeyIsRefused() {
+    BatchStore store = store();
+    String key = "k".repeat(2100);
+    StateStoreException e =
+        assertThrows(
+            StateStoreException.class,
+            () ->
+                store.writeKeys(
+                    pipeline, "op", List.of(new KeyWrite(key, 0, bytes("s"), null, 0))));
+    assertEquals(StateKitException.Reason.INVALID_REQUEST, e.reason());
   }
 }

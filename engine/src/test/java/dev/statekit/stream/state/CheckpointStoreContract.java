@@ -116,4 +116,20 @@ abstract class CheckpointStoreContract {
     assertEquals(StateKitException.Reason.INVALID_REQUEST, e.reason());
     assertTrue(e.getMessage().contains("corrupt"), e.getMessage());
   }
+
+  /**
+   * Completing a checkpoint again with the same manifest (a retry after a lost answer) passes on
+   * every store: the in-memory one refused it as older than itself, a conflict DynamoDB's never
+   * gives.
+   */
+  @Test
+  void completingTheSameCheckpointAgainPasses() {
+    CheckpointStore store = store();
+    long id = store.begin(pipeline);
+    store.writePart(pipeline, id, "source", new byte[] {7});
+    CheckpointManifest manifest = manifest(id, Set.of("source"));
+    store.complete(pipeline, manifest);
+    store.complete(pipeline, manifest);
+    assertEquals(id, store.latest(pipeline).orElseThrow().manifest().id());
+  }
 }
