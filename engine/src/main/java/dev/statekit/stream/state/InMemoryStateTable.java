@@ -26,6 +26,14 @@ public final class InMemoryStateTable implements StateTable {
 
   @Override
   public void write(String scope, List<StateWrite> writes) {
+    for (StateWrite write : writes) {
+      if (write.state() != null) {
+        StateItemLimits.checkState(
+            scope,
+            write.key(),
+            length(write.state().value()) + length(write.state().previousValue()));
+      }
+    }
     Map<String, StoredState> items = scopes.computeIfAbsent(scope, s -> new ConcurrentHashMap<>());
     for (StateWrite write : writes) {
       if (write.state() == null) {
@@ -44,6 +52,7 @@ public final class InMemoryStateTable implements StateTable {
   @Override
   public void writeCollection(
       String collection, Map<String, byte[]> puts, Collection<String> deletes) {
+    puts.forEach((key, data) -> StateItemLimits.checkCollectionItem(collection, key, data.length));
     Map<String, byte[]> items =
         collections.computeIfAbsent(collection, c -> new ConcurrentHashMap<>());
     items.putAll(puts);
@@ -58,5 +67,9 @@ public final class InMemoryStateTable implements StateTable {
   /** How many items one scope holds (for tests and metrics). */
   public int size(String scope) {
     return scopes.getOrDefault(scope, Map.of()).size();
+  }
+
+  private static int length(byte[] bytes) {
+    return bytes == null ? 0 : bytes.length;
   }
 }

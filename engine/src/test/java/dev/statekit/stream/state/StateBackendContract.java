@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.StateKitException;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.serde.Serde;
 import dev.statekit.stream.serde.Serdes;
@@ -216,5 +217,45 @@ abstract class StateBackendContract {
     assertEquals(7, items.get("9#1#0#0")[big.length - 1]);
     assertEquals(3, items.get("7#2#1#0")[0]);
     assertEquals(2, table().readCollection(other).get("5#1#0#0")[0]);
+  }
+
+  /**
+   * A key's state past DynamoDB's 400 KB item (a list state buffering a window's records) is
+   * refused at the flush on every table: the in-memory one took it, so a pipeline that checkpointed
+   * locally failed every checkpoint on AWS.
+   */
+  @Test
+  void aKeysStateOverDynamoDbsItemLimitIsRefusedAtTheFlush() {
+    Handles h = open(CheckpointLineage.EMPTY, 1000);
+    h.store.setCurrentKey("big");
+    String record = "x".repeat(1024);
+    for (int i = 0; i < 420; i++) {
+      h.seen.add(record);
+    }
+    StateStoreException e = assertThrows(StateStoreException.class, () -> h.store.flush(1));
+    assertEquals(StateKitException.Reason.INVALID_REQUEST, e.reason());
+  }
+
+  /** A key past DynamoDB's partition key is refused at the flush on every table. */
+  @Test
+  void aKeyLongerThanDynamoDbsPartitionKeyIsRefusedAtTheFlush() {
+    Handles h = open(CheckpointLineage.EMPTY, 1000);
+    h.setSum("k".repeat(2100), 1);
+    StateStoreException e = assertThrows(StateStoreException.class, () -> h.store.flush(1));
+    assertEquals(StateKitException.Reason.INVALID_REQUEST, e.reason());
+    assertTrue(e.getMessage().contains("key by something shorter"), e.getMessage());
+  }
+
+  /** A collection item (a window operator's timers) past 400 KB is refused on every table. */
+  @Test
+  void aCollectionItemOverDynamoDbsItemLimitIsRefused() {
+    StateStoreException e =
+        assertThrows(
+            StateStoreException.class,
+            () ->
+                table()
+                    .writeCollection(
+                        pipeline + "#op#timers", Map.of("t1", new byte[400 * 1024]), List.of()));
+    assertEquals(StateKitException.Reason.INVALID_REQUEST, e.reason());
   }
 }

@@ -1,10 +1,9 @@
 package dev.statekit.stream.state.dynamodb;
 
-import dev.statekit.StateKitException.Reason;
 import dev.statekit.aws.ApplicationTable;
 import dev.statekit.aws.RetryPolicy;
 import dev.statekit.stream.state.StateBackend;
-import dev.statekit.stream.state.StateStoreException;
+import dev.statekit.stream.state.StateItemLimits;
 import dev.statekit.stream.state.StateTable;
 import dev.statekit.stream.state.StoredState;
 import java.util.ArrayList;
@@ -35,9 +34,6 @@ public final class DynamoDbStateTable implements StateTable {
 
   /** The sort key prefix of collection items. */
   static final String ITEM_PREFIX = "item#";
-
-  /** DynamoDB's item size limit, less room for keys and attribute names. */
-  static final int MAX_VALUE_BYTES = 390 * 1024;
 
   private final BatchItemCalls batches;
 
@@ -89,19 +85,8 @@ public final class DynamoDbStateTable implements StateTable {
         continue;
       }
       StoredState state = write.state();
-      int size = length(state.value()) + length(state.previousValue());
-      if (size > MAX_VALUE_BYTES) {
-        throw new StateStoreException(
-            Reason.INVALID_REQUEST,
-            "The state of key '"
-                + write.key()
-                + "' in "
-                + scope
-                + " is "
-                + size
-                + " bytes with its previous version, over DynamoDB's 400 KB item limit:"
-                + " keep less state per key (for example aggregate instead of buffering a window)");
-      }
+      StateItemLimits.checkState(
+          scope, write.key(), length(state.value()) + length(state.previousValue()));
       Map<String, AttributeValue> item = new HashMap<>(key);
       item.put("v", AttributeValue.fromN(Long.toString(state.version())));
       item.put("pv", AttributeValue.fromN(Long.toString(state.previousVersion())));
@@ -133,17 +118,7 @@ public final class DynamoDbStateTable implements StateTable {
     List<WriteRequest> requests = new ArrayList<>(puts.size() + deletes.size());
     puts.forEach(
         (key, data) -> {
-          if (data.length > MAX_VALUE_BYTES) {
-            throw new StateStoreException(
-                Reason.INVALID_REQUEST,
-                "Item '"
-                    + key
-                    + "' of "
-                    + collection
-                    + " is "
-                    + data.length
-                    + " bytes, over DynamoDB's 400 KB item limit: write it in smaller parts");
-          }
+          StateItemLimits.checkCollectionItem(collection, key, data.length);
           Map<String, AttributeValue> item = new HashMap<>(itemKey(pk, ITEM_PREFIX + key));
           item.put("data", AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(data)));
           requests.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());

@@ -1,0 +1,86 @@
+package dev.statekit.stream.state;
+
+import dev.statekit.StateKitException.Reason;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What every {@link StateTable} refuses, as DynamoDB does, so that state that checkpoints in memory
+ * checkpoints on AWS too: an item over 400 KB (less room for its keys and attribute names), and a
+ * key past DynamoDB's key sizes (2,048 bytes for a partition key, the table's prefix included;
+ * 1,024 for a collection item's sort key). Each is a {@link StateStoreException} with {@code
+ * INVALID_REQUEST} naming what is too large and what to do.
+ */
+public final class StateItemLimits {
+  /** The most bytes of a key's state with its previous version, or of a collection item. */
+  public static final int MAX_VALUE_BYTES = 390 * 1024;
+
+  /** DynamoDB's partition key, less the table's prefix ({@code pipe#}). */
+  private static final int MAX_PARTITION_BYTES = 2048 - 5;
+
+  /** DynamoDB's sort key, less a collection item's prefix ({@code item#}). */
+  private static final int MAX_SORT_BYTES = 1024 - 5;
+
+  private StateItemLimits() {}
+
+  /** Refuses a state item of {@code key} in {@code scope} holding {@code bytes} of state. */
+  public static void checkState(String scope, String key, int bytes) {
+    if (tooLong(scope.length() + 1 + key.length(), scope + "#" + key, MAX_PARTITION_BYTES)) {
+      throw new StateStoreException(
+          Reason.INVALID_REQUEST,
+          "The key '"
+              + shortened(key)
+              + "' of "
+              + scope
+              + " is too long for a state table (DynamoDB's partition key holds 2,048 bytes with"
+              + " the operator's scope): key by something shorter, such as a hash of it");
+    }
+    if (bytes > MAX_VALUE_BYTES) {
+      throw new StateStoreException(
+          Reason.INVALID_REQUEST,
+          "The state of key '"
+              + shortened(key)
+              + "' in "
+              + scope
+              + " is "
+              + bytes
+              + " bytes with its previous version, over DynamoDB's 400 KB item limit:"
+              + " keep less state per key (for example aggregate instead of buffering a window)");
+    }
+  }
+
+  /** Refuses item {@code key} of {@code collection} holding {@code bytes}. */
+  public static void checkCollectionItem(String collection, String key, int bytes) {
+    if (tooLong(collection.length(), collection, MAX_PARTITION_BYTES)
+        || tooLong(key.length(), key, MAX_SORT_BYTES)) {
+      throw new StateStoreException(
+          Reason.INVALID_REQUEST,
+          "Item '"
+              + shortened(key)
+              + "' of "
+              + shortened(collection)
+              + " has a key too long for a state table (DynamoDB's keys hold 2,048 bytes for the"
+              + " collection and 1,024 for the item)");
+    }
+    if (bytes > MAX_VALUE_BYTES) {
+      throw new StateStoreException(
+          Reason.INVALID_REQUEST,
+          "Item '"
+              + shortened(key)
+              + "' of "
+              + collection
+              + " is "
+              + bytes
+              + " bytes, over DynamoDB's 400 KB item limit: write it in smaller parts");
+    }
+  }
+
+  /** Whether {@code text}, of {@code chars} characters, is over {@code most} UTF-8 bytes. */
+  private static boolean tooLong(int chars, String text, int most) {
+    // A character is at most three UTF-8 bytes (a surrogate pair, two characters, is four).
+    return chars * 3L > most && text.getBytes(StandardCharsets.UTF_8).length > most;
+  }
+
+  private static String shortened(String text) {
+    return text.length() > 80 ? text.substring(0, 80) + "..." : text;
+  }
+}
