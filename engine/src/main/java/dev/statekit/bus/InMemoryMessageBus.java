@@ -77,7 +77,7 @@ public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
     }
     long now = clock.millis();
     deduplication.values().removeIf(sentAt -> sentAt + DEDUPLICATION_WINDOW.toMillis() <= now);
-    Map<Integer, String> refused = QueueLimits.refusals(messages, maxMessageBytes());
+    Map<Integer, String> refused = QueueLimits.refusals(messages, maxMessageBytes(), true);
     for (int i = 0; i < messages.size(); i++) {
       BusMessage message = messages.get(i);
       if (!refused.containsKey(i)

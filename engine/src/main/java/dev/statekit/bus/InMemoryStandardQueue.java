@@ -43,7 +43,7 @@ public final class InMemoryStandardQueue implements MessageBus, InMemoryQueue {
           "A batch holds at most " + MAX_BATCH + " messages, got " + batch.size());
     }
     long now = clock.millis();
-    Map<Integer, String> refused = QueueLimits.refusals(batch, maxMessageBytes());
+    Map<Integer, String> refused = QueueLimits.refusals(batch, maxMessageBytes(), false);
     for (int i = 0; i < batch.size(); i++) {
       if (!refused.containsKey(i)) {
         BusMessage message = batch.get(i);
