@@ -286,7 +286,8 @@ final class AwsWiring {
             .scheduled(FunctionRuntime.SWEEP_TASK, offline.sweepTask())
             .anyQueue(offline.queueConsumer())
             .anyScheduleRule();
-    for (PipelineDeclaration declared : pipelines ? application.pipelines() : List.of()) {
+    for (PipelineDeclaration declared :
+        pipelines ? application.pipelines() : List.<PipelineDeclaration>of()) {
       // Its egress queues replaced by sinks that drop: priming sends nothing anywhere.
       Map<TypeName, EgressSink> dropped = new HashMap<>();
       egressQueueUrls.keySet().forEach(name -> dropped.put(name, records -> {}));
