@@ -1,11 +1,12 @@
 package dev.statekit.stream.lambda;
 
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRecord;
+import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.testing.ManualClock;
 import dev.statekit.types.Types;
 import java.math.BigInteger;
@@ -20,12 +21,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * ParallelizationFactor 1, MaximumRetryAttempts reached on a batch whose last attempt timed out
- * while still running (reliability.md: any invocation may run concurrently with another on the same
- * input): Lambda gives up on batch [1] and hands over batch [2] while that last attempt of [1] is
- * still finishing. It checkpoints [1] after [2] read the split: [2], having applied and delivered,
- * was refused at its checkpoint as if the shard's batches interleaved, telling the user to set the
- * ParallelizationFactor that was 1 already, and used up one of its own attempts. Found by {@code
- * ZombieSimulationTest}.
+ * with its checkpoint write in flight: Lambda gives up on batch [1] and hands over batch [2], and
+ * [1]'s checkpoint lands after [2] read the split. From the split alone that looks like two batches
+ * of the shard running at once (TwoLanesOfOneShardTest), so [2] is refused at its checkpoint; the
+ * message told the user to set the ParallelizationFactor that was 1 already, and now names this
+ * case too. Lambda's retry of [2] goes on from [1]'s checkpoint, and every record counts once.
  */
 class TimedOutLastAttemptTest {
   private static final String SHARD = "clicks/shardId-000000000000";
@@ -58,26 +58,26 @@ class TimedOutLastAttemptTest {
   }
 
   @Test
-  void theNextBatchIsNotRefusedForInterleavingWhenTheGivenUpBatchsLastAttemptCheckpointsLate()
-      throws Exception {
+  void theNextBatchIsRefusedSayingWhyAndItsRetryCountsEveryRecordOnce() throws Exception {
     InMemoryBatchStore store = new InMemoryBatchStore(clock);
     BatchPipeline setup = HotKeys.counts(store, clock, results, BatchFaultHook.NONE);
     setup.registerSplits(List.of(SHARD));
     setup.process(shard(0, 1)); // record 0, checkpointed
 
-    CountDownLatch lastAttemptLoaded = new CountDownLatch(1);
-    CountDownLatch nextDelivered = new CountDownLatch(1);
+    CountDownLatch lastAttemptDelivered = new CountDownLatch(1);
+    CountDownLatch nextLoaded = new CountDownLatch(1);
     CountDownLatch lastAttemptCheckpointed = new CountDownLatch(1);
-    // The last attempt of batch [1]: Lambda's timer for it runs out after its reads.
+    // The last attempt of batch [1] has written its key and delivered; its checkpoint write is
+    // in flight when its time runs out, and lands after [2] read the split.
     BatchPipeline timedOut =
         HotKeys.counts(
             store,
             clock,
             results,
             (step, detail) -> {
-              if (step == BatchFaultHook.Step.LOADED) {
-                lastAttemptLoaded.countDown();
-                await(nextDelivered);
+              if (step == BatchFaultHook.Step.DELIVERED) {
+                lastAttemptDelivered.countDown();
+                await(nextLoaded);
               }
               if (step == BatchFaultHook.Step.CHECKPOINTED) {
                 lastAttemptCheckpointed.countDown();
@@ -90,23 +90,23 @@ class TimedOutLastAttemptTest {
             clock,
             results,
             (step, detail) -> {
-              if (step == BatchFaultHook.Step.DELIVERED) {
-                nextDelivered.countDown();
+              if (step == BatchFaultHook.Step.LOADED && nextLoaded.getCount() > 0) {
+                nextLoaded.countDown();
                 await(lastAttemptCheckpointed);
               }
             });
-    CompletableFuture<BatchResult> stillRunning =
+    CompletableFuture<BatchResult> landing =
         CompletableFuture.supplyAsync(() -> timedOut.process(shard(1, 2)));
-    await(lastAttemptLoaded);
-    assertDoesNotThrow(
-        () -> next.process(shard(2, 3)),
-        "ParallelizationFactor is 1: batch [2] applied and delivered its record, and is refused"
-            + " at its checkpoint as if the shard's batches interleaved");
-    stillRunning.get(20, TimeUnit.SECONDS);
-    // Replaying what the pipeline lists as given up (the late attempt applied it) changes nothing.
-    for (GivenUp range : next.givenUp()) {
-      next.replay(range, shard(1, 2));
-    }
+    await(lastAttemptDelivered);
+    PipelineFailedException refused =
+        assertThrows(PipelineFailedException.class, () -> next.process(shard(2, 3)));
+    assertTrue(
+        refused.getMessage().contains("wrote its checkpoint late"),
+        "the refusal names the late checkpoint, not only ParallelizationFactor: "
+            + refused.getMessage());
+    landing.get(20, TimeUnit.SECONDS);
+    next.process(shard(2, 3)); // Lambda retries [2]: it goes on from [1]'s checkpoint
+    assertEquals(List.of(), next.givenUp(), "nothing is left to replay: [1] was applied");
     next.process(shard(3, 4));
     Map<String, String> counts = new TreeMap<>();
     for (EgressRecord record : results.records()) {

@@ -567,13 +567,14 @@ final class BatchFlow {
       return Progress.afterUnorderedBatch(
           stored, next.watermark(), now, engine.settings.batchTimeoutMs());
     }
-    // Only this batch again, or the tick, may write the split while a batch of it runs; or the
-    // last attempt of a batch this one found given up, still running when Lambda moved on (its
-    // writes land late), whose checkpoint is then merged like the tick's.
+    // Only this batch again, or the tick, may write the split while a batch of it runs. From the
+    // split alone a batch running beside this one (ParallelizationFactor above 1) and the late
+    // checkpoint of the last attempt of a batch Lambda gave up on (timed out, its write landing
+    // after this batch read the split) look the same: both are refused, and the retry of this
+    // batch reads that checkpoint and goes on.
     boolean moved =
         !Objects.equals(stored.position(), readPosition)
-            && !Objects.equals(stored.lastStart(), first)
-            && !givenUpAttempt(stored, next, first);
+            && !Objects.equals(stored.lastStart(), first);
     if (moved) {
       throw new PipelineFailedException(
           "Pipeline "
@@ -585,7 +586,9 @@ final class BatchFlow {
               + ") checkpointed while the batch from "
               + first
               + " ran: the shard's batches interleave, as they do when the event source"
-              + " mapping's ParallelizationFactor is above 1. Set ParallelizationFactor to 1.",
+              + " mapping's ParallelizationFactor is above 1 (set it to 1), or the last attempt of"
+              + " a batch Lambda gave up on wrote its checkpoint late (with ParallelizationFactor 1:"
+              + " nothing to do, the retry of this batch goes on from that checkpoint).",
           null);
     }
     List<GivenUp> givenUp = new ArrayList<>(stored.givenUp());
@@ -615,27 +618,6 @@ final class BatchFlow {
         now,
         Math.max(next.firedThrough(), stored.firedThrough()),
         givenUp);
-  }
-
-  /**
-   * Whether {@code stored} was written by an attempt of a range {@code next} records as given up,
-   * and ends before this batch's first record: a late write of the batch before this one, not a
-   * batch of the shard running beside it.
-   */
-  private boolean givenUpAttempt(SplitState stored, SplitState next, String first) {
-    String start = stored.lastStart();
-    String reached = stored.position();
-    if (start == null
-        || reached == null
-        || dev.statekit.stream.SourcePosition.compareOffsets(reached, first) >= 0) {
-      return false;
-    }
-    for (GivenUp gap : next.givenUp()) {
-      if (gap.split().equals(split) && gap.covers(start)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private BatchResult result(
