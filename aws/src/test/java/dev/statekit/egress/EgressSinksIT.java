@@ -113,6 +113,29 @@ class EgressSinksIT {
     assertEquals(2, egressItems(dynamoDb, table, egress).size(), "nothing written");
   }
 
+  /**
+   * A record id past DynamoDB's sort key (a window result's id names its key, up to a kilobyte) is
+   * written under its digest, the id kept in {@code id}, once however often it is delivered:
+   * DynamoDB refused the whole BatchWriteItem, on every delivery.
+   */
+  @Test
+  void aRecordIdPastDynamoDbsSortKeyIsWrittenUnderItsDigestOnce(
+      DynamoDbClient dynamoDb, TestTable table) {
+    TypeName egress = TypeName.of("app", "long-" + UUID.randomUUID().toString().substring(0, 8));
+    DynamoDbTableSink sink = DynamoDbTableSink.onApplicationTable(dynamoDb, table.name());
+    String id = "pipeline/1.0-window/" + "k".repeat(1_100) + "/0-100/0";
+
+    sink.deliver(List.of(text(egress, id, "a window"), text(egress, "short", "beside it")));
+    sink.deliver(List.of(text(egress, id, "a window"))); // delivered again
+
+    var items = egressItems(dynamoDb, table, egress);
+    assertEquals(2, items.size(), "each record once: " + items);
+    var hashed = items.stream().filter(i -> i.containsKey("id")).findFirst().orElseThrow();
+    assertEquals(id, hashed.get("id").s());
+    assertTrue(hashed.get("sk").s().startsWith("sha256-"), hashed.get("sk").s());
+    assertEquals("a window", hashed.get("text").s());
+  }
+
   private static EgressRecord text(TypeName egress, String id, String text) {
     return EgressRecord.builder(
             id, egress, SOURCE, "io.statefun.types/string", Types.stringType().serialize(text))

@@ -1,10 +1,12 @@
 package dev.statekit.aws.dynamodb;
 
 import dev.statekit.aws.RetryPolicy;
+import dev.statekit.bus.QueueIds;
 import dev.statekit.egress.EgressException;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.runtime.store.DynamoDbItemSize;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -24,12 +26,18 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * the same item: every record is in the table exactly once. Items hold {@code egress}, {@code
  * source}, {@code type}, {@code value} (bytes), {@code text} (when the value is text and the item
  * has room for it beside the value: {@code value} is the record), and {@code key} / {@code
- * destination} when the record has them. A record whose item would pass DynamoDB's 400 KB even
- * without {@code text} is refused by id before anything is written. Written with BatchWriteItem, 25
- * at a time; throttled items are written again with backoff.
+ * destination} when the record has them. A record id longer than DynamoDB's key takes is keyed by
+ * {@code sha256-<digest>} instead, the id itself in {@code id}. A record whose item would pass
+ * DynamoDB's 400 KB even without {@code text} is refused by id before anything is written. Written
+ * with BatchWriteItem, 25 at a time; throttled items are written again with backoff.
  */
 public final class DynamoDbTableSink implements EgressSink {
   private static final int MAX_BATCH = 25;
+
+  /** DynamoDB's partition and sort keys hold 2,048 and 1,024 bytes. */
+  private static final int MAX_PARTITION_KEY = 2048;
+
+  private static final int MAX_SORT_KEY = 1024;
 
   private final DynamoDbClient dynamoDb;
   private final String table;
@@ -62,6 +70,18 @@ public final class DynamoDbTableSink implements EgressSink {
    */
   public static DynamoDbTableSink onApplicationTable(DynamoDbClient dynamoDb, String table) {
     return new DynamoDbTableSink(dynamoDb, table, "pk", "sk", RetryPolicy.defaults());
+  }
+
+  /**
+   * The record's id as the item's key, or, for an id past what DynamoDB's key holds (a window
+   * result's id names its key, which may be up to a kilobyte), {@code sha256-} and its digest, the
+   * same on every delivery: the item is still written once, and keeps the id in {@code id}.
+   */
+  static String itemId(String id, int maxBytes) {
+    if (id.length() * 3L <= maxBytes || id.getBytes(StandardCharsets.UTF_8).length <= maxBytes) {
+      return id;
+    }
+    return "sha256-" + QueueIds.sha256(id);
   }
 
   @Override
@@ -120,11 +140,15 @@ public final class DynamoDbTableSink implements EgressSink {
 
   private Map<String, AttributeValue> item(EgressRecord record) {
     Map<String, AttributeValue> item = new HashMap<>();
+    String itemId = itemId(record.id(), sortKey == null ? MAX_PARTITION_KEY : MAX_SORT_KEY);
     if (sortKey == null) {
-      item.put(partitionKey, AttributeValue.fromS(record.id()));
+      item.put(partitionKey, AttributeValue.fromS(itemId));
     } else {
       item.put(partitionKey, AttributeValue.fromS("egress#" + record.egress().asString()));
-      item.put(sortKey, AttributeValue.fromS(record.id()));
+      item.put(sortKey, AttributeValue.fromS(itemId));
+    }
+    if (!itemId.equals(record.id())) {
+      item.put("id", AttributeValue.fromS(record.id()));
     }
     item.put("egress", AttributeValue.fromS(record.egress().asString()));
     item.put("source", AttributeValue.fromS(record.source().toString()));

@@ -6,7 +6,10 @@ import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** What {@link DynamoDbTableSink#onApplicationTable} wrote for one egress: text by record id. */
+/**
+ * What {@link DynamoDbTableSink#onApplicationTable} wrote for one egress: text by record id (the
+ * {@code id} attribute where a long id is keyed by its digest).
+ */
 public final class StoredResults {
   private StoredResults() {}
 
@@ -21,7 +24,11 @@ public final class StoredResults {
                     .expressionAttributeValues(
                         Map.of(":p", AttributeValue.fromS("egress#" + egress))))
         .items()
-        .forEach(item -> stored.put(item.get("sk").s(), item.get("text").s()));
+        .forEach(
+            item ->
+                stored.put(
+                    item.containsKey("id") ? item.get("id").s() : item.get("sk").s(),
+                    item.get("text").s()));
     return stored;
   }
 }

@@ -475,4 +475,20 @@ abstract class PipelineCasesContract {
     assertEquals(List.of("1001"), shard.failedOffsets(), "the shard resumes at the long key");
     assertEquals(Set.of("k1:a", longest + ":c", "k2:d"), texts());
   }
+
+  /**
+   * The window result of a key as long as the check admits is delivered: its id names the key, so
+   * it is longer than the key, and as a table's sort key (the application table's results) it
+   * passed DynamoDB's 1,024 bytes, so every batch firing it failed for good on AWS.
+   */
+  @Test
+  void aWindowOfTheLongestKeyIsDelivered() {
+    BatchPipeline pipeline = pipeline(windowed(results()));
+    pipeline.registerSplits(List.of(SHARD));
+    String key = "k".repeat(BatchStore.MAX_KEY_BYTES);
+    assertEquals(List.of(), pipeline.process(shard(1000, key + "@5")).failedOffsets());
+    BatchResult fired = pipeline.process(shard(1001, "other@500")); // event time passes the window
+    assertEquals(List.of(), fired.failedOffsets(), () -> fired.failure().orElse(""));
+    assertTrue(texts().contains(key + "@0=1"), "the long key's window result was delivered");
+  }
 }
