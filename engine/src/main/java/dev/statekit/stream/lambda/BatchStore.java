@@ -27,6 +27,16 @@ public interface BatchStore {
    */
   int MAX_KEY_BYTES = 1_024;
 
+  /** The UTF-8 bytes of {@code key} if they are past {@link #MAX_KEY_BYTES}, else 0. */
+  static int bytesPastLimit(String key) {
+    // A character is at most three UTF-8 bytes: a short key needs no encoding to be counted.
+    if (key.length() <= MAX_KEY_BYTES / 3) {
+      return 0;
+    }
+    int bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    return bytes > MAX_KEY_BYTES ? bytes : 0;
+  }
+
   /**
    * Reads keys' items, strongly consistent.
    *

@@ -1,5 +1,7 @@
 package dev.statekit.stream.lambda;
 
+import dev.statekit.StateKitException;
+import dev.statekit.stream.state.StateStoreException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -218,18 +220,13 @@ public final class InMemoryBatchStore implements BatchStore {
         .computeIfAbsent(inner, i -> new HashMap<>());
   }
 
-  /**
-   * DynamoDB refuses a request holding a key past its partition key's bytes: so does this store.
-   */
+  /** DynamoDB refuses a request holding a key past its partition key: so does this store. */
   private static void refuseIfLong(String key) {
-    if (key.length() > MAX_KEY_BYTES / 3
-        && key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
-      throw new dev.statekit.stream.state.StateStoreException(
-          dev.statekit.StateKitException.Reason.INVALID_REQUEST,
-          "A key of "
-              + key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-              + " bytes: a store takes at most "
-              + MAX_KEY_BYTES);
+    int bytes = BatchStore.bytesPastLimit(key);
+    if (bytes > 0) {
+      throw new StateStoreException(
+          StateKitException.Reason.INVALID_REQUEST,
+          "A key of " + bytes + " bytes: a store takes at most " + MAX_KEY_BYTES);
     }
   }
 }

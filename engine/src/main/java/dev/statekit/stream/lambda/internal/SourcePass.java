@@ -7,7 +7,6 @@ import dev.statekit.stream.lambda.BatchStore;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.state.StateBackend;
 import dev.statekit.stream.state.internal.StateKeys;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -99,17 +98,15 @@ final class SourcePass {
     public void emit(Record<?> record) {
       Object key = shape.keyOf(record);
       String encoded = StateKeys.encode(key, shape.keySerde());
-      if (encoded.length() > BatchStore.MAX_KEY_BYTES / 3) {
-        int bytes = encoded.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > BatchStore.MAX_KEY_BYTES) {
-          throw new IllegalArgumentException(
-              "its key is "
-                  + bytes
-                  + " bytes as the state table stores it, past the "
-                  + BatchStore.MAX_KEY_BYTES
-                  + " a key can have (DynamoDB's partition key holds 2,048): key by something"
-                  + " shorter, such as a hash of it");
-        }
+      int bytes = BatchStore.bytesPastLimit(encoded);
+      if (bytes > 0) {
+        throw new IllegalArgumentException(
+            "its key is "
+                + bytes
+                + " bytes as the state table stores it, past the "
+                + BatchStore.MAX_KEY_BYTES
+                + " a key can have (DynamoDB's partition key holds 2,048): key by something"
+                + " shorter, such as a hash of it");
       }
       current.keyed.add(new KeyedInput(key, encoded, record, current.index, current.keyed.size()));
     }
