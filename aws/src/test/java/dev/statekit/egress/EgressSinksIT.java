@@ -130,8 +130,8 @@ class EgressSinksIT {
 
     var items = egressItems(dynamoDb, table, egress);
     assertEquals(2, items.size(), "each record once: " + items);
-    var hashed = items.stream().filter(i -> i.containsKey("id")).findFirst().orElseThrow();
-    assertEquals(id, hashed.get("id").s());
+    var hashed = items.stream().filter(i -> i.containsKey("record_id")).findFirst().orElseThrow();
+    assertEquals(id, hashed.get("record_id").s());
     assertTrue(hashed.get("sk").s().startsWith("sha256-"), hashed.get("sk").s());
     assertEquals("a window", hashed.get("text").s());
   }

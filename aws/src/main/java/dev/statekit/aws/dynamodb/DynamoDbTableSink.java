@@ -26,10 +26,11 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * the same item: every record is in the table exactly once. Items hold {@code egress}, {@code
  * source}, {@code type}, {@code value} (bytes), {@code text} (when the value is text and the item
  * has room for it beside the value: {@code value} is the record), and {@code key} / {@code
- * destination} when the record has them. A record id longer than DynamoDB's key takes is keyed by
- * {@code sha256-<digest>} instead, the id itself in {@code id}. A record whose item would pass
- * DynamoDB's 400 KB even without {@code text} is refused by id before anything is written. Written
- * with BatchWriteItem, 25 at a time; throttled items are written again with backoff.
+ * destination} when the record has them. A record id longer than DynamoDB's key takes, or one that
+ * starts with {@code sha256-}, is keyed by {@code sha256-<digest>} instead, the id itself in {@code
+ * record_id}. A record whose item would pass DynamoDB's 400 KB even without {@code text} is refused
+ * by id before anything is written. Written with BatchWriteItem, 25 at a time; throttled items are
+ * written again with backoff.
  */
 public final class DynamoDbTableSink implements EgressSink {
   private static final int MAX_BATCH = 25;
@@ -38,6 +39,16 @@ public final class DynamoDbTableSink implements EgressSink {
   private static final int MAX_PARTITION_KEY = 2048;
 
   private static final int MAX_SORT_KEY = 1024;
+
+  /** What an item's key is for a record id keyed by its digest; the id is then in RECORD_ID. */
+  private static final String DIGEST = "sha256-";
+
+  private static final String RECORD_ID = "record_id";
+
+  /** The attributes the sink writes beside the key: a key attribute may not be one of them. */
+  private static final java.util.Set<String> WRITTEN =
+      java.util.Set.of(
+          "egress", "source", "type", "value", "text", "key", "destination", RECORD_ID);
 
   private final DynamoDbClient dynamoDb;
   private final String table;
@@ -58,9 +69,22 @@ public final class DynamoDbTableSink implements EgressSink {
     this.retry = Objects.requireNonNull(retry, "retry");
   }
 
-  /** Writes to a table whose (only) key attribute {@code keyAttribute} takes the record id. */
+  /**
+   * Writes to a table whose (only) key attribute {@code keyAttribute} takes the record id.
+   *
+   * @throws IllegalArgumentException if {@code keyAttribute} is one the sink writes (its value
+   *     would overwrite the key)
+   */
   public static DynamoDbTableSink keyedById(
       DynamoDbClient dynamoDb, String table, String keyAttribute) {
+    if (WRITTEN.contains(keyAttribute)) {
+      throw new IllegalArgumentException(
+          "The table's key attribute '"
+              + keyAttribute
+              + "' is one the sink writes ("
+              + new java.util.TreeSet<>(WRITTEN)
+              + "): key the table by another, such as id");
+    }
     return new DynamoDbTableSink(dynamoDb, table, keyAttribute, null, RetryPolicy.defaults());
   }
 
@@ -78,10 +102,14 @@ public final class DynamoDbTableSink implements EgressSink {
    * same on every delivery: the item is still written once, and keeps the id in {@code id}.
    */
   static String itemId(String id, int maxBytes) {
-    if (id.length() * 3L <= maxBytes || id.getBytes(StandardCharsets.UTF_8).length <= maxBytes) {
+    // An id that itself starts with the prefix is keyed by its digest too, so that a record whose
+    // id is the text of another's digest never shares that one's item.
+    if (!id.startsWith(DIGEST)
+        && (id.length() * 3L <= maxBytes
+            || id.getBytes(StandardCharsets.UTF_8).length <= maxBytes)) {
       return id;
     }
-    return "sha256-" + QueueIds.sha256(id);
+    return DIGEST + QueueIds.sha256(id);
   }
 
   @Override
@@ -148,7 +176,7 @@ public final class DynamoDbTableSink implements EgressSink {
       item.put(sortKey, AttributeValue.fromS(itemId));
     }
     if (!itemId.equals(record.id())) {
-      item.put("id", AttributeValue.fromS(record.id()));
+      item.put(RECORD_ID, AttributeValue.fromS(record.id()));
     }
     item.put("egress", AttributeValue.fromS(record.egress().asString()));
     item.put("source", AttributeValue.fromS(record.source().toString()));

@@ -8,7 +8,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * What {@link DynamoDbTableSink#onApplicationTable} wrote for one egress: text by record id (the
- * {@code id} attribute where a long id is keyed by its digest).
+ * {@code record_id} attribute where a long id is keyed by its digest).
  */
 public final class StoredResults {
   private StoredResults() {}
@@ -27,7 +27,7 @@ public final class StoredResults {
         .forEach(
             item ->
                 stored.put(
-                    item.containsKey("id") ? item.get("id").s() : item.get("sk").s(),
+                    item.containsKey("record_id") ? item.get("record_id").s() : item.get("sk").s(),
                     item.get("text").s()));
     return stored;
   }

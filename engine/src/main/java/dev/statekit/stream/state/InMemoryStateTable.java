@@ -15,6 +15,7 @@ public final class InMemoryStateTable implements StateTable {
   public Map<String, StoredState> read(String scope, Collection<String> keys) {
     Map<String, StoredState> items = scopes.getOrDefault(scope, Map.of());
     Map<String, StoredState> found = new HashMap<>();
+    keys.forEach(key -> StateItemLimits.checkKey(scope, key));
     for (String key : keys) {
       StoredState item = items.get(key);
       if (item != null) {
@@ -27,7 +28,9 @@ public final class InMemoryStateTable implements StateTable {
   @Override
   public void write(String scope, List<StateWrite> writes) {
     for (StateWrite write : writes) {
-      if (write.state() != null) {
+      if (write.state() == null) {
+        StateItemLimits.checkKey(scope, write.key());
+      } else {
         StateItemLimits.checkState(
             scope,
             write.key(),

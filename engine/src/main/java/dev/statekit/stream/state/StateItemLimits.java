@@ -22,8 +22,8 @@ public final class StateItemLimits {
 
   private StateItemLimits() {}
 
-  /** Refuses a state item of {@code key} in {@code scope} holding {@code bytes} of state. */
-  public static void checkState(String scope, String key, int bytes) {
+  /** Refuses {@code key} of {@code scope}, to read, write or delete, if no table can hold it. */
+  public static void checkKey(String scope, String key) {
     if (tooLong(scope.length() + 1 + key.length(), scope + "#" + key, MAX_PARTITION_BYTES)) {
       throw new StateStoreException(
           Reason.INVALID_REQUEST,
@@ -34,6 +34,11 @@ public final class StateItemLimits {
               + " is too long for a state table (DynamoDB's partition key holds 2,048 bytes with"
               + " the operator's scope): key by something shorter, such as a hash of it");
     }
+  }
+
+  /** Refuses a state item of {@code key} in {@code scope} holding {@code bytes} of state. */
+  public static void checkState(String scope, String key, int bytes) {
+    checkKey(scope, key);
     if (bytes > MAX_VALUE_BYTES) {
       throw new StateStoreException(
           Reason.INVALID_REQUEST,

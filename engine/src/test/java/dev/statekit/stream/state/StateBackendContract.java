@@ -258,4 +258,36 @@ abstract class StateBackendContract {
                         pipeline + "#op#timers", Map.of("t1", new byte[400 * 1024]), List.of()));
     assertEquals(StateKitException.Reason.INVALID_REQUEST, e.reason());
   }
+
+  /**
+   * After a restore a key past DynamoDB's partition key is read before it is written: DynamoDB's
+   * table failed the read with DynamoDB's bare ValidationException while the in-memory one read
+   * nothing; both now refuse the read saying what to do.
+   */
+  @Test
+  void aKeyLongerThanDynamoDbsPartitionKeyReadAfterARestoreIsRefusedWithWhatToDo() {
+    Handles h = open(upTo(1), 1000);
+    String key = "k".repeat(2100);
+    StateStoreException e =
+        assertThrows(
+            StateStoreException.class,
+            () -> {
+              Long before = h.sumOf(key);
+              h.setSum(key, before == null ? 1 : before + 1);
+              h.store.flush(2);
+            });
+    assertEquals(StateKitException.Reason.INVALID_REQUEST, e.reason(), e.getMessage());
+    assertTrue(e.getMessage().contains("key by something shorter"), e.getMessage());
+  }
+
+  /** A key ending exactly at DynamoDB's partition key (pipe#, the scope, #, the key) is taken. */
+  @Test
+  void aKeyEndingExactlyAtDynamoDbsPartitionKeyIsTaken() {
+    Handles h = open(CheckpointLineage.EMPTY, 1000);
+    String scope = pipeline + "#op";
+    String key = "k".repeat(2048 - "pipe#".length() - scope.length() - 1);
+    h.setSum(key, 5);
+    h.checkpoint(1);
+    assertEquals(5L, open(upTo(1), 1000).sumOf(key));
+  }
 }

@@ -58,6 +58,7 @@ public final class DynamoDbStateTable implements StateTable {
   public Map<String, StoredState> read(String scope, Collection<String> keys) {
     List<Map<String, AttributeValue>> request = new ArrayList<>();
     for (String key : new LinkedHashSet<>(keys)) {
+      StateItemLimits.checkKey(scope, key);
       request.add(itemKey(partitionKey(scope, key)));
     }
     String prefix = partitionKey(scope, "");
@@ -81,6 +82,7 @@ public final class DynamoDbStateTable implements StateTable {
     for (StateWrite write : writes) {
       Map<String, AttributeValue> key = itemKey(partitionKey(scope, write.key()));
       if (write.state() == null) {
+        StateItemLimits.checkKey(scope, write.key());
         requests.add(WriteRequest.builder().deleteRequest(d -> d.key(key)).build());
         continue;
       }
