@@ -587,8 +587,9 @@ final class BatchFlow {
               + first
               + " ran: the shard's batches interleave, as they do when the event source"
               + " mapping's ParallelizationFactor is above 1 (set it to 1), or the last attempt of"
-              + " a batch Lambda gave up on wrote its checkpoint late (with ParallelizationFactor 1:"
-              + " nothing to do, the retry of this batch goes on from that checkpoint).",
+              + " a batch Lambda gave up on wrote its checkpoint late (with ParallelizationFactor 1"
+              + " nothing is lost: Lambda's retry of this batch goes on from that checkpoint, and"
+              + " with no retries left the batch is given up and replayed as any other).",
           null);
     }
     List<GivenUp> givenUp = new ArrayList<>(stored.givenUp());
