@@ -136,13 +136,13 @@ class EgressSinksIT {
     assertEquals("a window", hashed.get("text").s());
   }
 
-  private static EgressRecord text(TypeName egress, String id, String text) {
+  static EgressRecord text(TypeName egress, String id, String text) {
     return EgressRecord.builder(
             id, egress, SOURCE, "io.statefun.types/string", Types.stringType().serialize(text))
         .build();
   }
 
-  private static List<Map<String, AttributeValue>> egressItems(
+  static List<Map<String, AttributeValue>> egressItems(
       DynamoDbClient dynamoDb, TestTable table, TypeName egress) {
     return dynamoDb
         .query(

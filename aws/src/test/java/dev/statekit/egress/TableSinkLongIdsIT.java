@@ -5,19 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.aws.dynamodb.DynamoDbTableSink;
 import dev.statekit.bus.QueueIds;
-import dev.statekit.function.Address;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestTable;
 import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
@@ -30,7 +26,6 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  */
 @ExtendWith(RealServers.class)
 class TableSinkLongIdsIT {
-  private static final Address SOURCE = Address.of(TypeName.of("app", "fn"), "src");
 
   /**
    * A table keyed by an attribute named "id" (the most common name for it) takes a record whose id
@@ -55,7 +50,10 @@ class TableSinkLongIdsIT {
     TypeName egress = TypeName.of("app", "out");
     String longId = "pipeline/1.0-window/" + "k".repeat(2_100) + "/0-100/0";
 
-    sink.deliver(List.of(text(egress, longId, "a window"), text(egress, "short", "beside it")));
+    sink.deliver(
+        List.of(
+            EgressSinksIT.text(egress, longId, "a window"),
+            EgressSinksIT.text(egress, "short", "beside it")));
 
     var items = dynamoDb.scan(b -> b.tableName(table)).items();
     assertEquals(2, items.size(), "each record once: " + items.size());
@@ -89,18 +87,10 @@ class TableSinkLongIdsIT {
     String longId = "pipeline/1.0-window/" + "k".repeat(1_100) + "/0-100/0";
     String digestText = "sha256-" + QueueIds.sha256(longId);
 
-    sink.deliver(List.of(text(egress, longId, "a window")));
-    sink.deliver(List.of(text(egress, digestText, "another record")));
+    sink.deliver(List.of(EgressSinksIT.text(egress, longId, "a window")));
+    sink.deliver(List.of(EgressSinksIT.text(egress, digestText, "another record")));
 
-    var items =
-        dynamoDb
-            .query(
-                b ->
-                    b.tableName(table.name())
-                        .keyConditionExpression("pk = :pk")
-                        .expressionAttributeValues(
-                            Map.of(":pk", AttributeValue.fromS("egress#" + egress.asString()))))
-            .items();
+    var items = EgressSinksIT.egressItems(dynamoDb, table, egress);
     assertEquals(
         2,
         items.size(),
@@ -117,23 +107,10 @@ class TableSinkLongIdsIT {
     String digestText = "sha256-" + QueueIds.sha256(longId);
 
     sink.deliver(
-        List.of(text(egress, longId, "a window"), text(egress, digestText, "another record")));
+        List.of(
+            EgressSinksIT.text(egress, longId, "a window"),
+            EgressSinksIT.text(egress, digestText, "another record")));
 
-    assertEquals(
-        2,
-        dynamoDb
-            .query(
-                b ->
-                    b.tableName(table.name())
-                        .keyConditionExpression("pk = :pk")
-                        .expressionAttributeValues(
-                            Map.of(":pk", AttributeValue.fromS("egress#" + egress.asString()))))
-            .count());
-  }
-
-  private static EgressRecord text(TypeName egress, String id, String text) {
-    return EgressRecord.builder(
-            id, egress, SOURCE, "io.statefun.types/string", Types.stringType().serialize(text))
-        .build();
+    assertEquals(2, EgressSinksIT.egressItems(dynamoDb, table, egress).size());
   }
 }

@@ -3,19 +3,14 @@ package dev.statekit.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.bus.BusMessage;
 import dev.statekit.function.Address;
 import dev.statekit.function.Context;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.types.TypeName;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,41 +55,16 @@ class FunctionThrowingAnErrorTest extends RuntimeFixture {
     Address poison = address(PARSER, "poison");
     Address healthy = address(TestFunctions.TOTAL, "healthy");
     // 200,000 nested brackets: a StackOverflowError in the function, on every attempt.
-    send(queue, MessageBuilder.forAddress(poison).withValue("[".repeat(200_000)).build());
-    send(queue, MessageBuilder.forAddress(healthy).withValue(7L).build());
+    enqueue(queue, MessageBuilder.forAddress(poison).withValue("[".repeat(200_000)).build());
+    enqueue(queue, MessageBuilder.forAddress(healthy).withValue(7L).build());
 
-    List<String> invocationErrors = new ArrayList<>();
-    for (int receive = 0; receive < 12; receive++) {
-      List<QueueSource.Received> batch = queue.receive(10);
-      if (batch.isEmpty()) {
-        waitForVisibility();
-        continue;
-      }
-      // What Lambda's event source mapping does: an invocation that throws fails its whole batch;
-      // otherwise what the answer does not name is deleted.
-      Set<String> failed = new HashSet<>();
-      try {
-        QueueBatchResult result =
-            runtime.processQueueBatch(batch.stream().map(QueueSource.Received::message).toList());
-        failed.addAll(result.failedMessageIds());
-      } catch (Throwable e) {
-        invocationErrors.add(e.getClass().getSimpleName());
-        batch.forEach(r -> failed.add(r.message().messageId()));
-      }
-      for (QueueSource.Received r : batch) {
-        if (!failed.contains(r.message().messageId())) {
-          queue.delete(r.receiptHandle());
-        }
-      }
-      waitForVisibility();
-    }
+    // What Lambda's event source mapping does: an invocation that throws fails its whole batch;
+    // otherwise what the answer does not name is deleted.
+    List<String> invocationErrors =
+        LambdaLikeWorker.receive(queue, runtime, 12, this::waitForVisibility);
 
     List<Map.Entry<String, Map<String, String>>> letters = deadLetters().peekAll();
-    List<String> report = new ArrayList<>();
-    letters.forEach(
-        l ->
-            report.add(
-                l.getValue().get("statekit.target") + ": " + l.getValue().get("statekit.error")));
+    List<String> report = deadLetterReport();
     assertEquals(
         7L,
         value(healthy, TestFunctions.SUM),
@@ -109,16 +79,5 @@ class FunctionThrowingAnErrorTest extends RuntimeFixture {
             .contains("StackOverflowError"),
         "with its error, not moved by the queue's redrive: " + report);
     assertEquals(List.of(), invocationErrors, "no invocation failed whole");
-  }
-
-  private static void send(QueueSource queue, Message message) {
-    queue
-        .bus()
-        .send(
-            List.of(
-                new BusMessage(
-                    Ingress.groupId(message.targetAddress()),
-                    UUID.randomUUID().toString(),
-                    Ingress.envelope(message))));
   }
 }

@@ -1,5 +1,6 @@
 package dev.statekit.runtime;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -26,6 +27,26 @@ final class LambdaLikeWorker {
       }
     }
     return batch.size();
+  }
+
+  /**
+   * Receives {@code receives} times, each followed by {@code between} (a visibility timeout
+   * passing): an invocation that throws fails its whole batch, as Lambda's mapping takes it.
+   *
+   * @return the simple names of what the invocations threw, in order
+   */
+  static List<String> receive(
+      QueueSource queue, FunctionRuntime runtime, int receives, Runnable between) {
+    List<String> thrown = new ArrayList<>();
+    for (int receive = 0; receive < receives; receive++) {
+      try {
+        pollOnce(queue, runtime);
+      } catch (Throwable e) {
+        thrown.add(e.getClass().getSimpleName());
+      }
+      between.run();
+    }
+    return thrown;
   }
 
   /** Polls until the queue hands out nothing {@code emptyPolls} times in a row. */

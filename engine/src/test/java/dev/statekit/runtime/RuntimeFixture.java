@@ -13,6 +13,7 @@ import dev.statekit.runtime.store.FunctionStore;
 import dev.statekit.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -128,7 +129,12 @@ abstract class RuntimeFixture {
 
   /** Sends {@code message} to the ingress queue as its envelope, in its address's group. */
   void enqueue(Message message) {
-    queue()
+    enqueue(queue(), message);
+  }
+
+  /** Sends {@code message} to {@code queue} as its envelope, in its address's group. */
+  static void enqueue(QueueSource queue, Message message) {
+    queue
         .bus()
         .send(
             List.of(
@@ -136,6 +142,20 @@ abstract class RuntimeFixture {
                     Ingress.groupId(message.targetAddress()),
                     UUID.randomUUID().toString(),
                     Ingress.envelope(message))));
+  }
+
+  /** The dead letters so far, one line each: their target and error. */
+  List<String> deadLetterReport() {
+    List<String> report = new ArrayList<>();
+    deadLetters()
+        .peekAll()
+        .forEach(
+            l ->
+                report.add(
+                    l.getValue().get("statekit.target")
+                        + ": "
+                        + l.getValue().get("statekit.error")));
+    return report;
   }
 
   void drain(FunctionRuntime runtime) {

@@ -2,8 +2,6 @@ package dev.statekit.application;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 
-import dev.statekit.aws.AwsConfig;
-import dev.statekit.aws.Priming;
 import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.Variables;
@@ -13,9 +11,7 @@ import dev.statekit.stream.lambda.BatchSource;
 import dev.statekit.stream.lambda.EgressOutput;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -56,42 +52,27 @@ class IngressPrimingTest {
         .build();
   }
 
-  /** The ingress function's variables: as template.yaml's IngressFunction, no pipeline's. */
-  private static Map<String, String> ingressVariables() {
-    Map<String, String> env = new HashMap<>();
-    env.put("AWS_REGION", "us-east-1");
-    env.put("STATEKIT_TABLE", "app");
-    env.put("STATEKIT_QUEUE_URL", "http://127.0.0.1:9/000000000000/ingress.fifo");
-    env.put("STATEKIT_DEAD_LETTER_QUEUE_URL", "http://127.0.0.1:9/000000000000/dead.fifo");
-    return env;
-  }
-
-  private static AwsWiring.Clients offline() {
-    return new AwsWiring.Clients(
-        Priming::dynamoDbClient,
-        Priming::sqsClient,
-        AwsConfig.allAt(
-                URI.create("http://127.0.0.1:9"),
-                URI.create("http://127.0.0.1:9"),
-                URI.create("http://127.0.0.1:9"))
-            ::kinesisClient);
-  }
-
   @Test
   void theAppFunctionWithItsPipelineVariablesPrimes() {
-    Map<String, String> env = ingressVariables();
+    Map<String, String> env = OfflineWiring.runtimeVariables();
     env.put("P_STREAM", "arn:aws:kinesis:us-east-1:000000000000:stream/s");
     env.put("ALERTS_TOPIC", "alerts");
     env.put(AwsWiring.SCHEDULE_RULE, "tick");
     assertDoesNotThrow(
-        () -> AwsWiring.of(application(), Variables.of(env), offline()).eventsEntryPoint().prime());
+        () ->
+            AwsWiring.of(application(), Variables.of(env), OfflineWiring.clients())
+                .eventsEntryPoint()
+                .prime());
   }
 
   @Test
   void theIngressFunctionPrimesWithoutThePipelinesVariables() {
     // Construction succeeds: the ingress entry point needs no pipeline variable...
     var entry =
-        AwsWiring.of(application(), Variables.of(ingressVariables()), offline())
+        AwsWiring.of(
+                application(),
+                Variables.of(OfflineWiring.runtimeVariables()),
+                OfflineWiring.clients())
             .ingressEntryPoint();
     // ...and so must its SnapStart priming, which runs before every published version.
     assertDoesNotThrow(entry::prime, "the ingress function's snapshot");

@@ -3,14 +3,10 @@ package dev.statekit.application;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.aws.AwsConfig;
-import dev.statekit.aws.Priming;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.Variables;
 import dev.statekit.types.TypeName;
-import java.net.URI;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -40,11 +36,7 @@ class MalformedPipelineSettingTest {
   }
 
   private static Map<String, String> variables() {
-    Map<String, String> env = new HashMap<>();
-    env.put("AWS_REGION", "us-east-1");
-    env.put("STATEKIT_TABLE", "app");
-    env.put("STATEKIT_QUEUE_URL", "http://127.0.0.1:9/000000000000/ingress.fifo");
-    env.put("STATEKIT_DEAD_LETTER_QUEUE_URL", "http://127.0.0.1:9/000000000000/dead.fifo");
+    Map<String, String> env = OfflineWiring.runtimeVariables();
     env.put("P_STREAM", "arn:aws:kinesis:us-east-1:000000000000:stream/idle-stream");
     env.put(AwsWiring.SCHEDULE_RULE, "idle-tick");
     return env;
@@ -52,16 +44,9 @@ class MalformedPipelineSettingTest {
 
   /** What a SnapStart version goes through before its snapshot: construction, then priming. */
   private static void constructAndPrime(Map<String, String> env) {
-    AwsWiring.Clients offline =
-        new AwsWiring.Clients(
-            Priming::dynamoDbClient,
-            Priming::sqsClient,
-            AwsConfig.allAt(
-                    URI.create("http://127.0.0.1:9"),
-                    URI.create("http://127.0.0.1:9"),
-                    URI.create("http://127.0.0.1:9"))
-                ::kinesisClient);
-    AwsWiring.of(application(), Variables.of(env), offline).eventsEntryPoint().prime();
+    AwsWiring.of(application(), Variables.of(env), OfflineWiring.clients())
+        .eventsEntryPoint()
+        .prime();
   }
 
   @Test

@@ -4,13 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.stream.PipelineFailedException;
-import dev.statekit.testing.ManualClock;
 import dev.statekit.types.Types;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,36 +23,7 @@ import org.junit.jupiter.api.Test;
  * message told the user to set the ParallelizationFactor that was 1 already, and now names this
  * case too. Lambda's retry of [2] goes on from [1]'s checkpoint, and every record counts once.
  */
-class TimedOutLastAttemptTest {
-  private static final String SHARD = "clicks/shardId-000000000000";
-  private static final BigInteger FIRST =
-      new BigInteger("49590338271490256608559692538361571095921575989136588898");
-
-  private final ManualClock clock = new ManualClock(1_000_000);
-  private final CollectingEgressSink results = new CollectingEgressSink();
-
-  private static String offset(int record) {
-    return FIRST.add(BigInteger.valueOf(2L * record)).toString();
-  }
-
-  private SourceBatch shard(int from, int to) {
-    SourceBatch.Builder batch = SourceBatch.ordered(SHARD);
-    for (int i = from; i < to; i++) {
-      batch.add(offset(i), clock.millis(), ("hot," + i).getBytes(StandardCharsets.UTF_8));
-    }
-    return batch.build();
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      if (!latch.await(20, TimeUnit.SECONDS)) {
-        throw new AssertionError("timed out waiting");
-      }
-    } catch (InterruptedException e) {
-      throw new AssertionError(e);
-    }
-  }
-
+class TimedOutLastAttemptTest extends InterleavedShardFixture {
   @Test
   void theNextBatchIsRefusedSayingWhyAndItsRetryCountsEveryRecordOnce() throws Exception {
     InMemoryBatchStore store = new InMemoryBatchStore(clock);

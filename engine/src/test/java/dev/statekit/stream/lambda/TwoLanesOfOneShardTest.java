@@ -3,11 +3,7 @@ package dev.statekit.stream.lambda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.stream.PipelineFailedException;
-import dev.statekit.testing.ManualClock;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -21,36 +17,7 @@ import org.junit.jupiter.api.Test;
  * for the late checkpoint of a batch Lambda gave up on (see TimedOutLastAttemptTest) let both pass
  * silently and left such a range, holding the pipeline's windows until someone replayed it.
  */
-class TwoLanesOfOneShardTest {
-  private static final String SHARD = "clicks/shardId-000000000000";
-  private static final BigInteger FIRST =
-      new BigInteger("49590338271490256608559692538361571095921575989136588898");
-
-  private final ManualClock clock = new ManualClock(1_000_000);
-  private final CollectingEgressSink results = new CollectingEgressSink();
-
-  private static String offset(int record) {
-    return FIRST.add(BigInteger.valueOf(2L * record)).toString();
-  }
-
-  private SourceBatch shard(int from, int to) {
-    SourceBatch.Builder batch = SourceBatch.ordered(SHARD);
-    for (int i = from; i < to; i++) {
-      batch.add(offset(i), clock.millis(), ("hot," + i).getBytes(StandardCharsets.UTF_8));
-    }
-    return batch.build();
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      if (!latch.await(20, TimeUnit.SECONDS)) {
-        throw new AssertionError("timed out waiting");
-      }
-    } catch (InterruptedException e) {
-      throw new AssertionError(e);
-    }
-  }
-
+class TwoLanesOfOneShardTest extends InterleavedShardFixture {
   @Test
   void theSecondLaneIsRefusedAndNothingIsListedAsGivenUp() throws Exception {
     InMemoryBatchStore store = new InMemoryBatchStore(clock);
