@@ -38,11 +38,33 @@ final class SimulatedDynamoDb implements BatchStore {
   private final Map<String, Integer> largestKeyItem = new HashMap<>();
   int requests;
 
+  /**
+   * Writes in flight when their invocation died ({@code -Dsimulation.lateWrites=true}), or null
+   * when the fault is off: see {@link LateWrites}.
+   */
+  private final LateWrites late;
+
   SimulatedDynamoDb(Clock clock, Faults faults, Turns turns, Trace trace) {
+    this(clock, faults, turns, trace, null);
+  }
+
+  SimulatedDynamoDb(Clock clock, Faults faults, Turns turns, Trace trace, LateWrites late) {
     this.data = new InMemoryBatchStore(clock);
     this.faults = faults;
     this.turns = turns;
     this.trace = trace;
+    this.late = late;
+  }
+
+  /**
+   * The invocation dies with this write request sent and not answered, if the late-write fault
+   * picks it: the request is held and applied later ({@link LateWrites#land}), its conditions
+   * evaluated against the items as they are when it lands, and the invocation goes no further.
+   */
+  private void maybeInFlight(String call, Runnable apply) {
+    if (late != null && late.hold(call, apply)) {
+      throw new Crash("with " + call + " in flight");
+    }
   }
 
   /** The largest key item written, per key, in bytes as DynamoDB counts them. */
@@ -57,6 +79,9 @@ final class SimulatedDynamoDb implements BatchStore {
 
   private void enter(String call) {
     turns.yieldTurn();
+    if (late != null) {
+      late.land(false); // any request of another invocation may come after a late write lands
+    }
     requests++;
     if (faults.throttled()) {
       trace.add("table throttles " + call);
@@ -91,6 +116,19 @@ final class SimulatedDynamoDb implements BatchStore {
         failure = failure == null ? e : failure;
         continue;
       }
+      List<KeyWrite> sent = List.copyOf(request);
+      maybeInFlight(
+          "BatchExecuteStatement of " + sent.size() + " key writes",
+          () -> {
+            Set<String> lost = data.writeKeys(pipeline, operator, sent);
+            for (KeyWrite write : sent) {
+              if (!lost.contains(write.key())) {
+                largestKeyItem.merge(
+                    write.key(), keyItemSize(pipeline, operator, write), Math::max);
+              }
+            }
+            trace.add("  late BatchExecuteStatement: conflicts " + lost);
+          });
       List<KeyWrite> applied = new ArrayList<>();
       for (KeyWrite write : request) {
         int size = keyItemSize(pipeline, operator, write);
@@ -162,6 +200,14 @@ final class SimulatedDynamoDb implements BatchStore {
     if (size > ItemSize.LIMIT) {
       throw new StateStoreException(Reason.INVALID_REQUEST, "simulated: split item " + size);
     }
+    maybeInFlight(
+        "conditional PutItem of split "
+            + state.split()
+            + " v"
+            + state.version()
+            + " at "
+            + state.position(),
+        () -> trace.add("  late PutItem of a split: " + data.writeSplit(pipeline, state)));
     boolean written = data.writeSplit(pipeline, state);
     answered("PutItem of a split");
     return written;
@@ -170,6 +216,9 @@ final class SimulatedDynamoDb implements BatchStore {
   @Override
   public void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt) {
     enter("PutItem of an attempt");
+    maybeInFlight(
+        "PutItem of attempt " + attempt.first() + ".." + attempt.last() + " of " + split,
+        () -> data.putAttempt(pipeline, split, attempt, expiresAt));
     data.putAttempt(pipeline, split, attempt, expiresAt);
     answered("PutItem of an attempt");
   }
@@ -254,6 +303,8 @@ final class SimulatedDynamoDb implements BatchStore {
         failure = failure == null ? e : failure;
         continue;
       }
+      List<T> sent = List.copyOf(request);
+      maybeInFlight("BatchWriteItem " + what + " (" + sent.size() + ")", () -> apply.apply(sent));
       List<T> processed = new ArrayList<>();
       for (T item : request) {
         if (faults.chance(faults.throttle)) {

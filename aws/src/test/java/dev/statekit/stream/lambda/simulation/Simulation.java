@@ -53,6 +53,9 @@ public final class Simulation {
   private final Trace trace = new Trace(clock::millis);
   private final Faults faults;
   private final SimulatedDynamoDb store;
+
+  /** Writes in flight when their invocation died, landing late, if that fault is on. */
+  private final LateWrites lateWrites;
   private final SimulatedSink sink;
   private final Pipeline pipeline;
   private final List<BatchPipeline> warm = new ArrayList<>();
@@ -82,7 +85,7 @@ public final class Simulation {
   private final java.util.Set<String> handedOver = new java.util.HashSet<>();
   private int invocations;
 
-  private Simulation(long seed, List<Workload> workloads, boolean shared) {
+  private Simulation(long seed, List<Workload> workloads, boolean shared, double lateChance) {
     this.seed = seed;
     this.shared = shared;
     this.random = new Random(seed);
@@ -90,7 +93,11 @@ public final class Simulation {
     this.workload = workloads.get(random.nextInt(workloads.size()));
     this.turns = new Turns(random);
     this.faults = new Faults(random, START, clock::millis);
-    this.store = new SimulatedDynamoDb(clock, faults, turns, trace);
+    this.lateWrites =
+        lateChance > 0
+            ? new LateWrites(seed, lateChance, clock::millis, faults::active, trace)
+            : null;
+    this.store = new SimulatedDynamoDb(clock, faults, turns, trace, lateWrites);
     this.sink = new SimulatedSink(faults, turns, trace);
     this.pipeline = workload.pipeline(sink, IDLE);
     this.sources = new Sources(workload.source(), random, trace);
@@ -106,7 +113,17 @@ public final class Simulation {
    * instance, as the local runner's threads share one pipeline.
    */
   public static Outcome run(long seed, List<Workload> workloads, boolean shared) {
-    return new Simulation(seed, workloads, shared).run();
+    return run(seed, workloads, shared, LateWrites.ON ? LateWrites.MAX_CHANCE : 0);
+  }
+
+  /**
+   * As {@link #run(long, List, boolean)}, with writes in flight when their invocation died landing
+   * late ({@link LateWrites}) if {@code lateChance} is above 0: the highest chance the schedule
+   * draws that a write request is held (0 for none, the default unless {@code
+   * -Dsimulation.lateWrites=true}).
+   */
+  public static Outcome run(long seed, List<Workload> workloads, boolean shared, double lateChance) {
+    return new Simulation(seed, workloads, shared, lateChance).run();
   }
 
   /** The workloads of the kit itself. */
@@ -274,6 +291,9 @@ public final class Simulation {
     boolean quiet = false;
     boolean done = false;
     while (clock.millis() < limit && !done) {
+      if (lateWrites != null) {
+        lateWrites.land(false);
+      }
       long now = clock.millis();
       while (next < inputs.size() && inputs.get(next).at() <= now) {
         sources.put(inputs.get(next++), now, this::registerNew);
@@ -330,6 +350,7 @@ public final class Simulation {
             + store.requests
             + " store requests; "
             + faults
+            + (lateWrites == null ? "" : "; " + lateWrites)
             + "\n"
             + trace;
     return new Outcome(seed, List.copyOf(violations), report);

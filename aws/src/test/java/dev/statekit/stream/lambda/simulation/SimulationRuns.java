@@ -96,6 +96,13 @@ public final class SimulationRuns {
                       + " "
                       + seeds.subList(0, Math.min(8, seeds.size()))));
     }
+    if (LateWrites.ON) {
+      synchronized (LateWrites.TOTALS) {
+        LateWrites.TOTALS.forEach(
+            (kind, n) ->
+                System.out.println("LATE " + kind + ": held " + n[0] + ", landed after others' requests " + n[1]));
+      }
+    }
     long broken = found.values().stream().flatMap(List::stream).distinct().count();
     System.out.printf(
         "%d schedules, %d violations (seeds %d to %d, %.1f s)%n",
