@@ -87,10 +87,11 @@ class BatchSimulationTest {
    * write request: 4521, batch 151 of a shard had its attempt's PutItem throttled twice and its last
    * attempt died with it in flight; Lambda gave up, batch 152 read the attempts before the PutItem
    * landed and checkpointed past 151, and the on-failure record's replay was then refused as
-   * "Nothing to replay": record 151 was never applied (LateAttemptRecordTest). Open: this test fails
-   * until that defect is fixed.
+   * "Nothing to replay": record 151 was never applied (LateAttemptRecordTest); 9623, the same
+   * through a reshard's child shard, batch 252's first two attempts dying before their attempt's
+   * PutItem was sent. Open: this test fails until that defect is fixed.
    */
-  static final long[] FOUND_LATE = {4521};
+  static final long[] FOUND_LATE = {4521, 9623};
 
   @Test
   void seedsThatFoundDefectsWithLateWritesStayFixed() {
