@@ -80,6 +80,23 @@ public interface BatchStore {
   void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt);
 
   /**
+   * Records the attempt of the batch Lambda hands over in its shard's order, as {@link #putAttempt}
+   * does, only if no batch of {@code split} starting after {@code attempt.first()} was recorded by
+   * this method: the check and the record are one atomic write. An invocation may die with this
+   * write in flight, and DynamoDB may apply it after Lambda gave the batch up and the shard's next
+   * batch looked for attempts before it: recorded then, it would pass for a batch that applied its
+   * records, and the records of a batch no invocation applied would be refused their replay.
+   * Refused, a late request leaves the batch given up before any attempt, and its replay applies
+   * it; a live invocation refused runs a batch behind another of its shard (batches that
+   * interleave, as with ParallelizationFactor above 1) and records its attempt with {@link
+   * #putAttempt}, so that the batches after it notice its records, before the batch is refused.
+   *
+   * @param expiresAt when it may be deleted, epoch seconds
+   * @return false if a batch starting after it was recorded; nothing was written
+   */
+  boolean putAttemptInOrder(String pipeline, String split, Attempt attempt, long expiresAt);
+
+  /**
    * The latest attempts of {@code split}, by first offset, latest first, strongly consistent.
    *
    * @param limit at most this many

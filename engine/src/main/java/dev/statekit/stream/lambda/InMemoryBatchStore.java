@@ -30,6 +30,10 @@ public final class InMemoryBatchStore implements BatchStore {
   private final Map<String, TreeMap<String, TimerItem>> timers = new HashMap<>();
   private final Map<String, TreeMap<String, Attempt>> attempts = new HashMap<>();
   private final Map<Attempt, Long> attemptExpiries = new HashMap<>();
+
+  /** The first offset of the latest batch recorded in order, sort key form, by pipeline#split. */
+  private final Map<String, String> highestInOrder = new HashMap<>();
+
   private long attemptWrites;
   private final Map<String, Map<String, Map<String, Receipt>>> receipts = new HashMap<>();
   private final Clock clock;
@@ -109,6 +113,19 @@ public final class InMemoryBatchStore implements BatchStore {
           .values()
           .forEach(byFirst -> byFirst.values().removeIf(a -> !attemptExpiries.containsKey(a)));
     }
+  }
+
+  @Override
+  public synchronized boolean putAttemptInOrder(
+      String pipeline, String split, Attempt attempt, long expiresAt) {
+    String first = Attempt.sortKey(attempt.first());
+    String highest = highestInOrder.get(pipeline + "#" + split);
+    if (highest != null && highest.compareTo(first) > 0) {
+      return false;
+    }
+    highestInOrder.put(pipeline + "#" + split, first);
+    putAttempt(pipeline, split, attempt, expiresAt);
+    return true;
   }
 
   @Override

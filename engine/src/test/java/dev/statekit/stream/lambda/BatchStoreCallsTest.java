@@ -124,6 +124,13 @@ class BatchStoreCallsTest {
     }
 
     @Override
+    public boolean putAttemptInOrder(
+        String pipeline, String split, Attempt attempt, long expiresAt) {
+      note();
+      return store.putAttemptInOrder(pipeline, split, attempt, expiresAt);
+    }
+
+    @Override
     public List<Attempt> latestAttempts(String pipeline, String split, int limit) {
       note();
       return store.latestAttempts(pipeline, split, limit);

@@ -187,6 +187,43 @@ abstract class BatchStoreContract {
     assertEquals(List.of(), store.readSplits(pipeline), "attempts are apart from the splits");
   }
 
+  /**
+   * An attempt recorded in its shard's order is refused once a batch starting after it was: the
+   * write of an invocation that died with it in flight, landing after Lambda moved on, must not
+   * pass for a batch that applied its records. Retries of a batch, and batches after it, are
+   * recorded; so is an attempt outside that order (a replay's), and other splits keep their own.
+   */
+  @Test
+  void anAttemptInOrderIsRefusedOnceABatchAfterItWasRecorded() {
+    BatchStore store = store();
+    String split = "stream/shardId-000000000003";
+    assertTrue(store.putAttemptInOrder(pipeline, split, new Attempt("999", "1000", 5), 0));
+    assertTrue(store.putAttemptInOrder(pipeline, split, new Attempt("1001", "1010", 6), 0));
+    assertTrue(
+        store.putAttemptInOrder(pipeline, split, new Attempt("1001", "1012", 7), 1_900_000_000L),
+        "a retry of the same batch");
+    assertTrue(store.putAttemptInOrder(pipeline, split, new Attempt("1005", "1012", 8), 0));
+    assertFalse(
+        store.putAttemptInOrder(pipeline, split, new Attempt("999", "1000", 9), 0),
+        "999 < 1005 by number, though not by text");
+    assertFalse(store.putAttemptInOrder(pipeline, split, new Attempt("1004", "1004", 10), 0));
+    assertEquals(
+        List.of(new Attempt("1005", "1012", 8), new Attempt("1001", "1012", 7)),
+        store.latestAttempts(pipeline, split, 2),
+        "a refused attempt is not written");
+    assertEquals(
+        List.of(new Attempt("999", "1000", 5)), store.attempts(pipeline, split, "999", "999"));
+
+    store.putAttempt(pipeline, split, new Attempt("1002", "1003", 11), 0);
+    assertEquals(
+        List.of(new Attempt("1002", "1003", 11)), store.attempts(pipeline, split, "1002", "1003"));
+    assertTrue(
+        store.putAttemptInOrder(
+            pipeline, "stream/shardId-000000000004", new Attempt("1", "2", 12), 0));
+    assertTrue(store.putAttemptInOrder(pipeline + "-other", split, new Attempt("1", "2", 13), 0));
+    assertEquals(List.of(), store.readSplits(pipeline), "the order is apart from the splits");
+  }
+
   @Test
   void receiptsAreFoundByMessageId() {
     BatchStore store = store();

@@ -295,6 +295,12 @@ class DecodedStateCacheTest {
     }
 
     @Override
+    public boolean putAttemptInOrder(
+        String pipeline, String split, Attempt attempt, long expiresAt) {
+      return rest.putAttemptInOrder(pipeline, split, attempt, expiresAt);
+    }
+
+    @Override
     public List<Attempt> latestAttempts(String pipeline, String split, int limit) {
       return rest.latestAttempts(pipeline, split, limit);
     }

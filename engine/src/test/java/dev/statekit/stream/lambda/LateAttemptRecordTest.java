@@ -27,12 +27,12 @@ import org.junit.jupiter.api.Test;
  * its first attempts (pipelines.md, "If the table refused every attempt of a batch"); its last
  * attempt dies with that PutItem sent, in the batch's first round trip, before it wrote any key.
  * Lambda gives up on [1], names it in the on-failure destination, and hands [2] to another
- * environment, which reads the shard's attempts before DynamoDB applies that PutItem:
- * it sees no batch given up and checkpoints past [1]. Then the PutItem lands. Replaying the
- * on-failure record, as the README says, is refused with "Nothing to replay": an attempt is recorded
- * and the checkpoint is past it, which the engine takes for [1] applied and delivered
- * (BatchEngine.record). Record [1] is applied by nobody: lost. Found by BatchSimulationTest, seed
- * 4521, with -Dsimulation.lateWrites=true -Dsimulation.lateWrites.chance=0.2.
+ * environment, which reads the shard's attempts before DynamoDB applies that PutItem: it sees no
+ * batch given up and checkpoints past [1]. Then the PutItem lands. Replaying the on-failure record,
+ * as the README says, is refused with "Nothing to replay": an attempt is recorded and the
+ * checkpoint is past it, which the engine takes for [1] applied and delivered (BatchEngine.record).
+ * Record [1] is applied by nobody: lost. Found by BatchSimulationTest, seed 4521, with
+ * -Dsimulation.lateWrites=true -Dsimulation.lateWrites.chance=0.2.
  */
 class LateAttemptRecordTest {
   private static final String SHARD = "clicks/shardId-000000000000";
@@ -81,15 +81,15 @@ class LateAttemptRecordTest {
                 BatchStore.class.getClassLoader(),
                 new Class<?>[] {BatchStore.class},
                 (proxy, method, args) -> {
-                  if (method.getName().equals("putAttempt") && ++attemptsOfOne[0] < 3) {
+                  if (method.getName().equals("putAttemptInOrder") && ++attemptsOfOne[0] < 3) {
                     throw new StateStoreException(
                         Reason.UNAVAILABLE,
                         "ProvisionedThroughputExceededException past the adapter's retries");
                   }
-                  if (method.getName().equals("putAttempt")) {
+                  if (method.getName().equals("putAttemptInOrder")) {
                     inFlight[0] =
                         () ->
-                            store.putAttempt(
+                            store.putAttemptInOrder(
                                 (String) args[0],
                                 (String) args[1],
                                 (Attempt) args[2],

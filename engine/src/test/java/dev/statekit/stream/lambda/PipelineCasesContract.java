@@ -404,7 +404,7 @@ abstract class PipelineCasesContract {
                 BatchStore.class.getClassLoader(),
                 new Class<?>[] {BatchStore.class},
                 (proxy, method, args) -> {
-                  if (tableDown.get() && method.getName().equals("putAttempt")) {
+                  if (tableDown.get() && method.getName().startsWith("putAttempt")) {
                     throw new dev.statekit.stream.state.StateStoreException(
                         dev.statekit.StateKitException.Reason.UNAVAILABLE, "the table is down");
                   }

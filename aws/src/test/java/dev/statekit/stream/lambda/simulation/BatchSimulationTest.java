@@ -84,12 +84,13 @@ class BatchSimulationTest {
   /**
    * Seeds that broke an invariant with the late-write fault on ({@link LateWrites}: a write request
    * in flight when its invocation died lands later, at most 8 s after), at a chance of up to 0.2 a
-   * write request: 4521, batch 151 of a shard had its attempt's PutItem throttled twice and its last
-   * attempt died with it in flight; Lambda gave up, batch 152 read the attempts before the PutItem
-   * landed and checkpointed past 151, and the on-failure record's replay was then refused as
-   * "Nothing to replay": record 151 was never applied (LateAttemptRecordTest); 9623, the same
+   * write request: 4521, batch 151 of a shard had its attempt's PutItem throttled twice and its
+   * last attempt died with it in flight; Lambda gave up, batch 152 read the attempts before the
+   * PutItem landed and checkpointed past 151, and the on-failure record's replay was then refused
+   * as "Nothing to replay": record 151 was never applied (LateAttemptRecordTest); 9623, the same
    * through a reshard's child shard, batch 252's first two attempts dying before their attempt's
-   * PutItem was sent. Open: this test fails until that defect is fixed.
+   * PutItem was sent. Fixed: an attempt is recorded in one transaction with its shard's order
+   * ({@code BatchStore.putAttemptInOrder}), which a late request of an earlier batch fails.
    */
   static final long[] FOUND_LATE = {4521, 9623};
 

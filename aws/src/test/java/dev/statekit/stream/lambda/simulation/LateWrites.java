@@ -12,12 +12,12 @@ import java.util.function.LongSupplier;
  * environment dies, the write it had sent to DynamoDB (one conditional PutItem, one
  * BatchExecuteStatement, one BatchWriteItem) is not cancelled: DynamoDB may apply it after Lambda
  * has retried the batch, or handed the shard's next batch to another environment, and after that
- * invocation read the item. The dead invocation sends nothing more: the request is held here,
- * and applied at a point the seed picks (before some later request of any invocation, or between
- * steps of the schedule), at the latest {@link #MAX_DELAY_MS} after it was sent and in any case
- * before faults end; its conditions are evaluated when it lands, against the items as they are
- * then. Decisions draw on a random of their own, so that switching the fault on changes the
- * schedule only from the first write it holds.
+ * invocation read the item. The dead invocation sends nothing more: the request is held here, and
+ * applied at a point the seed picks (before some later request of any invocation, or between steps
+ * of the schedule), at the latest {@link #MAX_DELAY_MS} after it was sent and in any case before
+ * faults end; its conditions are evaluated when it lands, against the items as they are then.
+ * Decisions draw on a random of their own, so that switching the fault on changes the schedule only
+ * from the first write it holds.
  */
 final class LateWrites {
   static final boolean ON = Boolean.getBoolean("simulation.lateWrites");
@@ -40,17 +40,15 @@ final class LateWrites {
   int heldCount;
   int landed;
 
-  /** Over every schedule of this JVM, by kind of request: held, and landed after another request. */
+  /**
+   * Over every schedule of this JVM, by kind of request: held, and landed after another request.
+   */
   static final java.util.Map<String, int[]> TOTALS = new java.util.TreeMap<>();
 
   private int requestsSince;
 
   LateWrites(
-      long seed,
-      double maxChance,
-      LongSupplier clock,
-      BooleanSupplier faultsActive,
-      Trace trace) {
+      long seed, double maxChance, LongSupplier clock, BooleanSupplier faultsActive, Trace trace) {
     this.random = new Random(seed ^ 0x1A7E_3217_EL);
     this.clock = clock;
     this.faultsActive = faultsActive;
@@ -111,6 +109,7 @@ final class LateWrites {
 
   @Override
   public String toString() {
-    return String.format("late writes (chance %.3f): %d held, %d landed", chance, heldCount, landed);
+    return String.format(
+        "late writes (chance %.3f): %d held, %d landed", chance, heldCount, landed);
   }
 }

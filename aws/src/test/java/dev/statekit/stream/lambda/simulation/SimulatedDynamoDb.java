@@ -224,6 +224,20 @@ final class SimulatedDynamoDb implements BatchStore {
   }
 
   @Override
+  public boolean putAttemptInOrder(String pipeline, String split, Attempt attempt, long expiresAt) {
+    enter("TransactWriteItems of an attempt");
+    maybeInFlight(
+        "TransactWriteItems of attempt " + attempt.first() + ".." + attempt.last() + " of " + split,
+        () ->
+            trace.add(
+                "  late TransactWriteItems of an attempt: "
+                    + data.putAttemptInOrder(pipeline, split, attempt, expiresAt)));
+    boolean written = data.putAttemptInOrder(pipeline, split, attempt, expiresAt);
+    answered("TransactWriteItems of an attempt");
+    return written;
+  }
+
+  @Override
   public List<Attempt> latestAttempts(String pipeline, String split, int limit) {
     enter("Query of the attempts");
     return data.latestAttempts(pipeline, split, limit);

@@ -56,6 +56,7 @@ public final class Simulation {
 
   /** Writes in flight when their invocation died, landing late, if that fault is on. */
   private final LateWrites lateWrites;
+
   private final SimulatedSink sink;
   private final Pipeline pipeline;
   private final List<BatchPipeline> warm = new ArrayList<>();
@@ -122,7 +123,8 @@ public final class Simulation {
    * draws that a write request is held (0 for none, the default unless {@code
    * -Dsimulation.lateWrites=true}).
    */
-  public static Outcome run(long seed, List<Workload> workloads, boolean shared, double lateChance) {
+  public static Outcome run(
+      long seed, List<Workload> workloads, boolean shared, double lateChance) {
     return new Simulation(seed, workloads, shared, lateChance).run();
   }
 

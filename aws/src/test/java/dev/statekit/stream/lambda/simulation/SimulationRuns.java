@@ -100,7 +100,8 @@ public final class SimulationRuns {
       synchronized (LateWrites.TOTALS) {
         LateWrites.TOTALS.forEach(
             (kind, n) ->
-                System.out.println("LATE " + kind + ": held " + n[0] + ", landed after others' requests " + n[1]));
+                System.out.println(
+                    "LATE " + kind + ": held " + n[0] + ", landed after others' requests " + n[1]));
       }
     }
     long broken = found.values().stream().flatMap(List::stream).distinct().count();

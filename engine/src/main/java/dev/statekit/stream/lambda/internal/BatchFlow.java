@@ -109,10 +109,18 @@ final class BatchFlow {
       String last = batch.records().get(batch.records().size() - 1).position().offset();
       Attempt attempt = new Attempt(first, last, now, engine.shape.watermarkAt(reach));
       long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
-      reads.add(() -> engine.store().putAttempt(engine.name, split, attempt, expires));
+      // The attempts are read after this batch's is recorded: one recorded late, by an invocation
+      // that died with it in flight, is then either read here or refused (putAttemptInOrder).
       reads.add(
-          () ->
-              attempts.addAll(engine.store().latestAttempts(engine.name, split, RECENT_ATTEMPTS)));
+          () -> {
+            if (!engine.store().putAttemptInOrder(engine.name, split, attempt, expires)) {
+              // A live batch behind one attempted after it: the shard's batches interleave
+              // (ParallelizationFactor above 1). Recorded all the same, so that the batches after
+              // it notice its records as given up; the fence refuses it once the attempts are read.
+              engine.store().putAttempt(engine.name, split, attempt, expires);
+            }
+            attempts.addAll(engine.store().latestAttempts(engine.name, split, RECENT_ATTEMPTS));
+          });
     }
     List<Attempt> inRange = new ArrayList<>();
     if (replaying != null && replaying.attempted() != null && first != null) {
