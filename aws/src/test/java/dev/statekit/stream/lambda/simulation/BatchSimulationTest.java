@@ -56,6 +56,24 @@ class BatchSimulationTest {
   }
 
   /**
+   * The same schedules with writes landing late ({@link LateWrites}): a write request in flight
+   * when its invocation died is applied later, its conditions evaluated then, at a chance of up to
+   * 0.2 a request. A batch refused because a dead invocation's checkpoint landed while it ran is
+   * expected (Lambda retries it from that checkpoint); nothing may be lost or applied twice. {@code
+   * -Dsimulation.seeds=N} as above.
+   */
+  @Test
+  void schedulesWithLateWritesKeepEveryInvariant() {
+    SimulationRuns.check(
+        Simulation.workloads(),
+        "BatchSimulationTest#schedulesWithLateWritesKeepEveryInvariant",
+        "aws",
+        500,
+        false,
+        0.2);
+  }
+
+  /**
    * Invocations at the same time sharing one instance, as the local runner's threads share one
    * pipeline (its key items and decoded states cached between batches, a window fired from the
    * index borrowing a state another invocation may take): the same invariants. {@code

@@ -40,6 +40,9 @@ final class LateWrites {
   int heldCount;
   int landed;
 
+  /** Checkpoints (a split's conditional PutItem) that landed late, written or not. */
+  int checkpointsLanded;
+
   /**
    * Over every schedule of this JVM, by kind of request: held, and landed after another request.
    */
@@ -93,6 +96,9 @@ final class LateWrites {
     held.removeAll(due);
     for (Held h : due) {
       landed++;
+      if (h.what().startsWith("conditional PutItem of split")) {
+        checkpointsLanded++;
+      }
       trace.add("late: " + h.what() + " sent at +" + (h.sent() - Simulation.START) + " ms lands");
       h.apply().run();
       if (requestsSince > 0) {

@@ -26,6 +26,21 @@ public final class SimulationRuns {
    */
   public static void check(
       List<Workload> workloads, String test, String module, long seeds, boolean shared) {
+    check(workloads, test, module, seeds, shared, LateWrites.ON ? LateWrites.MAX_CHANCE : 0);
+  }
+
+  /**
+   * As {@link #check(List, String, String, long, boolean)}, with writes in flight when their
+   * invocation died landing late if {@code lateChance} is above 0 ({@link Simulation#run(long,
+   * List, boolean, double)}).
+   */
+  public static void check(
+      List<Workload> workloads,
+      String test,
+      String module,
+      long seeds,
+      boolean shared,
+      double lateChance) {
     String one = System.getProperty("simulation.seed");
     long first = Long.getLong("simulation.first", 1);
     long count = Long.getLong("simulation.seeds", seeds);
@@ -42,7 +57,7 @@ public final class SimulationRuns {
                 System.out.println(event.message());
               }
             })) {
-      run(workloads, test, module, first, count, shared);
+      run(workloads, test, module, first, count, shared, lateChance);
     }
   }
 
@@ -52,12 +67,13 @@ public final class SimulationRuns {
       String module,
       long first,
       long count,
-      boolean shared) {
+      boolean shared,
+      double lateChance) {
     long started = System.nanoTime();
     boolean survey = Boolean.getBoolean("simulation.survey");
     java.util.Map<String, List<Long>> found = new java.util.TreeMap<>();
     for (long seed = first; seed < first + count; seed++) {
-      Simulation.Outcome outcome = Simulation.run(seed, workloads, shared);
+      Simulation.Outcome outcome = Simulation.run(seed, workloads, shared, lateChance);
       if (!outcome.ok() && survey) {
         for (String violation : outcome.violations()) {
           String kind = violation.replaceAll("[0-9]+", "N");
@@ -96,7 +112,7 @@ public final class SimulationRuns {
                       + " "
                       + seeds.subList(0, Math.min(8, seeds.size()))));
     }
-    if (LateWrites.ON) {
+    if (lateChance > 0) {
       synchronized (LateWrites.TOTALS) {
         LateWrites.TOTALS.forEach(
             (kind, n) ->
