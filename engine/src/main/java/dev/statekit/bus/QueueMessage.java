@@ -22,4 +22,20 @@ public record QueueMessage(
           "receiveCount counts the current delivery, so it is 1 or more; got " + receiveCount);
     }
   }
+
+  /**
+   * The receive count an SQS message's {@code ApproximateReceiveCount} attribute says: 1 (this
+   * delivery, the first) when it is absent or not a count of 1 or more, as in an event written by
+   * hand, so that such a message is taken like any other instead of failing its batch.
+   */
+  public static int receiveCountOf(String approximateReceiveCount) {
+    if (approximateReceiveCount == null) {
+      return 1;
+    }
+    try {
+      return Math.max(1, Integer.parseInt(approximateReceiveCount));
+    } catch (NumberFormatException e) {
+      return 1;
+    }
+  }
 }

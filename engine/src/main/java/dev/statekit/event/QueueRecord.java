@@ -1,5 +1,6 @@
 package dev.statekit.event;
 
+import dev.statekit.bus.QueueMessage;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -42,12 +43,7 @@ public record QueueRecord(
 
   /** How many times the queue has handed the message out, this time included (1 if unknown). */
   public int receiveCount() {
-    String count = attributes.get("ApproximateReceiveCount");
-    try {
-      return count == null ? 1 : Math.max(1, Integer.parseInt(count));
-    } catch (NumberFormatException e) {
-      return 1;
-    }
+    return QueueMessage.receiveCountOf(attributes.get("ApproximateReceiveCount"));
   }
 
   /** When the message was sent; empty if the event does not say. */

@@ -60,6 +60,30 @@ class FunctionQueueHandlerTest {
     assertTrue(dead.get(1).attributes().get("statekit.error").contains("io.statefun.types/int"));
   }
 
+  /**
+   * A receive count that is not a count (an event forged or hand-written for a direct invoke) is
+   * taken as unknown, the first delivery, as the event readers take it: it used to fail the whole
+   * batch with a NumberFormatException (or an IllegalArgumentException for 0) on every retry, its
+   * good messages with it.
+   */
+  @Test
+  void aReceiveCountThatIsNoCountFailsNothing() {
+    SQSEvent event = EventLoader.loadSQSEvent("events/runtime-sqs-batch.json");
+    event.getRecords().get(0).getAttributes().put("ApproximateReceiveCount", "many");
+    event.getRecords().get(1).getAttributes().put("ApproximateReceiveCount", "0");
+    event.getRecords().get(2).getAttributes().put("ApproximateReceiveCount", "99999999999");
+
+    SQSBatchResponse response = new FunctionQueueHandler(runtime).handleRequest(event, null);
+
+    assertEquals(List.of("Hello Alan! I have seen you 1 times."), greets.texts());
+    assertEquals(
+        List.of("0b5a4a44-6a1c-4d3e-9a55-6c6b1e0f0003"),
+        response.getBatchItemFailures().stream()
+            .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+            .toList(),
+        "the bad message fails on its own, its first attempt counted");
+  }
+
   @Test
   void aFailingMessageIsABatchItemFailureWithTheRestOfItsGroup() {
     SQSEvent event = EventLoader.loadSQSEvent("events/runtime-sqs-batch.json");

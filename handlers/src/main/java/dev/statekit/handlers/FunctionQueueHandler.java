@@ -38,7 +38,7 @@ public class FunctionQueueHandler implements RequestHandler<SQSEvent, SQSBatchRe
               record.getBody() == null ? "" : record.getBody(),
               attributes.get("MessageGroupId"),
               attributes.get("SequenceNumber"),
-              Integer.parseInt(attributes.getOrDefault("ApproximateReceiveCount", "1"))));
+              QueueMessage.receiveCountOf(attributes.get("ApproximateReceiveCount"))));
     }
     QueueBatchResult result = runtime.processQueueBatch(messages);
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
