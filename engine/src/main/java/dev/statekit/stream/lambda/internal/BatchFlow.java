@@ -28,7 +28,8 @@ import java.util.Set;
  *
  * <ol>
  *   <li>read the splits and the batch's keys (for a queue also its messages' receipts), and record
- *       the attempt of a shard's batch (one round trip);
+ *       the attempt of a shard's batch, then read the shard's latest attempts (two round trips for
+ *       a shard's batch, one for a queue's);
  *   <li>apply the records per key in memory, skipping what each key applied before, and fire the
  *       windows due at the pipeline's watermark from the keys in memory; then write every key
  *       touched (one conditional write each), the windows it opened to the timer index, and ask the
