@@ -238,6 +238,59 @@ abstract class FailureHandlingContract extends RuntimeFixture {
     assertEquals(List.of(), egressLetters);
   }
 
+  // A sink refuses a whole call for one record it can never take (SqsEgressSink and
+  // KinesisEgressSink do so for a record past their size): the other addresses' records of that
+  // call are delivered, and only the refused one is dead-lettered. They used to fail with it on
+  // every try and be dead-lettered beside it, never delivered.
+  @Test
+  void anEgressRecordASinkRefusesFailsAloneNotTheRecordsDeliveredBesideIt() {
+    dev.statekit.egress.CollectingEgressSink taken = new dev.statekit.egress.CollectingEgressSink();
+    dev.statekit.egress.EgressSink picky =
+        records -> {
+          for (dev.statekit.egress.EgressRecord record : records) {
+            if (new String(record.value(), java.nio.charset.StandardCharsets.UTF_8)
+                .contains("too-big")) {
+              throw new dev.statekit.egress.EgressException(
+                  dev.statekit.egress.EgressException.Reason.INVALID_REQUEST,
+                  "Egress record " + record.id() + " is more than the sink takes",
+                  null);
+            }
+          }
+          taken.deliver(records);
+        };
+    FunctionRuntime runtime =
+        runtime(
+            b ->
+                b.maxAttempts(2)
+                    .egress(
+                        dev.statekit.egress.EgressRoutes.builder()
+                            .route(TestFunctions.COUNTED, picky)
+                            .build()));
+    Address big = address(TestFunctions.TALLY, "too-big");
+    Address fine = address(TestFunctions.TALLY, "fine");
+    Address total = Address.of(TestFunctions.TOTAL, "picky-" + run);
+    enqueue(MessageBuilder.forAddress(big).withValue(total.id() + ":1").build());
+    enqueue(MessageBuilder.forAddress(fine).withValue(total.id() + ":2").build());
+    for (int round = 0; round < 4; round++) {
+      LambdaLikeWorker.pollOnce(queue(), runtime);
+      drain(runtime);
+      clock.advance(java.time.Duration.ofMinutes(3));
+      runtime.sweepTimers();
+      drain(runtime);
+      waitForVisibility();
+    }
+
+    assertEquals(List.of(fine.id() + ":2"), taken.texts(), "the record beside it is delivered");
+    List<String> egressLetters =
+        deadLetters().peekAll().stream()
+            .map(Map.Entry::getValue)
+            .filter(a -> "egress".equals(a.get("statekit.kind")))
+            .map(a -> a.get("statekit.error"))
+            .toList();
+    assertEquals(1, egressLetters.size(), "only the refused record is dead-lettered");
+    assertTrue(egressLetters.get(0).contains("too-big"), egressLetters.get(0));
+  }
+
   /** {@code <target id>}: tells the BUGGY address of that id "ok" and then "boom" (one bundle). */
   static void pair(Context context, Message message) {
     context.send(MessageBuilder.forAddress(BUGGY, message.asUtf8String()).withValue("ok").build());

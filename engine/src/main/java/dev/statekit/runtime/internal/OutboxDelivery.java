@@ -4,6 +4,7 @@ import dev.statekit.bus.BusException;
 import dev.statekit.bus.BusMessage;
 import dev.statekit.bus.MessageBus;
 import dev.statekit.bus.QueueIds;
+import dev.statekit.egress.EgressException;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.EgressSink;
@@ -203,10 +204,23 @@ final class OutboxDelivery {
     routed.forEach(r -> records.add(r.record));
     try {
       sink.deliver(records);
+    } catch (EgressException e) {
+      if (e.reason() == EgressException.Reason.INVALID_REQUEST && routed.size() > 1) {
+        // A sink refuses its whole call for one record it can never take (one past its size):
+        // each record goes alone, so that only that one fails, not its neighbours on every try.
+        routed.forEach(r -> deliverEgress(sink, List.of(r), failures));
+        return;
+      }
+      failed(sink, routed, failures, e);
     } catch (RuntimeException e) {
-      String why = "egress to " + sink + " failed: " + e.getMessage();
-      routed.forEach(r -> undelivered(failures, r.sender).egress(r.index, why));
+      failed(sink, routed, failures, e);
     }
+  }
+
+  private static void failed(
+      EgressSink sink, List<Routed> routed, Map<Address, Undelivered> failures, Exception e) {
+    String why = "egress to " + sink + " failed: " + e.getMessage();
+    routed.forEach(r -> undelivered(failures, r.sender).egress(r.index, why));
   }
 
   /** Sends a chunk; {@code failed} hears of each message that was not sent. */
