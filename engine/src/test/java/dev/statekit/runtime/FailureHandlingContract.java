@@ -204,14 +204,7 @@ abstract class FailureHandlingContract extends RuntimeFixture {
           }
           taken.deliver(records);
         };
-    FunctionRuntime runtime =
-        runtime(
-            b ->
-                b.maxAttempts(2)
-                    .egress(
-                        dev.statekit.egress.EgressRoutes.builder()
-                            .route(TestFunctions.COUNTED, blip)
-                            .build()));
+    FunctionRuntime runtime = countingTo(blip);
     Address tally = address(TestFunctions.TALLY, "blip");
     Address total = Address.of(TestFunctions.TOTAL, "blip-" + run);
     enqueue(MessageBuilder.forAddress(tally).withValue("garbage").build()); // throws: poison
@@ -258,14 +251,7 @@ abstract class FailureHandlingContract extends RuntimeFixture {
           }
           taken.deliver(records);
         };
-    FunctionRuntime runtime =
-        runtime(
-            b ->
-                b.maxAttempts(2)
-                    .egress(
-                        dev.statekit.egress.EgressRoutes.builder()
-                            .route(TestFunctions.COUNTED, picky)
-                            .build()));
+    FunctionRuntime runtime = countingTo(picky);
     Address big = address(TestFunctions.TALLY, "too-big");
     Address fine = address(TestFunctions.TALLY, "fine");
     Address total = Address.of(TestFunctions.TOTAL, "picky-" + run);
@@ -289,6 +275,17 @@ abstract class FailureHandlingContract extends RuntimeFixture {
             .toList();
     assertEquals(1, egressLetters.size(), "only the refused record is dead-lettered");
     assertTrue(egressLetters.get(0).contains("too-big"), egressLetters.get(0));
+  }
+
+  /** A runtime of two attempts whose {@link TestFunctions#COUNTED} records go to {@code sink}. */
+  private FunctionRuntime countingTo(dev.statekit.egress.EgressSink sink) {
+    return runtime(
+        b ->
+            b.maxAttempts(2)
+                .egress(
+                    dev.statekit.egress.EgressRoutes.builder()
+                        .route(TestFunctions.COUNTED, sink)
+                        .build()));
   }
 
   /** {@code <target id>}: tells the BUGGY address of that id "ok" and then "boom" (one bundle). */

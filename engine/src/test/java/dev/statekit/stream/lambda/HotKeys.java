@@ -40,6 +40,20 @@ final class HotKeys {
   }
 
   /**
+   * The counts {@link #counts} delivered, one value per output id (an id delivered again carries
+   * the same count), sorted: each record counted once is "1", "2", ... up to the records applied.
+   */
+  static List<String> countsOncePerId(List<EgressRecord> delivered) {
+    Map<String, String> counts = new TreeMap<>();
+    for (EgressRecord record : delivered) {
+      String count = Types.stringType().deserialize(record.value());
+      String before = counts.put(record.id(), count);
+      assertTrue(before == null || before.equals(count), "one output per id: " + record.id());
+    }
+    return counts.values().stream().sorted().toList();
+  }
+
+  /**
    * Messages with body "id:k1+k2" (one keyed record per key), counted per key: each output is
    * "key|count|id of the message applied|pad", padded with {@code pad} characters so that a few
    * fill a key's share of its item. The outputs go to {@code outputs}.
