@@ -15,6 +15,7 @@ import dev.statekit.runtime.internal.data.OutgoingEgress;
 import dev.statekit.types.TypeName;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -206,14 +207,39 @@ final class OutboxDelivery {
       sink.deliver(records);
     } catch (EgressException e) {
       if (e.reason() == EgressException.Reason.INVALID_REQUEST && routed.size() > 1) {
-        // A sink refuses its whole call for one record it can never take (one past its size):
-        // each record goes alone, so that only that one fails, not its neighbours on every try.
-        routed.forEach(r -> deliverEgress(sink, List.of(r), failures));
+        oneByOne(sink, routed, failures);
         return;
       }
       failed(sink, routed, failures, e);
     } catch (RuntimeException e) {
       failed(sink, routed, failures, e);
+    }
+  }
+
+  /**
+   * After a sink refused a whole call for one record it can never take (one past its size): each
+   * record goes alone, so that only that one fails, not its neighbours on every try. A sender's
+   * records keep their order: once one fails for a passing reason (throttled), its later ones wait
+   * for the next try with it; one refused for good holds none back, as it is never delivered.
+   */
+  private static void oneByOne(
+      EgressSink sink, List<Routed> routed, Map<Address, Undelivered> failures) {
+    Set<Address> waiting = new HashSet<>();
+    for (Routed r : routed) {
+      if (waiting.contains(r.sender)) {
+        undelivered(failures, r.sender)
+            .egress(r.index, "an earlier egress record of " + r.sender + " was not delivered");
+        continue;
+      }
+      try {
+        sink.deliver(List.of(r.record));
+      } catch (RuntimeException e) {
+        failed(sink, List.of(r), failures, e);
+        if (!(e instanceof EgressException refused)
+            || refused.reason() != EgressException.Reason.INVALID_REQUEST) {
+          waiting.add(r.sender);
+        }
+      }
     }
   }
 
