@@ -39,15 +39,21 @@ class RefusedEgressFallbackOrderTest extends RuntimeFixture {
             .build());
   }
 
-  /** An SQS FIFO queue that throttles (past the client's retries) the first send of one body. */
-  static final class ThrottlingOnce implements MessageBus {
+  /**
+   * An SQS FIFO queue that fails the first send of one body with {@code reason}: UNAVAILABLE as
+   * throttling past the client's retries, INVALID_REQUEST as an SSE-KMS queue's throttling comes
+   * ({@code KmsThrottled}, a 400 that passes).
+   */
+  static final class FailingOnce implements MessageBus {
     final InMemoryMessageBus queue;
     final String body;
+    final BusException.Reason reason;
     final AtomicBoolean throttled = new AtomicBoolean();
 
-    ThrottlingOnce(InMemoryMessageBus queue, String body) {
+    FailingOnce(InMemoryMessageBus queue, String body, BusException.Reason reason) {
       this.queue = queue;
       this.body = body;
+      this.reason = reason;
     }
 
     @Override
@@ -58,8 +64,7 @@ class RefusedEgressFallbackOrderTest extends RuntimeFixture {
           for (int i = 0; i < messages.size(); i++) {
             all.add(i);
           }
-          throw new BusException(
-              BusException.Reason.UNAVAILABLE, "throttled (retries ran out)", all, null);
+          throw new BusException(reason, "throttled", all, null);
         }
       }
       queue.send(messages);
@@ -75,22 +80,35 @@ class RefusedEgressFallbackOrderTest extends RuntimeFixture {
   void anAddresssEgressRecordsKeepTheirOrderInAFifoGroupWhenACallIsRefused() {
     assertEquals(
         List.of("1", "2"),
-        groupOrder(true),
+        groupOrder(true, BusException.Reason.UNAVAILABLE),
+        "the address's records in its FIFO group, in the order it sent them");
+  }
+
+  /**
+   * A failure that passes though it comes as a bad request (KMS throttling on an SSE-KMS queue)
+   * holds the address's later record back too: it was taken for a refusal for good, which held
+   * nothing back, and the later record went first.
+   */
+  @Test
+  void aPassingFailureThatComesAsABadRequestHoldsTheAddresssLaterRecordsBack() {
+    assertEquals(
+        List.of("1", "2"),
+        groupOrder(true, BusException.Reason.INVALID_REQUEST),
         "the address's records in its FIFO group, in the order it sent them");
   }
 
   /** The control: the same throttling without the refused record keeps the order. */
   @Test
   void withoutARefusedRecordTheSameThrottlingKeepsTheOrder() {
-    assertEquals(List.of("1", "2"), groupOrder(false));
+    assertEquals(List.of("1", "2"), groupOrder(false, BusException.Reason.UNAVAILABLE));
   }
 
   /** What the address's FIFO group of the egress queue holds, in order (the numbers it sent). */
-  private List<String> groupOrder(boolean withRefusedRecord) {
+  private List<String> groupOrder(boolean withRefusedRecord, BusException.Reason firstFailure) {
     InMemoryMessageBus fifo = new InMemoryMessageBus(clock, Duration.ofSeconds(30));
     Address a = address(TestFunctions.TALLY, "a");
     Address total = Address.of(TestFunctions.TOTAL, "t-" + run);
-    ThrottlingOnce egressQueue = new ThrottlingOnce(fifo, a.id() + ":1");
+    FailingOnce egressQueue = new FailingOnce(fifo, a.id() + ":1", firstFailure);
     StatefulFunctions functions =
         StatefulFunctions.builder()
             .withFunction(TestFunctions.TALLY, TestFunctions::tally, TestFunctions.COUNT)

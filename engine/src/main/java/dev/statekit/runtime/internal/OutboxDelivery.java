@@ -219,8 +219,9 @@ final class OutboxDelivery {
   /**
    * After a sink refused a whole call for one record it can never take (one past its size): each
    * record goes alone, so that only that one fails, not its neighbours on every try. A sender's
-   * records keep their order: once one fails for a passing reason (throttled), its later ones wait
-   * for the next try with it; one refused for good holds none back, as it is never delivered.
+   * records keep their order: once one of them fails, its later ones wait for the next try with it,
+   * since a refusal that passes is not always told from one for good (an SSE-KMS queue's throttling
+   * comes as a bad request).
    */
   private static void oneByOne(
       EgressSink sink, List<Routed> routed, Map<Address, Undelivered> failures) {
@@ -235,10 +236,7 @@ final class OutboxDelivery {
         sink.deliver(List.of(r.record));
       } catch (RuntimeException e) {
         failed(sink, List.of(r), failures, e);
-        if (!(e instanceof EgressException refused)
-            || refused.reason() != EgressException.Reason.INVALID_REQUEST) {
-          waiting.add(r.sender);
-        }
+        waiting.add(r.sender);
       }
     }
   }
