@@ -48,6 +48,9 @@ public final class RetryPolicy {
           "TransactionInProgressException",
           "LimitExceededException",
           "KMSThrottlingException",
+          // SQS on a queue encrypted with SSE-KMS: KMS throttled it (a 400 that passes).
+          "KmsThrottled",
+          "KMS.ThrottlingException",
           "InternalServerError",
           "InternalFailure",
           "ServiceUnavailable");

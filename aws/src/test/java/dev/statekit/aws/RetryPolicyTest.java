@@ -28,6 +28,10 @@ class RetryPolicyTest {
     assertTrue(RetryPolicy.isPassing(service("ProvisionedThroughputExceededException", 400)));
     assertTrue(RetryPolicy.isPassing(service("ThrottlingException", 400)));
     assertTrue(RetryPolicy.isPassing(service("RequestLimitExceeded", 400)));
+    assertTrue(
+        RetryPolicy.isPassing(service("KmsThrottled", 400)),
+        "SQS's KMS throttling on an SSE-KMS queue (it was a bad request, failing sends for good)");
+    assertTrue(RetryPolicy.isPassing(service("KMS.ThrottlingException", 400)));
     assertTrue(RetryPolicy.isPassing(service("InternalServerError", 500)));
     assertTrue(RetryPolicy.isPassing(service("Whatever", 503)));
     assertTrue(RetryPolicy.isPassing(SdkClientException.create("connection reset")));
