@@ -115,7 +115,7 @@ class EgressSinksIT {
 
   /**
    * A record id past DynamoDB's sort key (a window result's id names its key, up to a kilobyte) is
-   * written under its digest, the id kept in {@code id}, once however often it is delivered:
+   * written under its digest, the id kept in {@code record_id}, once however often it is delivered:
    * DynamoDB refused the whole BatchWriteItem, on every delivery.
    */
   @Test

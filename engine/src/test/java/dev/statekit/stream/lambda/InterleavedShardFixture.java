@@ -18,6 +18,19 @@ abstract class InterleavedShardFixture {
 
   final ManualClock clock = new ManualClock(1_000_000);
   final CollectingEgressSink results = new CollectingEgressSink();
+  final InMemoryBatchStore store = new InMemoryBatchStore(clock);
+
+  /** Registers the shard and applies and checkpoints its record 0. */
+  void checkpointRecordZero() {
+    BatchPipeline setup = instance(BatchFaultHook.NONE);
+    setup.registerSplits(java.util.List.of(SHARD));
+    setup.process(shard(0, 1));
+  }
+
+  /** A pipeline instance (an execution environment) over the shared store, held by {@code hook}. */
+  BatchPipeline instance(BatchFaultHook hook) {
+    return HotKeys.counts(store, clock, results, hook);
+  }
 
   /** The shard's records {@code from} (inclusive) to {@code to} (exclusive), all of the hot key. */
   SourceBatch shard(int from, int to) {

@@ -22,10 +22,7 @@ import org.junit.jupiter.api.Test;
 class TimedOutLastAttemptTest extends InterleavedShardFixture {
   @Test
   void theNextBatchIsRefusedSayingWhyAndItsRetryCountsEveryRecordOnce() throws Exception {
-    InMemoryBatchStore store = new InMemoryBatchStore(clock);
-    BatchPipeline setup = HotKeys.counts(store, clock, results, BatchFaultHook.NONE);
-    setup.registerSplits(List.of(SHARD));
-    setup.process(shard(0, 1)); // record 0, checkpointed
+    checkpointRecordZero();
 
     CountDownLatch lastAttemptDelivered = new CountDownLatch(1);
     CountDownLatch nextLoaded = new CountDownLatch(1);
@@ -33,10 +30,7 @@ class TimedOutLastAttemptTest extends InterleavedShardFixture {
     // The last attempt of batch [1] has written its key and delivered; its checkpoint write is
     // in flight when its time runs out, and lands after [2] read the split.
     BatchPipeline timedOut =
-        HotKeys.counts(
-            store,
-            clock,
-            results,
+        instance(
             (step, detail) -> {
               if (step == BatchFaultHook.Step.DELIVERED) {
                 lastAttemptDelivered.countDown();
@@ -48,10 +42,7 @@ class TimedOutLastAttemptTest extends InterleavedShardFixture {
             });
     // Lambda has given up on [1] and hands over [2] on another execution environment.
     BatchPipeline next =
-        HotKeys.counts(
-            store,
-            clock,
-            results,
+        instance(
             (step, detail) -> {
               if (step == BatchFaultHook.Step.LOADED && nextLoaded.getCount() > 0) {
                 nextLoaded.countDown();

@@ -20,20 +20,14 @@ import org.junit.jupiter.api.Test;
 class TwoLanesOfOneShardTest extends InterleavedShardFixture {
   @Test
   void theSecondLaneIsRefusedAndNothingIsListedAsGivenUp() throws Exception {
-    InMemoryBatchStore store = new InMemoryBatchStore(clock);
-    BatchPipeline setup = HotKeys.counts(store, clock, results, BatchFaultHook.NONE);
-    setup.registerSplits(List.of(SHARD));
-    setup.process(shard(0, 1)); // record 0, checkpointed
+    checkpointRecordZero();
 
     CountDownLatch laneALoaded = new CountDownLatch(1);
     CountDownLatch laneBDelivered = new CountDownLatch(1);
     CountDownLatch laneACheckpointed = new CountDownLatch(1);
     // Lane A (ParallelizationFactor 2): records 1 and 2, a healthy batch Lambda is not giving up.
     BatchPipeline laneA =
-        HotKeys.counts(
-            store,
-            clock,
-            results,
+        instance(
             (step, detail) -> {
               if (step == BatchFaultHook.Step.LOADED) {
                 laneALoaded.countDown();
@@ -45,10 +39,7 @@ class TwoLanesOfOneShardTest extends InterleavedShardFixture {
             });
     // Lane B, at the same time: records 3 and 4.
     BatchPipeline laneB =
-        HotKeys.counts(
-            store,
-            clock,
-            results,
+        instance(
             (step, detail) -> {
               if (step == BatchFaultHook.Step.DELIVERED) {
                 laneBDelivered.countDown();
