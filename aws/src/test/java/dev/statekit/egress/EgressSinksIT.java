@@ -110,7 +110,15 @@ class EgressSinksIT {
     assertEquals(EgressException.Reason.INVALID_REQUEST, refused.reason());
     assertTrue(
         refused.getMessage().contains("Egress record huge makes an item of"), refused.getMessage());
+    assertEquals(java.util.Optional.of("huge"), refused.refusedRecordId());
     assertEquals(2, egressItems(dynamoDb, table, egress).size(), "nothing written");
+    // The same refusal without a delivery: what a batch pipeline sorts records by.
+    sink.check(text(egress, "next", "hi"));
+    assertEquals(
+        java.util.Optional.of("huge"),
+        assertThrows(
+                EgressException.class, () -> sink.check(text(egress, "huge", "y".repeat(420_000))))
+            .refusedRecordId());
   }
 
   /**
@@ -194,6 +202,14 @@ class EgressSinksIT {
     var noStream =
         assertThrows(EgressException.class, () -> sink.deliver(List.of(text("k3", "three"))));
     assertTrue(noStream.getMessage().contains("names no Kinesis stream"), noStream.getMessage());
+    assertEquals(java.util.Optional.of("k3"), noStream.refusedRecordId());
+    EgressRecord huge =
+        EgressRecord.builder("k4", EGRESS, SOURCE, "app/raw", new byte[1024 * 1024])
+            .destination(stream)
+            .build();
+    assertEquals(
+        java.util.Optional.of("k4"),
+        assertThrows(EgressException.class, () -> sink.check(huge)).refusedRecordId());
   }
 
   @Test
@@ -215,7 +231,12 @@ class EgressSinksIT {
 
     assertEquals(EgressException.Reason.INVALID_REQUEST, refused.reason(), refused.getMessage());
     assertTrue(refused.getMessage().contains("more than the queue's"), refused.getMessage());
+    assertEquals(java.util.Optional.of("big"), refused.refusedRecordId());
     assertEquals(List.of(), receive(sqs, url));
+    assertEquals(
+        java.util.Optional.of("big"),
+        assertThrows(EgressException.class, () -> new SqsEgressSink(sqs, url).check(record))
+            .refusedRecordId());
   }
 
   @Test

@@ -18,7 +18,18 @@ public interface EgressSink {
    * Delivers the records, in order (a sink whose service can reorder a retried part says so).
    *
    * @throws EgressException if some were not delivered (after retries of passing failures); the
-   *     runtime delivers them again later
+   *     runtime delivers them again later. A record refused for what it holds is named ({@link
+   *     EgressException#refusing}), as {@link #check} would refuse it.
    */
   void deliver(List<EgressRecord> records);
+
+  /**
+   * Refuses a record no delivery to this sink can take, whatever the service's state: one past the
+   * service's size limit, one without a destination. Sends nothing. Callers that set such records
+   * aside (a batch pipeline's {@code refusedOutputsTo}) ask it once a delivery named a refused
+   * record, to sort the rest in one pass. Takes every record by default.
+   *
+   * @throws EgressException {@linkplain EgressException#refusing refusing} the record, saying why
+   */
+  default void check(EgressRecord record) {}
 }

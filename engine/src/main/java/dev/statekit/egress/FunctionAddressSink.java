@@ -40,11 +40,7 @@ public final class FunctionAddressSink implements EgressSink {
       List<BusMessage> batch = new ArrayList<>();
       for (EgressRecord record :
           records.subList(from, Math.min(records.size(), from + MessageBus.MAX_BATCH))) {
-        batch.add(
-            new BusMessage(
-                QueueIds.groupId(target),
-                QueueIds.fit(record.id()),
-                EnvelopeCodec.renderText(target, record.valueTypeName(), record.value(), null)));
+        batch.add(checked(record));
       }
       try {
         queue.send(batch);
@@ -53,6 +49,35 @@ public final class FunctionAddressSink implements EgressSink {
             e.reason(), "Records for " + target + " were not sent: " + e.getMessage(), e);
       }
     }
+  }
+
+  /** Refuses a record whose envelope would be larger than the queue takes. */
+  @Override
+  public void check(EgressRecord record) {
+    checked(record);
+  }
+
+  private BusMessage checked(EgressRecord record) {
+    BusMessage message =
+        new BusMessage(
+            QueueIds.groupId(target),
+            QueueIds.fit(record.id()),
+            EnvelopeCodec.renderText(target, record.valueTypeName(), record.value(), null));
+    int bytes = message.sqsBytes();
+    if (bytes > queue.maxMessageBytes()) {
+      throw EgressException.refusing(
+          record.id(),
+          "Egress record "
+              + record.id()
+              + " for "
+              + target
+              + " makes a message of "
+              + bytes
+              + " bytes, more than the queue's "
+              + queue.maxMessageBytes()
+              + "; send large data elsewhere (e.g. S3) and a reference in the message");
+    }
+    return message;
   }
 
   @Override

@@ -126,6 +126,12 @@ public final class DynamoDbTableSink implements EgressSink {
     }
   }
 
+  /** Refuses a record whose item would be past DynamoDB's 400 KB. */
+  @Override
+  public void check(EgressRecord record) {
+    item(record);
+  }
+
   @Override
   public String toString() {
     return "DynamoDbTableSink[" + table + "]";
@@ -194,16 +200,15 @@ public final class DynamoDbTableSink implements EgressSink {
     }
     long size = DynamoDbItemSize.of(item);
     if (size > DynamoDbItemSize.DYNAMODB_ITEM_LIMIT) {
-      throw new EgressException(
-          EgressException.Reason.INVALID_REQUEST,
+      throw EgressException.refusing(
+          record.id(),
           "Egress record "
               + record.id()
               + " makes an item of "
               + size
               + " bytes, more than DynamoDB's "
               + DynamoDbItemSize.DYNAMODB_ITEM_LIMIT
-              + "; send large data elsewhere (e.g. S3) and a reference through the egress",
-          null);
+              + "; send large data elsewhere (e.g. S3) and a reference through the egress");
     }
     return item;
   }

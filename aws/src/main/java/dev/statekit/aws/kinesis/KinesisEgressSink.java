@@ -69,36 +69,10 @@ public final class KinesisEgressSink implements EgressSink {
   @Override
   public void deliver(List<EgressRecord> records) {
     Map<String, List<EgressRecord>> byStream = new LinkedHashMap<>();
-    for (EgressRecord record : records) {
-      String stream = record.destination().orElse(defaultStream);
-      if (stream == null || stream.isBlank()) {
-        throw new EgressException(
-            EgressException.Reason.INVALID_REQUEST,
-            "Egress record "
-                + record.id()
-                + " names no Kinesis stream and the sink has none by default; build it with"
-                + " withStream(...) or give the sink a default stream",
-            null);
-      }
-      byStream.computeIfAbsent(stream, s -> new ArrayList<>()).add(record);
-    }
     Map<EgressRecord, Integer> sizes = new java.util.IdentityHashMap<>();
     for (EgressRecord record : records) {
-      int bytes = record.value().length + partitionKey(record).getBytes(UTF_8).length;
-      if (bytes > MAX_RECORD_BYTES) {
-        throw new EgressException(
-            EgressException.Reason.INVALID_REQUEST,
-            "Egress record "
-                + record.id()
-                + " takes "
-                + bytes
-                + " bytes with its partition key, more than Kinesis's "
-                + MAX_RECORD_BYTES
-                + " a record; send large data elsewhere (e.g. S3) and a reference through the"
-                + " egress",
-            null);
-      }
-      sizes.put(record, bytes);
+      sizes.put(record, checked(record));
+      byStream.computeIfAbsent(stream(record), s -> new ArrayList<>()).add(record);
     }
     byStream.forEach(
         (stream, streamRecords) -> {
@@ -116,6 +90,42 @@ public final class KinesisEgressSink implements EgressSink {
             from = to;
           }
         });
+  }
+
+  /** Refuses a record that names no stream (and the sink has none) or is past Kinesis's size. */
+  @Override
+  public void check(EgressRecord record) {
+    checked(record);
+  }
+
+  private int checked(EgressRecord record) {
+    String stream = stream(record);
+    if (stream == null || stream.isBlank()) {
+      throw EgressException.refusing(
+          record.id(),
+          "Egress record "
+              + record.id()
+              + " names no Kinesis stream and the sink has none by default; build it with"
+              + " withStream(...) or give the sink a default stream");
+    }
+    int bytes = record.value().length + partitionKey(record).getBytes(UTF_8).length;
+    if (bytes > MAX_RECORD_BYTES) {
+      throw EgressException.refusing(
+          record.id(),
+          "Egress record "
+              + record.id()
+              + " takes "
+              + bytes
+              + " bytes with its partition key, more than Kinesis's "
+              + MAX_RECORD_BYTES
+              + " a record; send large data elsewhere (e.g. S3) and a reference through the"
+              + " egress");
+    }
+    return bytes;
+  }
+
+  private String stream(EgressRecord record) {
+    return record.destination().orElse(defaultStream);
   }
 
   @Override

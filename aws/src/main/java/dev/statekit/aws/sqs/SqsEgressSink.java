@@ -46,19 +46,7 @@ public final class SqsEgressSink implements EgressSink {
     int batchBytes = 0;
     for (EgressRecord record : records) {
       BusMessage message = message(record);
-      int bytes = message.sqsBytes();
-      if (bytes > queue.maxMessageBytes()) {
-        throw new EgressException(
-            EgressException.Reason.INVALID_REQUEST,
-            "Egress record "
-                + record.id()
-                + " takes "
-                + bytes
-                + " bytes, more than the queue's "
-                + queue.maxMessageBytes()
-                + "; send large data elsewhere (e.g. S3) and a reference through the egress",
-            null);
-      }
+      int bytes = checked(record, message);
       if (batch.size() == MessageBus.MAX_BATCH || batchBytes + bytes > queue.maxMessageBytes()) {
         send(batch);
         batch = new ArrayList<>();
@@ -70,6 +58,28 @@ public final class SqsEgressSink implements EgressSink {
     if (!batch.isEmpty()) {
       send(batch);
     }
+  }
+
+  /** Refuses a record whose message would be larger than the queue takes. */
+  @Override
+  public void check(EgressRecord record) {
+    checked(record, message(record));
+  }
+
+  private int checked(EgressRecord record, BusMessage message) {
+    int bytes = message.sqsBytes();
+    if (bytes > queue.maxMessageBytes()) {
+      throw EgressException.refusing(
+          record.id(),
+          "Egress record "
+              + record.id()
+              + " takes "
+              + bytes
+              + " bytes, more than the queue's "
+              + queue.maxMessageBytes()
+              + "; send large data elsewhere (e.g. S3) and a reference through the egress");
+    }
+    return bytes;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.statekit.stream.lambda;
 
+import dev.statekit.egress.EgressSink;
 import dev.statekit.event.BatchConsumer;
 import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.ChangeRecord;
@@ -273,6 +274,7 @@ public final class BatchPipeline {
     private int maxCachedKeys = 100_000;
     private int timerPage = 100;
     private BatchFaultHook hook = BatchFaultHook.NONE;
+    private EgressSink refusedOutputs;
 
     private Builder(String name, Pipeline pipeline) {
       Objects.requireNonNull(name, "name");
@@ -368,6 +370,22 @@ public final class BatchPipeline {
       return this;
     }
 
+    /**
+     * Where a result goes that its output's sink refuses for what the record holds (past an SQS
+     * message's 256 KiB or a Kinesis record's 1 MiB, past a DynamoDB item's 400 KB, no
+     * destination), which no retry delivers: a {@link RefusedOutput} (JSON, {@link
+     * RefusedOutput#TYPE}) with the record's id, egress, source, size, the sink's reason and the
+     * value if it is small, and the batch goes on. Without it such a record fails its batch on
+     * every try, until Lambda gives the batch up; its range's replay then fails the same way and
+     * holds the split's windows until the pipeline's code changes. A failure of the sink itself
+     * (unreachable, a missing queue, no permission) names no record and fails the batch either way.
+     * A queue with a dead-letter role suits: e.g. {@code new SqsEgressSink(sqs, refusedQueueUrl)}.
+     */
+    public Builder refusedOutputsTo(EgressSink sink) {
+      this.refusedOutputs = Objects.requireNonNull(sink, "sink");
+      return this;
+    }
+
     /** A fault-injection hook, for tests. */
     public Builder faultHook(BatchFaultHook faultHook) {
       this.hook = Objects.requireNonNull(faultHook, "faultHook");
@@ -399,7 +417,8 @@ public final class BatchPipeline {
               hook,
               concurrency != null
                   ? concurrency
-                  : store.callsWait() ? BatchConcurrency.threads(16) : new InOrderConcurrency());
+                  : store.callsWait() ? BatchConcurrency.threads(16) : new InOrderConcurrency(),
+              refusedOutputs);
       return new BatchPipeline(
           name, new BatchEngine(name, pipeline, settings), pipeline, store, clock);
     }

@@ -28,6 +28,7 @@ public final class BatchEngine {
   final String name;
   final PlanShape shape;
   final BatchSettings settings;
+  private final OutputDelivery outputs;
   final TimerCodec codec;
   private final ItemCache cache;
   private final DecodedItems decoded;
@@ -53,6 +54,7 @@ public final class BatchEngine {
     this.name = name;
     this.shape = new PlanShape(pipeline);
     this.settings = settings;
+    this.outputs = new OutputDelivery(settings.refusedOutputs());
     this.codec = shape.hasKeyedStage() ? new TimerCodec(shape.keySerde()) : null;
     this.cache = new ItemCache(settings.maxCachedKeys());
     this.decoded = new DecodedItems(settings.maxCachedKeys());
@@ -321,6 +323,11 @@ public final class BatchEngine {
   }
 
   /** Runs the calls (at once, as the settings' concurrency does) and waits for all. */
+  /** Outputs to deliver, none yet. */
+  Deliveries deliveries() {
+    return new Deliveries(shape.routes(), outputs);
+  }
+
   void together(List<Runnable> calls) {
     if (calls.size() == 1) {
       calls.get(0).run();

@@ -227,7 +227,7 @@ final class BatchFlow {
                       .store()
                       .timersDueBy(engine.name, fired.fireUpTo(), engine.settings.timerPage())));
     }
-    Deliveries early = new Deliveries(engine.shape.routes());
+    Deliveries early = engine.deliveries();
     applied.outputs().forEach(routed -> early.add(routed.route(), routed.record()));
     writes.addAll(early.calls());
     engine.together(writes);
@@ -255,7 +255,7 @@ final class BatchFlow {
       fireFromIndex(context, index, works);
     }
 
-    Deliveries late = new Deliveries(engine.shape.routes());
+    Deliveries late = engine.deliveries();
     applied.receipted.forEach(routed -> late.add(routed.route(), routed.record()));
     KeyedPass.all(works).forEach(routed -> late.add(routed.route(), routed.record()));
     Map<String, byte[]> written = batch.ordered() ? Map.of() : receipts(works);

@@ -1,5 +1,6 @@
 package dev.statekit.stream.lambda.internal;
 
+import dev.statekit.egress.EgressSink;
 import dev.statekit.stream.lambda.BatchConcurrency;
 import dev.statekit.stream.lambda.BatchFaultHook;
 import dev.statekit.stream.lambda.BatchStore;
@@ -17,6 +18,8 @@ import java.time.Clock;
  * @param timerPage timer items one query of the timer index reads
  * @param hook the fault-injection hook
  * @param concurrency how a step's independent calls run
+ * @param refusedOutputs where records the outputs' sinks refuse for what they hold are set aside,
+ *     or null to fail their batches
  */
 public record BatchSettings(
     BatchStore store,
@@ -27,4 +30,5 @@ public record BatchSettings(
     int maxCachedKeys,
     int timerPage,
     BatchFaultHook hook,
-    BatchConcurrency concurrency) {}
+    BatchConcurrency concurrency,
+    EgressSink refusedOutputs) {}

@@ -7,10 +7,12 @@ import java.util.List;
 /** Egress records to deliver, by output, in the order they were made. */
 final class Deliveries {
   private final Routes routes;
+  private final OutputDelivery delivery;
   private final List<List<EgressRecord>> byRoute = new ArrayList<>();
 
-  Deliveries(Routes routes) {
+  Deliveries(Routes routes, OutputDelivery delivery) {
     this.routes = routes;
+    this.delivery = delivery;
     for (int i = 0; i < routes.size(); i++) {
       byRoute.add(new ArrayList<>());
     }
@@ -37,7 +39,7 @@ final class Deliveries {
       List<EgressRecord> records = List.copyOf(byRoute.get(i));
       if (!records.isEmpty()) {
         var sink = routes.get(i).sink();
-        calls.add(() -> sink.deliver(records));
+        calls.add(() -> delivery.deliver(sink, records));
       }
     }
     return calls;

@@ -184,7 +184,7 @@ final class TickFlow {
           new KeyedPass(context, engine.decoded())
               .run(List.of(), engine.readKeys(index.windows.keySet(), true), index.windows)
               .works();
-      Deliveries deliveries = new Deliveries(engine.shape.routes());
+      Deliveries deliveries = engine.deliveries();
       for (KeyWork work : works.values()) {
         fired += work.fired;
         work.deliveries.forEach(routed -> deliveries.add(routed.route(), routed.record()));
