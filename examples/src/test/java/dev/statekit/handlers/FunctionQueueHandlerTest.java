@@ -1,6 +1,7 @@
 package dev.statekit.handlers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
@@ -82,6 +83,37 @@ class FunctionQueueHandlerTest {
             .map(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
             .toList(),
         "the bad message fails on its own, its first attempt counted");
+  }
+
+  /**
+   * SQS sends every message an id and, on a FIFO queue, a decimal sequence number, by which the
+   * runtime drops a group's repeats. A hand-written event without them is refused whole, saying
+   * which record and what, before anything of it is applied: a sequence number that was no number
+   * used to be dropped, and the message was taken without that check (applied twice when sent
+   * twice); a missing id failed the batch with a NullPointerException.
+   */
+  @Test
+  void anEventSqsCouldNotHaveSentIsRefusedWholeNamingTheRecord() {
+    SQSEvent noNumber = EventLoader.loadSQSEvent("events/runtime-sqs-batch.json");
+    noNumber.getRecords().get(1).getAttributes().put("SequenceNumber", "next");
+    SQSEvent noId = EventLoader.loadSQSEvent("events/runtime-sqs-batch.json");
+    noId.getRecords().get(2).setMessageId(null);
+    FunctionQueueHandler handler = new FunctionQueueHandler(runtime);
+
+    var badNumber =
+        assertThrows(
+            dev.statekit.entry.MalformedEventException.class,
+            () -> handler.handleRequest(noNumber, null));
+    var missingId =
+        assertThrows(
+            dev.statekit.entry.MalformedEventException.class,
+            () -> handler.handleRequest(noId, null));
+
+    assertTrue(badNumber.getMessage().startsWith("Records[1] ("), badNumber.getMessage());
+    assertTrue(badNumber.getMessage().contains("'next'"), badNumber.getMessage());
+    assertTrue(missingId.getMessage().startsWith("Records[2].messageId"), missingId.getMessage());
+    assertEquals(List.of(), greets.texts(), "nothing applied");
+    assertEquals(0, deadLetters.size());
   }
 
   @Test

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.statekit.bus.QueueMessage;
+import dev.statekit.entry.MalformedEventException;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.QueueBatchResult;
 import java.util.ArrayList;
@@ -29,16 +30,9 @@ public class FunctionQueueHandler implements RequestHandler<SQSEvent, SQSBatchRe
   @Override
   public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
     List<QueueMessage> messages = new ArrayList<>();
-    for (SQSEvent.SQSMessage record : event.getRecords()) {
-      Map<String, String> attributes =
-          record.getAttributes() == null ? Map.of() : record.getAttributes();
-      messages.add(
-          new QueueMessage(
-              record.getMessageId(),
-              record.getBody() == null ? "" : record.getBody(),
-              attributes.get("MessageGroupId"),
-              attributes.get("SequenceNumber"),
-              QueueMessage.receiveCountOf(attributes.get("ApproximateReceiveCount"))));
+    List<SQSEvent.SQSMessage> records = event.getRecords() == null ? List.of() : event.getRecords();
+    for (int i = 0; i < records.size(); i++) {
+      messages.add(message(records.get(i), i));
     }
     QueueBatchResult result = runtime.processQueueBatch(messages);
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
@@ -49,5 +43,32 @@ public class FunctionQueueHandler implements RequestHandler<SQSEvent, SQSBatchRe
                 failures.add(
                     SQSBatchResponse.BatchItemFailure.builder().withItemIdentifier(id).build()));
     return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+  }
+
+  /**
+   * One record as the runtime takes it. SQS always sends a message id and, on a FIFO queue, a
+   * decimal sequence number; an event without them (written by hand for a direct invoke) is refused
+   * whole, before anything of it is applied: without an id no failure can be answered, and the
+   * runtime deduplicates a group's messages by their sequence numbers.
+   */
+  private static QueueMessage message(SQSEvent.SQSMessage record, int index) {
+    String where = "Records[" + index + "]";
+    if (record.getMessageId() == null || record.getMessageId().isEmpty()) {
+      throw new MalformedEventException(
+          where + ".messageId is missing: SQS gives every message one, which a failure names");
+    }
+    Map<String, String> attributes =
+        record.getAttributes() == null ? Map.of() : record.getAttributes();
+    try {
+      return new QueueMessage(
+          record.getMessageId(),
+          record.getBody() == null ? "" : record.getBody(),
+          attributes.get("MessageGroupId"),
+          attributes.get("SequenceNumber"),
+          QueueMessage.receiveCountOf(attributes.get("ApproximateReceiveCount")));
+    } catch (IllegalArgumentException e) {
+      throw new MalformedEventException(
+          where + " (" + record.getMessageId() + "): " + e.getMessage());
+    }
   }
 }
