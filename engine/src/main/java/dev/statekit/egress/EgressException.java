@@ -8,8 +8,8 @@ import java.util.Optional;
  * A sink could not deliver records. {@link #reason()} says whether the runtime's later delivery can
  * succeed ({@link Reason#UNAVAILABLE}) or the records themselves are refused ({@link
  * Reason#INVALID_REQUEST}: too large, no destination); the message says which sink and why. When
- * the sink refuses one record for what it holds, whatever the service's state (its size, a
- * destination it lacks), {@link #refusedRecordId()} names it: a caller may set that record aside
+ * the sink refuses one record for what it holds, whatever the service's state and the sink's
+ * configuration (its size), {@link #refusedRecordId()} names it: a caller may set that record aside
  * and deliver the others.
  */
 public final class EgressException extends StateKitException {

@@ -24,8 +24,8 @@ public interface EgressSink {
   void deliver(List<EgressRecord> records);
 
   /**
-   * Refuses a record no delivery to this sink can take, whatever the service's state: one past the
-   * service's size limit, one without a destination. Sends nothing. Callers that set such records
+   * Refuses a record no delivery to this sink can take, whatever the service's state and the sink's
+   * configuration: one past the service's size limit. Sends nothing. Callers that set such records
    * aside (a batch pipeline's {@code refusedOutputsTo}) ask it once a delivery named a refused
    * record, to sort the rest in one pass. Takes every record by default.
    *

@@ -92,7 +92,10 @@ public final class KinesisEgressSink implements EgressSink {
         });
   }
 
-  /** Refuses a record that names no stream (and the sink has none) or is past Kinesis's size. */
+  /**
+   * Refuses a record past Kinesis's size; one that names no stream when the sink has none fails as
+   * the sink's configuration, naming no record to set aside.
+   */
   @Override
   public void check(EgressRecord record) {
     checked(record);
@@ -101,12 +104,15 @@ public final class KinesisEgressSink implements EgressSink {
   private int checked(EgressRecord record) {
     String stream = stream(record);
     if (stream == null || stream.isBlank()) {
-      throw EgressException.refusing(
-          record.id(),
+      // The sink's configuration as much as the record's (a pipeline's records name none): not a
+      // record to set aside while the others go on.
+      throw new EgressException(
+          EgressException.Reason.INVALID_REQUEST,
           "Egress record "
               + record.id()
               + " names no Kinesis stream and the sink has none by default; build it with"
-              + " withStream(...) or give the sink a default stream");
+              + " withStream(...) or give the sink a default stream",
+          null);
     }
     int bytes = record.value().length + partitionKey(record).getBytes(UTF_8).length;
     if (bytes > MAX_RECORD_BYTES) {

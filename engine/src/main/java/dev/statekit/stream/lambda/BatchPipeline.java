@@ -372,14 +372,16 @@ public final class BatchPipeline {
 
     /**
      * Where a result goes that its output's sink refuses for what the record holds (past an SQS
-     * message's 256 KiB or a Kinesis record's 1 MiB, past a DynamoDB item's 400 KB, no
-     * destination), which no retry delivers: a {@link RefusedOutput} (JSON, {@link
-     * RefusedOutput#TYPE}) with the record's id, egress, source, size, the sink's reason and the
-     * value if it is small, and the batch goes on. Without it such a record fails its batch on
-     * every try, until Lambda gives the batch up; its range's replay then fails the same way and
-     * holds the split's windows until the pipeline's code changes. A failure of the sink itself
-     * (unreachable, a missing queue, no permission) names no record and fails the batch either way.
-     * A queue with a dead-letter role suits: e.g. {@code new SqsEgressSink(sqs, refusedQueueUrl)}.
+     * message's 256 KiB or a Kinesis record's 1 MiB, past a DynamoDB item's 400 KB), which no retry
+     * delivers: {@link RefusedOutput}s (JSON, {@link RefusedOutput#TYPE}) with the record's id,
+     * egress, source, size, the sink's reason and the value in parts, and the batch goes on. So
+     * does a shard's keyed result too large for its key's item to keep until it is delivered,
+     * without its value (a queue's message with such a result fails alone, with or without this,
+     * and its redrive policy keeps it). Without it a refused record fails its batch on every try,
+     * until Lambda gives the batch up; its range's replay then fails the same way and holds the
+     * split's windows until the pipeline's code changes. A failure of the sink itself (unreachable,
+     * a missing queue or stream, no permission) names no record and fails the batch either way. A
+     * queue with a dead-letter role suits: e.g. {@code new SqsEgressSink(sqs, refusedQueueUrl)}.
      */
     public Builder refusedOutputsTo(EgressSink sink) {
       this.refusedOutputs = Objects.requireNonNull(sink, "sink");

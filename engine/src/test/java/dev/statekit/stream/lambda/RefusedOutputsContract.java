@@ -69,11 +69,16 @@ abstract class RefusedOutputsContract {
   }
 
   private BatchPipeline pipeline(EgressSink output, EgressSink refused) {
+    return pipeline(output, refused, BatchFaultHook.NONE);
+  }
+
+  private BatchPipeline pipeline(EgressSink output, EgressSink refused, BatchFaultHook hook) {
     BatchPipeline.Builder builder =
         BatchPipeline.builder(name, counted(output))
             .store(store())
             .clock(clock)
-            .batchTimeout(Duration.ofMinutes(1));
+            .batchTimeout(Duration.ofMinutes(1))
+            .faultHook(hook);
     if (refused != null) {
       builder.refusedOutputsTo(refused);
     }
@@ -108,6 +113,22 @@ abstract class RefusedOutputsContract {
   private Map<String, RefusedOutput> setAsideById() {
     return setAside().stream()
         .collect(Collectors.toMap(RefusedOutput::id, r -> r, (a, b) -> a, java.util.TreeMap::new));
+  }
+
+  /** The value of the refused output {@code id}, its parts joined once each. */
+  private byte[] joined(String id) {
+    Map<Integer, RefusedOutput> parts = new java.util.TreeMap<>();
+    int count = -1;
+    for (RefusedOutput part : setAside()) {
+      if (part.id().equals(id)) {
+        parts.put(part.part(), part);
+        count = part.parts();
+      }
+    }
+    assertEquals(count, parts.size(), "every part once: " + parts.keySet());
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    parts.values().forEach(part -> bytes.writeBytes(part.value()));
+    return bytes.toByteArray();
   }
 
   private static String huge() {
@@ -150,7 +171,10 @@ abstract class RefusedOutputsContract {
     assertEquals(Types.stringType().serialize("k2:1:" + huge()).length, output.bytes());
     assertTrue(output.source().endsWith("/k2"), output.source());
     assertTrue(output.reason().contains("more than the queue's"), output.reason());
-    assertNull(output.value(), "past " + RefusedOutput.MAX_VALUE_BYTES + " bytes: not carried");
+    assertEquals(
+        "k2:1:" + huge(),
+        Types.stringType().deserialize(joined(output.id())),
+        "the value comes whole, in parts");
   }
 
   @Test
@@ -198,5 +222,90 @@ abstract class RefusedOutputsContract {
     assertEquals(List.of(), result.failedOffsets());
     assertEquals(Set.of("k1:1:a", "k3:1:c"), deliveredTexts());
     assertEquals(1, setAsideById().size(), setAside().toString());
+  }
+
+  /**
+   * A key keeps its batch's outputs in its item until they are delivered, and an item holds 400 KB:
+   * a record whose output was larger (a Kinesis record takes 1 MiB) made the key's write fail on
+   * every try, stopping the shard, with an error that blamed the key's state. With a place, the
+   * output goes there instead (a stand-in is kept and delivered in its place, again with the same
+   * id after a crash between the key's write and the delivery).
+   */
+  @Test
+  void aResultTooLargeToKeepInItsKeyIsSetAsideAndDeliveredAgainAfterACrash() {
+    String tooLarge = "y".repeat(450_000);
+    SourceBatch batch = shard(1000, "k1,a", "k2," + tooLarge, "k2,c");
+    RuntimeException failed =
+        assertThrows(RuntimeException.class, () -> pipeline(output(), null).process(batch));
+    assertTrue(
+        String.valueOf(failed.getMessage()).contains("refusedOutputsTo"), failed.getMessage());
+    java.util.concurrent.atomic.AtomicBoolean crash =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    BatchPipeline pipeline =
+        pipeline(
+            output(),
+            refusedSink(),
+            (step, detail) -> {
+              if (step == BatchFaultHook.Step.DELIVERY && crash.getAndSet(false)) {
+                throw new IllegalStateException("the invocation died before delivering");
+              }
+            });
+
+    assertThrows(IllegalStateException.class, () -> pipeline.process(batch));
+    assertEquals(Set.of(), setAsideById().keySet(), "nothing delivered yet");
+    BatchResult result = pipeline.process(batch); // Lambda's retry: the keys applied it already
+
+    assertTrue(result.succeeded(), result.toString());
+    assertEquals("1002", position(pipeline));
+    Set<String> texts = deliveredTexts();
+    assertTrue(texts.contains("k1:1:a"), texts.toString());
+    assertTrue(texts.stream().noneMatch(t -> t.startsWith("k2:1:")), "set aside, not delivered");
+    Map<String, RefusedOutput> refused = setAsideById();
+    assertEquals(1, refused.size(), refused.toString());
+    RefusedOutput output = refused.values().iterator().next();
+    assertTrue(output.reason().contains("item keeps beside its state"), output.reason());
+    assertTrue(output.reason().contains("record 1001 of " + SHARD), output.reason());
+    assertEquals(0, output.parts(), "nothing the batch writes can hold the value");
+    assertNull(output.value());
+    assertEquals(Types.stringType().serialize("k2:1:" + tooLarge).length, output.bytes());
+    // k2's next record, in the same batch, counted after it: applied once, in order.
+    assertTrue(texts.contains("k2:2:c"), texts.toString());
+  }
+
+  /**
+   * On a queue the message whose result its key cannot keep goes back, alone: the queue hands it
+   * over again and its redrive policy keeps it, whole, in the dead-letter queue, while the batch's
+   * other messages are applied. Before, the key's write failed the whole batch on every try.
+   */
+  @Test
+  void aQueuesMessageWhoseResultItsKeyCannotKeepFailsAloneAndKeepsItsBody() {
+    for (EgressSink place : java.util.Arrays.asList(null, refusedSink())) {
+      BatchPipeline pipeline = pipeline(output(), place);
+      String suffix = place == null ? "-a" : "-b";
+      SourceBatch batch =
+          SourceBatch.unordered(QUEUE)
+              .add("m1" + suffix, 0, ("k1" + suffix + ",a").getBytes(StandardCharsets.UTF_8))
+              .add(
+                  "m2" + suffix,
+                  0,
+                  ("k2" + suffix + "," + "z".repeat(450_000)).getBytes(StandardCharsets.UTF_8))
+              .add("m3" + suffix, 0, ("k2" + suffix + ",c").getBytes(StandardCharsets.UTF_8))
+              .build();
+
+      BatchResult result = pipeline.process(batch);
+
+      assertTrue(result.failedOffsets().contains("m2" + suffix), result.toString());
+      assertTrue(!result.failedOffsets().contains("m1" + suffix), result.toString());
+      assertTrue(result.failure().orElse("").contains("dead-letter queue"), result.toString());
+      assertTrue(deliveredTexts().contains("k1" + suffix + ":1:a"), deliveredTexts().toString());
+      // m3, of the same key, waited for the key's room or came after m2: handed over again, it is
+      // applied without m2, which is not counted.
+      pipeline.process(
+          SourceBatch.unordered(QUEUE)
+              .add("m3" + suffix, 0, ("k2" + suffix + ",c").getBytes(StandardCharsets.UTF_8))
+              .build());
+      assertTrue(deliveredTexts().contains("k2" + suffix + ":1:c"), deliveredTexts().toString());
+    }
+    assertEquals(Set.of(), setAsideById().keySet());
   }
 }

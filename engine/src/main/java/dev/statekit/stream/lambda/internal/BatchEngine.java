@@ -52,7 +52,7 @@ public final class BatchEngine {
    */
   public BatchEngine(String name, Pipeline pipeline, BatchSettings settings) {
     this.name = name;
-    this.shape = new PlanShape(pipeline);
+    this.shape = new PlanShape(pipeline, settings.refusedOutputs());
     this.settings = settings;
     this.outputs = new OutputDelivery(settings.refusedOutputs());
     this.codec = shape.hasKeyedStage() ? new TimerCodec(shape.keySerde()) : null;

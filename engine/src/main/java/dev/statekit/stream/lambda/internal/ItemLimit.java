@@ -23,6 +23,9 @@ final class ItemLimit {
    */
   static final int BATCH_OUTPUT_BYTES = MAX_BYTES / 4;
 
+  /** What an estimate of an item's size leaves aside for what it does not count exactly. */
+  static final int MARGIN = 1024;
+
   private ItemLimit() {}
 
   /** The size DynamoDB bills and limits a key's item at. */
@@ -40,8 +43,18 @@ final class ItemLimit {
         + 21;
   }
 
+  /**
+   * @param outputBytes about the bytes of the batch's outputs the item keeps until they are
+   *     delivered
+   */
   static void check(
-      String pipeline, String operator, Object key, String encoded, byte[] state, byte[] book) {
+      String pipeline,
+      String operator,
+      Object key,
+      String encoded,
+      byte[] state,
+      byte[] book,
+      int outputBytes) {
     int size = size(pipeline, operator, encoded, state, book);
     if (size > MAX_BYTES) {
       throw new StateStoreException(
@@ -53,8 +66,16 @@ final class ItemLimit {
               + " would keep "
               + size
               + " bytes of state and bookkeeping, over DynamoDB's 400 KB item limit; nothing of"
-              + " this batch was written. Keep less per key: aggregate windows instead of"
-              + " buffering their values, use smaller windows, or key more finely");
+              + " this batch was written. "
+              + (outputBytes > BATCH_OUTPUT_BYTES
+                  ? "About "
+                      + outputBytes
+                      + " bytes of it are outputs of the batch, kept until they are delivered:"
+                      + " send large data elsewhere (e.g. S3) and a reference through the output,"
+                      + " or give the pipeline a place where outputs too large to keep go instead"
+                      + " (BatchPipeline.builder(...).refusedOutputsTo(sink))"
+                  : "Keep less per key: aggregate windows instead of buffering their values, use"
+                      + " smaller windows, or key more finely"));
     }
   }
 }

@@ -53,6 +53,9 @@ final class KeyWork {
    */
   int outboxBytes;
 
+  /** Outputs of earlier records among {@link #outbox} (they may have been delivered already). */
+  private Set<StoredOutput> carried;
+
   /**
    * About the bytes of outputs the key keeps from before this batch ({@link KeyBook#keptBytes}).
    */
@@ -126,9 +129,67 @@ final class KeyWork {
    */
   void carry(String split, String offset, List<StoredOutput> outputs) {
     List<StoredOutput> kept = outboxAt(split, offset);
+    if (carried == null) {
+      carried = Collections.newSetFromMap(new IdentityHashMap<>());
+    }
     for (StoredOutput output : outputs) {
       kept.add(output);
+      carried.add(output);
       outboxBytes += output.size();
+    }
+  }
+
+  /** A stand-in for an output the key's item cannot keep, made of the output and the record. */
+  interface StandIn {
+    /**
+     * @param offset the offset of the record that made the output
+     */
+    Routed of(String offset, StoredOutput output, Routed routed);
+  }
+
+  /**
+   * Sets this batch's largest outputs aside, each replaced by its stand-in in the outbox and among
+   * the deliveries, until the outbox takes at most {@code room} bytes or none is left that a
+   * stand-in makes smaller: outputs the key's item cannot keep beside its state until they are
+   * delivered.
+   */
+  void setAsideLargest(int room, StandIn standIn) {
+    List<Map.Entry<String, StoredOutput>> fresh = new ArrayList<>();
+    outbox.forEach(
+        (offset, outputs) -> {
+          for (StoredOutput output : outputs) {
+            if (carried == null || !carried.contains(output)) {
+              fresh.add(Map.entry(offset, output));
+            }
+          }
+        });
+    fresh.sort(
+        java.util.Comparator.comparingInt(
+                (Map.Entry<String, StoredOutput> e) -> e.getValue().size())
+            .reversed());
+    for (Map.Entry<String, StoredOutput> entry : fresh) {
+      if (outboxBytes <= room) {
+        return;
+      }
+      StoredOutput output = entry.getValue();
+      int at = -1;
+      for (int i = 0; i < deliveries.size() && at < 0; i++) {
+        Routed routed = deliveries.get(i);
+        if (routed.route() == output.route() && routed.record().id().equals(output.id())) {
+          at = i;
+        }
+      }
+      if (at < 0) {
+        continue;
+      }
+      Routed replaced = standIn.of(entry.getKey(), output, deliveries.get(at));
+      StoredOutput kept = StoredOutput.of(replaced.route(), output.source(), replaced.record());
+      if (kept.size() >= output.size()) {
+        continue;
+      }
+      deliveries.set(at, replaced);
+      outbox.get(entry.getKey()).replaceAll(o -> o == output ? kept : o);
+      outboxBytes += kept.size() - output.size();
     }
   }
 

@@ -4,6 +4,7 @@ import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.internal.Operator;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
+import dev.statekit.stream.lambda.EgressOutput;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
@@ -218,6 +219,12 @@ final class KeyedPass {
       }
     }
     chain.flushState();
+    if (!context.ordered()) {
+      Result handBack = handBackWhatCannotBeKept(inputs, works, table);
+      if (handBack != null) {
+        return handBack;
+      }
+    }
     for (KeyWork work : works.values()) {
       if (work.touched) {
         byte[] state = table.stateOf(work.encoded);
@@ -226,6 +233,69 @@ final class KeyedPass {
       }
     }
     return Result.done(works);
+  }
+
+  /**
+   * A queue's messages whose outputs a key's item cannot keep beside its state until they are
+   * delivered (DynamoDB's 400 KB an item), the largest first, handed back as failed: the queue
+   * hands them over again and, after its {@code maxReceiveCount}, its redrive policy keeps them,
+   * whole, in the dead-letter queue, while the batch's other messages are applied. Null if every
+   * key's item fits.
+   */
+  private Result handBackWhatCannotBeKept(
+      List<KeyedInput> inputs, Map<String, KeyWork> works, BatchTable table) {
+    Failures failures = null;
+    for (KeyWork work : works.values()) {
+      if (!work.touched || work.outboxBytes <= ItemLimit.BATCH_OUTPUT_BYTES) {
+        continue;
+      }
+      int room =
+          ItemLimit.MAX_BYTES
+              - ItemLimit.MARGIN
+              - ItemLimit.size(
+                  context.pipeline(),
+                  context.shape().keyedOperator(),
+                  work.encoded,
+                  table.stateOf(work.encoded),
+                  work.book.encode());
+      List<Map.Entry<String, Integer>> bySize = new ArrayList<>();
+      work.outbox.forEach(
+          (id, outputs) ->
+              bySize.add(Map.entry(id, outputs.stream().mapToInt(StoredOutput::size).sum())));
+      bySize.sort(Map.Entry.<String, Integer>comparingByValue().reversed());
+      int bytes = work.outboxBytes;
+      for (Map.Entry<String, Integer> message : bySize) {
+        if (bytes <= room) {
+          break;
+        }
+        bytes -= message.getValue();
+        for (int i = 0; i < inputs.size(); i++) {
+          if (inputs.get(i).offset().equals(message.getKey())
+              && inputs.get(i).encoded().equals(work.encoded)) {
+            if (failures == null) {
+              failures = new Failures();
+            }
+            failures.add(
+                inputs,
+                i,
+                "Message "
+                    + message.getKey()
+                    + " of "
+                    + context.split()
+                    + " comes again: its outputs take "
+                    + message.getValue()
+                    + " bytes, more than key "
+                    + work.key
+                    + "'s item keeps beside its state until they are delivered (DynamoDB's 400 KB"
+                    + " an item); after the queue's maxReceiveCount its redrive policy keeps it in"
+                    + " the dead-letter queue. Send large data elsewhere (e.g. S3) and a reference"
+                    + " through the output");
+            break;
+          }
+        }
+      }
+    }
+    return failures == null ? null : new Result(works, List.copyOf(failures.sources), failures.why);
   }
 
   /**
@@ -569,6 +639,7 @@ final class KeyedPass {
       if (work.lastApplied != null) {
         book.mark(split, work.lastApplied);
       }
+      setAsideWhatCannotBeKept(work, state);
       if (context.ordered()) {
         work.outbox.forEach(
             (offset, outputs) -> book.addOutbox(new Outbox(split, offset, now, outputs)));
@@ -596,7 +667,8 @@ final class KeyedPass {
           work.key,
           work.encoded,
           state,
-          bookkeeping);
+          bookkeeping,
+          work.outboxBytes);
       work.write =
           new KeyWrite(
               work.encoded,
@@ -604,6 +676,51 @@ final class KeyedPass {
               state,
               bookkeeping,
               expiresAt);
+    }
+
+    /**
+     * A key keeps its batch's outputs in its item until they are delivered, and DynamoDB holds 400
+     * KB an item: an output too large to keep beside the key's state would make the key's write
+     * fail on every try. With a place for refused outputs, the largest go there instead (a stand-in
+     * kept and delivered in their place); without one, the write's check says so.
+     */
+    private void setAsideWhatCannotBeKept(KeyWork work, byte[] state) {
+      Routes routes = context.shape().routes();
+      if (routes.refused() < 0 || work.outboxBytes <= ItemLimit.BATCH_OUTPUT_BYTES) {
+        return;
+      }
+      int kept =
+          ItemLimit.size(
+              context.pipeline(),
+              context.shape().keyedOperator(),
+              work.encoded,
+              state,
+              work.book.encode());
+      EgressOutput<?> place = routes.get(routes.refused());
+      work.setAsideLargest(
+          ItemLimit.MAX_BYTES - kept - ItemLimit.MARGIN,
+          (offset, output, routed) ->
+              new Routed(
+                  routes.refused(),
+                  place.record(
+                      output.id(),
+                      context.pipeline(),
+                      output.source(),
+                      OutputDelivery.withoutValue(
+                          routed.record(),
+                          "Output "
+                              + output.id()
+                              + " takes "
+                              + output.value().length
+                              + " bytes, more than key "
+                              + work.key
+                              + "'s item keeps beside its state until the output is delivered"
+                              + " (DynamoDB's 400 KB an item), so nothing kept its value: record "
+                              + offset
+                              + " of "
+                              + context.split()
+                              + " made it (the stream keeps it for its retention). Send large data"
+                              + " elsewhere (e.g. S3) and a reference through the output"))));
     }
   }
 

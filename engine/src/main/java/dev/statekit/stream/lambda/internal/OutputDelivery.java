@@ -64,7 +64,7 @@ final class OutputDelivery {
         if (e.refusedRecordId().isEmpty()) {
           throw e;
         }
-        refused.add(standIn(record, e));
+        refused.addAll(standIns(record, e));
       }
     }
     // A sink may refuse in a delivery what its check lets through: each refusal names one more.
@@ -80,7 +80,7 @@ final class OutputDelivery {
         List<EgressRecord> left = new ArrayList<>();
         for (EgressRecord record : pending) {
           if (record.id().equals(id)) {
-            refused.add(standIn(record, e));
+            refused.addAll(standIns(record, e));
           } else {
             left.add(record);
           }
@@ -91,7 +91,7 @@ final class OutputDelivery {
     refusedSink.deliver(refused);
     LOG.warn(
         refused.size()
-            + " output record(s) refused by "
+            + " part(s) of output records refused by "
             + sink
             + " set aside in "
             + refusedSink
@@ -99,26 +99,52 @@ final class OutputDelivery {
             + first.getMessage());
   }
 
-  private static EgressRecord standIn(EgressRecord record, EgressException refusal) {
-    String reason = String.valueOf(refusal.getMessage());
-    RefusedOutput output =
-        new RefusedOutput(
-            record.egress().asString(),
-            record.id(),
-            record.source().toString(),
-            record.key().orElse(null),
-            record.valueTypeName(),
-            record.value().length,
-            reason.length() > RefusedOutput.MAX_REASON_CHARS
-                ? reason.substring(0, RefusedOutput.MAX_REASON_CHARS)
-                : reason,
-            record.value().length <= RefusedOutput.MAX_VALUE_BYTES ? record.value() : null);
-    return EgressRecord.builder(
-            record.id(),
-            RefusedOutput.EGRESS,
-            record.source(),
-            RefusedOutput.TYPE.typeName().asString(),
-            RefusedOutput.TYPE.serialize(output))
-        .build();
+  /** The records that carry {@code record} to the place: its value in parts. */
+  private static List<EgressRecord> standIns(EgressRecord record, EgressException refusal) {
+    byte[] value = record.value();
+    int parts =
+        Math.max(
+            1, (value.length + RefusedOutput.MAX_VALUE_BYTES - 1) / RefusedOutput.MAX_VALUE_BYTES);
+    List<EgressRecord> records = new ArrayList<>(parts);
+    for (int part = 1; part <= parts; part++) {
+      int from = (part - 1) * RefusedOutput.MAX_VALUE_BYTES;
+      byte[] bytes =
+          java.util.Arrays.copyOfRange(
+              value, from, Math.min(value.length, from + RefusedOutput.MAX_VALUE_BYTES));
+      RefusedOutput output = refusedOutput(record, refusal.getMessage(), part, parts, bytes);
+      records.add(
+          EgressRecord.builder(
+                  parts == 1 ? record.id() : record.id() + "#part" + part,
+                  RefusedOutput.EGRESS,
+                  record.source(),
+                  RefusedOutput.TYPE.typeName().asString(),
+                  RefusedOutput.TYPE.serialize(output))
+              .build());
+    }
+    return records;
+  }
+
+  /** What is set aside in {@code record}'s place without its value, refused for {@code reason}. */
+  static RefusedOutput withoutValue(EgressRecord record, String reason) {
+    return refusedOutput(record, reason, 0, 0, null);
+  }
+
+  private static RefusedOutput refusedOutput(
+      EgressRecord record, String reason, int part, int parts, byte[] value) {
+    return new RefusedOutput(
+        record.egress().asString(),
+        record.id(),
+        record.source().toString(),
+        record.key().map(key -> cut(key, RefusedOutput.MAX_KEY_CHARS)).orElse(null),
+        record.valueTypeName(),
+        record.value().length,
+        cut(String.valueOf(reason), RefusedOutput.MAX_REASON_CHARS),
+        part,
+        parts,
+        value);
+  }
+
+  private static String cut(String text, int chars) {
+    return text.length() > chars ? text.substring(0, chars) : text;
   }
 }

@@ -1,5 +1,6 @@
 package dev.statekit.stream.lambda.internal;
 
+import dev.statekit.egress.EgressSink;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.Record;
 import dev.statekit.stream.WatermarkStrategy;
@@ -25,6 +26,11 @@ final class PlanShape {
   private final WatermarkStrategy<Object> watermarks;
 
   PlanShape(Pipeline pipeline) {
+    this(pipeline, null);
+  }
+
+  /** The shape of {@code pipeline}, its refused outputs set aside in {@code refusedSink}. */
+  PlanShape(Pipeline pipeline, EgressSink refusedSink) {
     this.plan = PipelinePlans.plan(pipeline, 1);
     if (plan.stages().size() > 2) {
       throw new IllegalArgumentException(
@@ -34,7 +40,7 @@ final class PlanShape {
               + ": end the first part in an EgressOutput to a Kinesis stream or SQS queue and"
               + " read it with a second pipeline");
     }
-    this.routes = new Routes(plan);
+    this.routes = new Routes(plan, refusedSink);
     this.keyBy = plan.stages().size() > 1 ? plan.stages().get(1).keyBy() : null;
     OperatorSpec first =
         keyBy == null || plan.stages().get(1).operators().isEmpty()

@@ -85,9 +85,49 @@ class OutputDeliveryTest {
     assertEquals("Egress record 2 is bad", first.reason());
     assertArrayEquals(Types.stringType().serialize("bad one"), first.value());
     assertEquals(first.value().length, first.bytes());
+    assertEquals(1, first.part());
+    assertEquals(1, first.parts());
     assertEquals(List.of("2", "4"), refused.records().stream().map(EgressRecord::id).toList());
     assertTrue(refused.records().stream().allMatch(r -> r.egress().equals(RefusedOutput.EGRESS)));
     assertEquals(3, sink.deliveries, "one refusal a delivery, the check taking all");
+  }
+
+  /**
+   * A value past what one part carries comes in parts, each its own record: before, a value past 64
+   * KiB was dropped, so a queue's message whose result was set aside (its input deleted once the
+   * batch went on) left nothing but its id.
+   */
+  @Test
+  void aLargeValueComesWholeInPartsAndALongKeyIsCut() {
+    byte[] value = new byte[2 * RefusedOutput.MAX_VALUE_BYTES + 5];
+    for (int i = 0; i < value.length; i++) {
+      value[i] = (byte) i;
+    }
+    EgressRecord large =
+        EgressRecord.builder("big", EGRESS, SOURCE, "app/raw", value).key("k".repeat(5000)).build();
+    EgressSink sink =
+        records -> {
+          throw EgressException.refusing("big", "too large");
+        };
+
+    new OutputDelivery(refused).deliver(sink, List.of(large));
+
+    assertEquals(
+        List.of("big#part1", "big#part2", "big#part3"),
+        refused.records().stream().map(EgressRecord::id).toList());
+    java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
+    for (RefusedOutput part : setAside()) {
+      assertEquals("big", part.id());
+      assertEquals(3, part.parts());
+      assertEquals(value.length, part.bytes());
+      assertEquals(RefusedOutput.MAX_KEY_CHARS, part.key().length());
+      joined.writeBytes(part.value());
+    }
+    assertEquals(List.of(1, 2, 3), setAside().stream().map(RefusedOutput::part).toList());
+    assertArrayEquals(value, joined.toByteArray());
+    assertTrue(
+        refused.records().stream().allMatch(r -> r.value().length < 100_000),
+        "each part fits an SQS message");
   }
 
   @Test
