@@ -53,7 +53,7 @@ abstract class RefusedOutputsContract {
   abstract List<RefusedOutput> setAside();
 
   /** "key,payload": each record's output is "key:count:payload", the key's running count. */
-  private Pipeline counted(EgressSink sink) {
+  static Pipeline counted(EgressSink sink) {
     return Pipeline.from(BatchSource.records())
         .map(b -> new String(b, StandardCharsets.UTF_8).split(",", 2))
         .keyBy(parts -> parts[0])

@@ -11,8 +11,6 @@ import dev.statekit.egress.FunctionAddressSink;
 import dev.statekit.function.Address;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.serde.Serdes;
-import dev.statekit.stream.state.StateSpec;
-import dev.statekit.stream.state.ValueState;
 import dev.statekit.testing.ManualClock;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
@@ -29,7 +27,6 @@ import org.junit.jupiter.api.Test;
 class RefusedOutputsPathsTest {
   private static final String SHARD = "orders/shardId-000000000000";
   private static final TypeName EGRESS = TypeName.of("test", "refused-out");
-  private static final StateSpec<ValueState<Long>> SEEN = StateSpec.value("seen", Serdes.longs());
 
   private final ManualClock clock = new ManualClock(1_700_000_000_000L);
   private final InMemoryBatchStore store = new InMemoryBatchStore();
@@ -53,22 +50,6 @@ class RefusedOutputsPathsTest {
     return queue.peekAll().stream()
         .map(message -> EnvelopeCodec.tree(message.body()).get("value").asText())
         .toList();
-  }
-
-  /** "key,payload": a keyed counter whose output is "key:count:payload". */
-  private static Pipeline keyed(EgressSink sink) {
-    return Pipeline.from(BatchSource.records())
-        .map(b -> new String(b, StandardCharsets.UTF_8).split(",", 2))
-        .keyBy(parts -> parts[0])
-        .<String>process(
-            (record, context, out) -> {
-              ValueState<Long> seen = context.state(SEEN);
-              long count = seen.value() == null ? 1 : seen.value() + 1;
-              seen.update(count);
-              out.collect(record.value()[0] + ":" + count + ":" + record.value()[1]);
-            },
-            SEEN)
-        .to(EgressOutput.to(sink, EGRESS, Types.stringType()));
   }
 
   private static Pipeline stateless(EgressSink sink) {
@@ -115,7 +96,7 @@ class RefusedOutputsPathsTest {
    */
   @Test
   void aKeyedResultPast400KbIsSetAsideAndTheBatchGoesOn() {
-    BatchPipeline pipeline = pipeline(keyed(output()));
+    BatchPipeline pipeline = pipeline(RefusedOutputsContract.counted(output()));
     BatchResult result = pipeline.process(shard(1000, "k1,a", "k2," + "x".repeat(450_000), "k1,c"));
     assertTrue(result.succeeded(), result.toString());
     assertEquals(List.of("k1:1:a", "k1:2:c"), delivered());
@@ -220,13 +201,13 @@ class RefusedOutputsPathsTest {
   /** A queue key with a large refused result in two batches, the second on a new instance. */
   @Test
   void aQueueKeysSecondLargeResultOnANewInstanceIsSetAsideToo() {
-    BatchPipeline first = pipeline(keyed(output()));
+    BatchPipeline first = pipeline(RefusedOutputsContract.counted(output()));
     BatchResult one =
         first.process(
             SourceBatch.unordered("orders-queue")
                 .add("m1", 0, ("k2," + "x".repeat(300_000)).getBytes(StandardCharsets.UTF_8))
                 .build());
-    BatchPipeline second = pipeline(keyed(output()));
+    BatchPipeline second = pipeline(RefusedOutputsContract.counted(output()));
     BatchResult two =
         second.process(
             SourceBatch.unordered("orders-queue")
@@ -240,9 +221,9 @@ class RefusedOutputsPathsTest {
   /** The same on a shard, two batches, the second on a new instance. */
   @Test
   void aShardKeysSecondLargeResultOnANewInstanceIsSetAsideToo() {
-    BatchPipeline first = pipeline(keyed(output()));
+    BatchPipeline first = pipeline(RefusedOutputsContract.counted(output()));
     BatchResult one = first.process(shard(1000, "k2," + "x".repeat(300_000)));
-    BatchPipeline second = pipeline(keyed(output()));
+    BatchPipeline second = pipeline(RefusedOutputsContract.counted(output()));
     BatchResult two = second.process(shard(1001, "k2," + "z".repeat(300_000)));
     assertTrue(one.succeeded(), one.toString());
     assertTrue(two.succeeded(), two.toString());
@@ -325,7 +306,7 @@ class RefusedOutputsPathsTest {
   void aGivenUpRangesReplaySetsTheRefusedResultAside() {
     SourceBatch given = shard(1000, "k1,a", "k2," + "x".repeat(300_000));
     BatchPipeline without =
-        BatchPipeline.builder("paths", keyed(output()))
+        BatchPipeline.builder("paths", RefusedOutputsContract.counted(output()))
             .store(store)
             .clock(clock)
             .batchTimeout(Duration.ofMinutes(1))
@@ -334,7 +315,7 @@ class RefusedOutputsPathsTest {
     org.junit.jupiter.api.Assertions.assertThrows(
         RuntimeException.class, () -> without.process(given));
     clock.advance(Duration.ofMinutes(2));
-    BatchPipeline pipeline = pipeline(keyed(output()));
+    BatchPipeline pipeline = pipeline(RefusedOutputsContract.counted(output()));
     assertTrue(pipeline.process(shard(1002, "k1,c")).succeeded());
     List<GivenUp> ranges = pipeline.givenUp();
     assertEquals(1, ranges.size(), ranges.toString());
