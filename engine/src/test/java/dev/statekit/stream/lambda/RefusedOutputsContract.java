@@ -263,8 +263,8 @@ abstract class RefusedOutputsContract {
     Map<String, RefusedOutput> refused = setAsideById();
     assertEquals(1, refused.size(), refused.toString());
     RefusedOutput output = refused.values().iterator().next();
-    assertTrue(output.reason().contains("item keeps beside its state"), output.reason());
-    assertTrue(output.reason().contains("record 1001 of " + SHARD), output.reason());
+    assertTrue(output.reason().contains("item keeps beside the key's state"), output.reason());
+    assertTrue(output.reason().startsWith("Record 1001 of " + SHARD), output.reason());
     assertEquals(0, output.parts(), "nothing the batch writes can hold the value");
     assertNull(output.value());
     assertEquals(Types.stringType().serialize("k2:1:" + tooLarge).length, output.bytes());

@@ -46,6 +46,7 @@ final class ItemLimit {
   /**
    * @param outputBytes about the bytes of the batch's outputs the item keeps until they are
    *     delivered
+   * @param placeGiven whether the pipeline has a place for refused outputs
    */
   static void check(
       String pipeline,
@@ -54,7 +55,8 @@ final class ItemLimit {
       String encoded,
       byte[] state,
       byte[] book,
-      int outputBytes) {
+      int outputBytes,
+      boolean placeGiven) {
     int size = size(pipeline, operator, encoded, state, book);
     if (size > MAX_BYTES) {
       throw new StateStoreException(
@@ -67,7 +69,7 @@ final class ItemLimit {
               + size
               + " bytes of state and bookkeeping, over DynamoDB's 400 KB item limit; nothing of"
               + " this batch was written. "
-              + (outputBytes > BATCH_OUTPUT_BYTES
+              + (outputBytes > BATCH_OUTPUT_BYTES && !placeGiven
                   ? "About "
                       + outputBytes
                       + " bytes of it are outputs of the batch, kept until they are delivered:"

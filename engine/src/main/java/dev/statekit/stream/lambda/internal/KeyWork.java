@@ -56,6 +56,9 @@ final class KeyWork {
   /** Outputs of earlier records among {@link #outbox} (they may have been delivered already). */
   private Set<StoredOutput> carried;
 
+  /** Offsets of records whose outputs were set aside ({@link #setAsideLargestRecord}). */
+  private Set<String> setAside;
+
   /**
    * About the bytes of outputs the key keeps from before this batch ({@link KeyBook#keptBytes}).
    */
@@ -139,58 +142,78 @@ final class KeyWork {
     }
   }
 
-  /** A stand-in for an output the key's item cannot keep, made of the output and the record. */
+  /** The stand-in for the outputs of one record that the key's item cannot keep. */
   interface StandIn {
     /**
-     * @param offset the offset of the record that made the output
+     * @param offset the offset of the record that made the outputs
+     * @param outputs the outputs, in the order they were made
+     * @param first the first output as it was to be delivered
      */
-    Routed of(String offset, StoredOutput output, Routed routed);
+    Routed of(String offset, List<StoredOutput> outputs, Routed first);
   }
 
   /**
-   * Sets this batch's largest outputs aside, each replaced by its stand-in in the outbox and among
-   * the deliveries, until the outbox takes at most {@code room} bytes or none is left that a
-   * stand-in makes smaller: outputs the key's item cannot keep beside its state until they are
-   * delivered.
+   * Sets aside the outputs of the batch's record whose outputs take the most bytes (of those not
+   * set aside yet): one stand-in replaces them in the outbox and among the deliveries. Outputs of
+   * earlier records carried into this batch stay.
+   *
+   * @return the record's offset, or null if none is left
    */
-  void setAsideLargest(int room, StandIn standIn) {
-    List<Map.Entry<String, StoredOutput>> fresh = new ArrayList<>();
-    outbox.forEach(
-        (offset, outputs) -> {
-          for (StoredOutput output : outputs) {
-            if (carried == null || !carried.contains(output)) {
-              fresh.add(Map.entry(offset, output));
-            }
-          }
-        });
-    fresh.sort(
-        java.util.Comparator.comparingInt(
-                (Map.Entry<String, StoredOutput> e) -> e.getValue().size())
-            .reversed());
-    for (Map.Entry<String, StoredOutput> entry : fresh) {
-      if (outboxBytes <= room) {
-        return;
-      }
-      StoredOutput output = entry.getValue();
-      int at = -1;
-      for (int i = 0; i < deliveries.size() && at < 0; i++) {
-        Routed routed = deliveries.get(i);
-        if (routed.route() == output.route() && routed.record().id().equals(output.id())) {
-          at = i;
-        }
-      }
-      if (at < 0) {
+  String setAsideLargestRecord(StandIn standIn) {
+    String largest = null;
+    long largestBytes = 0;
+    for (Map.Entry<String, List<StoredOutput>> entry : outbox.entrySet()) {
+      if (setAside != null && setAside.contains(entry.getKey())) {
         continue;
       }
-      Routed replaced = standIn.of(entry.getKey(), output, deliveries.get(at));
-      StoredOutput kept = StoredOutput.of(replaced.route(), output.source(), replaced.record());
-      if (kept.size() >= output.size()) {
-        continue;
+      long bytes = 0;
+      for (StoredOutput output : entry.getValue()) {
+        bytes += isCarried(output) ? 0 : output.size();
       }
-      deliveries.set(at, replaced);
-      outbox.get(entry.getKey()).replaceAll(o -> o == output ? kept : o);
-      outboxBytes += kept.size() - output.size();
+      if (bytes > largestBytes) {
+        largest = entry.getKey();
+        largestBytes = bytes;
+      }
     }
+    if (largest == null) {
+      return null;
+    }
+    List<StoredOutput> kept = outbox.get(largest);
+    List<StoredOutput> fresh = new ArrayList<>();
+    Set<String> ids = new HashSet<>();
+    for (StoredOutput output : kept) {
+      if (!isCarried(output)) {
+        fresh.add(output);
+        ids.add(output.route() + "/" + output.id());
+      }
+    }
+    int at = -1;
+    for (int i = 0; i < deliveries.size() && at < 0; i++) {
+      Routed routed = deliveries.get(i);
+      if (ids.contains(routed.route() + "/" + routed.record().id())) {
+        at = i;
+      }
+    }
+    if (setAside == null) {
+      setAside = new HashSet<>();
+    }
+    setAside.add(largest);
+    if (at < 0) {
+      return largest;
+    }
+    Routed replaced = standIn.of(largest, fresh, deliveries.get(at));
+    deliveries.removeIf(r -> ids.contains(r.route() + "/" + r.record().id()));
+    deliveries.add(at, replaced);
+    StoredOutput stored =
+        StoredOutput.of(replaced.route(), fresh.get(0).source(), replaced.record());
+    kept.removeIf(o -> !isCarried(o));
+    kept.add(stored);
+    outboxBytes += stored.size() - (int) largestBytes;
+    return largest;
+  }
+
+  private boolean isCarried(StoredOutput output) {
+    return carried != null && carried.contains(output);
   }
 
   /** A per-record output of the record at {@code offset} of {@code split}. */

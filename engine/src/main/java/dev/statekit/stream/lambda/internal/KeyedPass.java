@@ -4,7 +4,6 @@ import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.internal.Operator;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
-import dev.statekit.stream.lambda.EgressOutput;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
@@ -237,40 +236,39 @@ final class KeyedPass {
 
   /**
    * A queue's messages whose outputs a key's item cannot keep beside its state until they are
-   * delivered (DynamoDB's 400 KB an item), the largest first, handed back as failed: the queue
-   * hands them over again and, after its {@code maxReceiveCount}, its redrive policy keeps them,
-   * whole, in the dead-letter queue, while the batch's other messages are applied. Null if every
-   * key's item fits.
+   * delivered (DynamoDB's 400 KB an item), those whose outputs take the most first, handed back as
+   * failed: the queue hands them over again and, after its {@code maxReceiveCount}, its redrive
+   * policy keeps them, whole, in the dead-letter queue, while the batch's other messages are
+   * applied. Null if every key's item fits.
    */
   private Result handBackWhatCannotBeKept(
       List<KeyedInput> inputs, Map<String, KeyWork> works, BatchTable table) {
     Failures failures = null;
     for (KeyWork work : works.values()) {
-      if (!work.touched || work.outboxBytes <= ItemLimit.BATCH_OUTPUT_BYTES) {
+      byte[] state = work.touched ? table.stateOf(work.encoded) : null;
+      if (!work.touched || surelyFits(work, state)) {
         continue;
       }
-      int room =
-          ItemLimit.MAX_BYTES
-              - ItemLimit.MARGIN
-              - ItemLimit.size(
-                  context.pipeline(),
-                  context.shape().keyedOperator(),
-                  work.encoded,
-                  table.stateOf(work.encoded),
-                  work.book.encode());
-      List<Map.Entry<String, Integer>> bySize = new ArrayList<>();
-      work.outbox.forEach(
-          (id, outputs) ->
-              bySize.add(Map.entry(id, outputs.stream().mapToInt(StoredOutput::size).sum())));
-      bySize.sort(Map.Entry.<String, Integer>comparingByValue().reversed());
-      int bytes = work.outboxBytes;
-      for (Map.Entry<String, Integer> message : bySize) {
-        if (bytes <= room) {
-          break;
+      Set<String> without = new HashSet<>();
+      while (keys.tooLarge(work, state, keys.keep(work, copyOf(work.book), without))) {
+        String largest = null;
+        long largestBytes = -1;
+        for (String id : work.appliedIds) {
+          long bytes = 0;
+          for (StoredOutput output : work.outbox.getOrDefault(id, List.of())) {
+            bytes += output.size();
+          }
+          if (!without.contains(id) && bytes > largestBytes) {
+            largest = id;
+            largestBytes = bytes;
+          }
         }
-        bytes -= message.getValue();
+        if (largest == null) {
+          break; // the state alone is too large: the write's check says so
+        }
+        without.add(largest);
         for (int i = 0; i < inputs.size(); i++) {
-          if (inputs.get(i).offset().equals(message.getKey())
+          if (inputs.get(i).offset().equals(largest)
               && inputs.get(i).encoded().equals(work.encoded)) {
             if (failures == null) {
               failures = new Failures();
@@ -279,11 +277,11 @@ final class KeyedPass {
                 inputs,
                 i,
                 "Message "
-                    + message.getKey()
+                    + largest
                     + " of "
                     + context.split()
-                    + " comes again: its outputs take "
-                    + message.getValue()
+                    + " comes again: its outputs take about "
+                    + largestBytes
                     + " bytes, more than key "
                     + work.key
                     + "'s item keeps beside its state until they are delivered (DynamoDB's 400 KB"
@@ -296,6 +294,27 @@ final class KeyedPass {
       }
     }
     return failures == null ? null : new Result(works, List.copyOf(failures.sources), failures.why);
+  }
+
+  /**
+   * Whether the key's item surely fits, by a bound that costs no encoding: the stored bookkeeping,
+   * this batch's outputs at three bytes a character, and room for marks and the entries' heads.
+   */
+  private boolean surelyFits(KeyWork work, byte[] state) {
+    long bound =
+        ItemLimit.size(
+                context.pipeline(), context.shape().keyedOperator(), work.encoded, state, null)
+            + (work.item == null || work.item.bookkeeping() == null
+                ? 0
+                : work.item.bookkeeping().length)
+            + 3L * work.outboxBytes
+            + 64 * 1024;
+    return bound <= ItemLimit.MAX_BYTES;
+  }
+
+  private static KeyBook copyOf(KeyBook book) {
+    byte[] bytes = book.encode();
+    return bytes == null ? new KeyBook() : KeyBook.decode(bytes);
   }
 
   /**
@@ -634,27 +653,14 @@ final class KeyedPass {
     /** Records what the key applied and emitted, and makes its write. */
     void finish(KeyWork work, byte[] state) {
       long now = context.now();
-      KeyBook book = work.book;
-      String split = context.split();
-      if (work.lastApplied != null) {
-        book.mark(split, work.lastApplied);
-      }
-      setAsideWhatCannotBeKept(work, state);
+      byte[] bookkeeping = keep(work, work.book, Set.of());
       if (context.ordered()) {
-        work.outbox.forEach(
-            (offset, outputs) -> book.addOutbox(new Outbox(split, offset, now, outputs)));
-      } else {
-        for (String id : work.appliedIds) {
-          book.addPending(new Pending(split, id, now, work.outbox.getOrDefault(id, List.of())));
-        }
+        bookkeeping = setAsideWhatCannotBeKept(work, state, bookkeeping);
       }
-      book.forgetCovered(context.positions(), context.givenUp());
-      BatchSettings settings = context.settings();
-      book.forgetOlder(now - settings.retentionMs());
-      byte[] bookkeeping = book.encode();
       if (work.item == null && state == null && bookkeeping == null) {
         return;
       }
+      BatchSettings settings = context.settings();
       long expiresAt = 0;
       if (settings.stateTtlSeconds() > 0) {
         expiresAt = now / 1000 + settings.stateTtlSeconds();
@@ -668,7 +674,8 @@ final class KeyedPass {
           work.encoded,
           state,
           bookkeeping,
-          work.outboxBytes);
+          work.outboxBytes,
+          context.shape().routes().refused() >= 0);
       work.write =
           new KeyWrite(
               work.encoded,
@@ -679,48 +686,94 @@ final class KeyedPass {
     }
 
     /**
-     * A key keeps its batch's outputs in its item until they are delivered, and DynamoDB holds 400
-     * KB an item: an output too large to keep beside the key's state would make the key's write
-     * fail on every try. With a place for refused outputs, the largest go there instead (a stand-in
-     * kept and delivered in their place); without one, the write's check says so.
+     * Records in {@code book} what the key applied and keeps of the batch (but the messages {@code
+     * without}), forgets what is delivered or too old, and encodes it.
      */
-    private void setAsideWhatCannotBeKept(KeyWork work, byte[] state) {
-      Routes routes = context.shape().routes();
-      if (routes.refused() < 0 || work.outboxBytes <= ItemLimit.BATCH_OUTPUT_BYTES) {
-        return;
+    byte[] keep(KeyWork work, KeyBook book, Set<String> without) {
+      long now = context.now();
+      String split = context.split();
+      if (work.lastApplied != null) {
+        book.mark(split, work.lastApplied);
       }
-      int kept =
-          ItemLimit.size(
-              context.pipeline(),
-              context.shape().keyedOperator(),
-              work.encoded,
-              state,
-              work.book.encode());
-      EgressOutput<?> place = routes.get(routes.refused());
-      work.setAsideLargest(
-          ItemLimit.MAX_BYTES - kept - ItemLimit.MARGIN,
-          (offset, output, routed) ->
-              new Routed(
-                  routes.refused(),
-                  place.record(
-                      output.id(),
-                      context.pipeline(),
-                      output.source(),
-                      OutputDelivery.withoutValue(
-                          routed.record(),
-                          "Output "
-                              + output.id()
-                              + " takes "
-                              + output.value().length
-                              + " bytes, more than key "
-                              + work.key
-                              + "'s item keeps beside its state until the output is delivered"
-                              + " (DynamoDB's 400 KB an item), so nothing kept its value: record "
-                              + offset
-                              + " of "
-                              + context.split()
-                              + " made it (the stream keeps it for its retention). Send large data"
-                              + " elsewhere (e.g. S3) and a reference through the output"))));
+      if (context.ordered()) {
+        work.outbox.forEach(
+            (offset, outputs) -> book.addOutbox(new Outbox(split, offset, now, outputs)));
+      } else {
+        for (String id : work.appliedIds) {
+          if (!without.contains(id)) {
+            book.addPending(new Pending(split, id, now, work.outbox.getOrDefault(id, List.of())));
+          }
+        }
+      }
+      book.forgetCovered(context.positions(), context.givenUp());
+      book.forgetOlder(now - context.settings().retentionMs());
+      return book.encode();
+    }
+
+    /** Whether the key's item, with {@code bookkeeping}, is past what DynamoDB holds. */
+    boolean tooLarge(KeyWork work, byte[] state, byte[] bookkeeping) {
+      return ItemLimit.size(
+              context.pipeline(), context.shape().keyedOperator(), work.encoded, state, bookkeeping)
+          > ItemLimit.MAX_BYTES;
+    }
+
+    /**
+     * A key keeps its batch's outputs in its item until they are delivered, and DynamoDB holds 400
+     * KB an item: outputs too large to keep beside the key's state would make the key's write fail
+     * on every try. With a place for refused outputs, the outputs of the records whose outputs take
+     * the most go there instead, one stand-in for each record's, until the item fits; without one,
+     * the write's check says so.
+     *
+     * @return the bookkeeping with the stand-ins
+     */
+    private byte[] setAsideWhatCannotBeKept(KeyWork work, byte[] state, byte[] bookkeeping) {
+      Routes routes = context.shape().routes();
+      if (routes.refused() < 0) {
+        return bookkeeping;
+      }
+      byte[] kept = bookkeeping;
+      while (tooLarge(work, state, kept)) {
+        String offset = work.setAsideLargestRecord(this::standIn);
+        if (offset == null) {
+          break;
+        }
+        work.book.addOutbox(
+            new Outbox(context.split(), offset, context.now(), work.outbox.get(offset)));
+        kept = work.book.encode();
+      }
+      return kept;
+    }
+
+    private Routed standIn(String offset, List<StoredOutput> outputs, Routed first) {
+      Routes routes = context.shape().routes();
+      long bytes = 0;
+      for (StoredOutput output : outputs) {
+        bytes += output.value().length;
+      }
+      return new Routed(
+          routes.refused(),
+          routes
+              .get(routes.refused())
+              .record(
+                  first.record().id(),
+                  context.pipeline(),
+                  outputs.get(0).source(),
+                  OutputDelivery.withoutValue(
+                      first.record(),
+                      bytes,
+                      "Record "
+                          + offset
+                          + " of "
+                          + context.split()
+                          + " made "
+                          + outputs.size()
+                          + " output(s) of "
+                          + bytes
+                          + " bytes in all, more than its key's item keeps beside the key's state"
+                          + " until they are delivered (DynamoDB's 400 KB an item), so none was"
+                          + " kept: this stands for them all, under the first's id. The stream"
+                          + " keeps the record for its retention. Send large data elsewhere"
+                          + " (e.g. S3) and a reference through the output")));
     }
   }
 

@@ -124,9 +124,23 @@ final class OutputDelivery {
     return records;
   }
 
-  /** What is set aside in {@code record}'s place without its value, refused for {@code reason}. */
-  static RefusedOutput withoutValue(EgressRecord record, String reason) {
-    return refusedOutput(record, reason, 0, 0, null);
+  /**
+   * What is set aside, without a value, in the place of {@code first} and the outputs after it that
+   * take {@code bytes} in all, refused for {@code reason}.
+   */
+  static RefusedOutput withoutValue(EgressRecord first, long bytes, String reason) {
+    RefusedOutput output = refusedOutput(first, reason, 0, 0, null);
+    return new RefusedOutput(
+        output.egress(),
+        output.id(),
+        output.source(),
+        output.key(),
+        output.typeName(),
+        (int) Math.min(Integer.MAX_VALUE, bytes),
+        output.reason(),
+        0,
+        0,
+        null);
   }
 
   private static RefusedOutput refusedOutput(

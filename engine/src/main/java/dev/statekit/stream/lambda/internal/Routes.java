@@ -13,13 +13,17 @@ import java.util.Map;
 /**
  * The pipeline's outputs (main, late records, dead letters), each an {@link EgressOutput}, by
  * index: a batch run gives every record it writes an id, which only an egress output carries. The
- * place for refused outputs, if the pipeline has one, comes last ({@link #refused()}): an index
- * kept in a key's outbox stays valid when it is added.
+ * place for refused outputs, if the pipeline has one, has an index of its own ({@link #REFUSED}),
+ * outside the plan's: a key keeps undelivered outputs by index, and a deployment that adds an
+ * output to the plan must not send a kept stand-in to it.
  */
 final class Routes {
+  /** The index of the place for refused outputs. */
+  static final int REFUSED = Short.MAX_VALUE;
+
   private final List<EgressOutput<?>> outputs = new ArrayList<>();
   private final Map<Sink<?>, Integer> index = new IdentityHashMap<>();
-  private final int refused;
+  private final EgressOutput<?> place;
 
   /**
    * @param refusedSink where outputs refused for what they hold are set aside, or null
@@ -38,17 +42,15 @@ final class Routes {
         outputs.add(output);
       }
     }
-    if (refusedSink != null) {
-      refused = outputs.size();
-      outputs.add(EgressOutput.to(refusedSink, RefusedOutput.EGRESS, RefusedOutput.TYPE));
-    } else {
-      refused = -1;
-    }
+    place =
+        refusedSink == null
+            ? null
+            : EgressOutput.to(refusedSink, RefusedOutput.EGRESS, RefusedOutput.TYPE);
   }
 
-  /** The index of the place for refused outputs, or -1 if the pipeline has none. */
+  /** The index of the place for refused outputs ({@link #REFUSED}), or -1 if there is none. */
   int refused() {
-    return refused;
+    return place == null ? -1 : REFUSED;
   }
 
   int index(Sink<?> sink) {
@@ -60,20 +62,24 @@ final class Routes {
   }
 
   EgressOutput<?> get(int route) {
+    if (route == REFUSED && place != null) {
+      return place;
+    }
     if (route < 0 || route >= outputs.size()) {
-      // A key keeps undelivered outputs by index: one of a deployment with more outputs.
+      // A key keeps undelivered outputs by index: one of a deployment with other outputs.
       throw new IllegalStateException(
-          "A key keeps an undelivered output of output "
-              + route
+          "A key keeps an undelivered output of "
+              + (route == REFUSED ? "the place for refused outputs" : "output " + route)
               + ", and this pipeline has "
               + outputs.size()
-              + (refused < 0 ? " and no place for refused outputs" : "")
-              + ": deploy it again with the outputs it had (refusedOutputsTo, if it had one, is"
-              + " the last) until its batches delivered them");
+              + " output(s)"
+              + (place == null ? " and no refusedOutputsTo" : "")
+              + ": deploy it again with the outputs it had until its batches delivered them");
     }
     return outputs.get(route);
   }
 
+  /** The number of the plan's outputs (indices 0 to size() - 1); the place is not one. */
   int size() {
     return outputs.size();
   }
