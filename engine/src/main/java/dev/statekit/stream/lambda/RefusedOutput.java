@@ -10,10 +10,11 @@ import dev.statekit.types.Types;
  * delivers these there in its place, as JSON ({@link #TYPE}). A result its sink refused (past the
  * queue's or stream's size) comes whole, its value cut into parts of at most {@value
  * #MAX_VALUE_BYTES} bytes, one record each (the record ids {@code <id>} for a single part, {@code
- * <id>#part<n>} otherwise): join the parts of one {@link #id()} in the order of {@link #part()}. A
- * result too large for its key's item to keep until it is delivered (a shard's keyed result past
- * about 400 KB) comes without its value ({@link #parts()} 0): nothing the batch writes can hold it;
- * the reason names the record that made it, which the stream keeps for its retention.
+ * <id>#part<n>} otherwise): join the parts of one {@link #id()} in the order of {@link #part()}.
+ * Results of a shard's record too large for their key's item to keep beside its state until they
+ * are delivered come as one, without a value ({@link #parts()} 0), under the first result's id,
+ * {@link #bytes()} their total: nothing the batch writes can hold them; the reason names the record
+ * that made them, which the stream keeps for its retention.
  *
  * @param egress the egress of the refused record
  * @param id the refused record's id (the same on every delivery)
@@ -21,7 +22,8 @@ import dev.statekit.types.Types;
  * @param key the record's key (partition key, message group), or null if it had none; at most
  *     {@value #MAX_KEY_CHARS} characters
  * @param typeName the type name of the record's value
- * @param bytes the length of the record's value
+ * @param bytes the length of the record's value (of all the record's results, for a stand-in of
+ *     several)
  * @param reason why it was refused, at most {@value #MAX_REASON_CHARS} characters
  * @param part which part of the value this is, from 1
  * @param parts how many parts the value was cut into; 0 if it was not kept
