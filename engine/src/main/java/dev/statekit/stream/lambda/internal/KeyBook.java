@@ -398,6 +398,18 @@ final class KeyBook {
     outbox.add(entry);
   }
 
+  /** Puts {@code entry} in the place of the entry of its record, keeping the outbox's order. */
+  void replaceOutbox(Outbox entry) {
+    for (int i = 0; i < outbox.size(); i++) {
+      Outbox e = outbox.get(i);
+      if (e.split().equals(entry.split()) && e.offset().equals(entry.offset())) {
+        outbox.set(i, entry);
+        return;
+      }
+    }
+    outbox.add(entry);
+  }
+
   List<Pending> pending() {
     return pending;
   }

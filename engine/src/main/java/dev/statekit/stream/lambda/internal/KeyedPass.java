@@ -14,6 +14,7 @@ import dev.statekit.stream.state.internal.CachingStateBackend;
 import dev.statekit.stream.state.internal.StateKeys;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -176,6 +177,7 @@ final class KeyedPass {
                   () -> context.split() + "/" + input.offset() + "/" + input.sub(),
                   routed -> target.output(context.split(), input.offset(), routed)));
       int late = window == null ? 0 : window.lateRecords();
+      int kept = work.outboxBytes;
       if (window != null && !context.lateAfter().isEmpty()) {
         window.lateness(context.latenessOf(input.offset()));
       }
@@ -195,6 +197,12 @@ final class KeyedPass {
           return new Result(works, List.of(input.source()), why);
         }
         failures.add(inputs, i, why);
+        continue;
+      }
+      if (!context.ordered() && work.outboxBytes - kept > neverKept(work)) {
+        // No item could keep these outputs: the message goes back now, so that its key's other
+        // messages are not held back behind it by the key's share.
+        failures.add(inputs, i, tooLargeWhy(work, input.offset(), work.outboxBytes - kept));
         continue;
       }
       work.late += window == null ? 0 : window.lateRecords() - late;
@@ -235,11 +243,14 @@ final class KeyedPass {
   }
 
   /**
-   * A queue's messages whose outputs a key's item cannot keep beside its state until they are
-   * delivered (DynamoDB's 400 KB an item), those whose outputs take the most first, handed back as
-   * failed: the queue hands them over again and, after its {@code maxReceiveCount}, its redrive
-   * policy keeps them, whole, in the dead-letter queue, while the batch's other messages are
-   * applied. Null if every key's item fits.
+   * A queue's messages whose outputs and entries a key's item cannot keep beside its state until
+   * they are delivered (DynamoDB's 400 KB an item), those that take the most first (the later of
+   * equals), with the later messages of their order group, handed back as failed: the queue hands
+   * them over again and, after its {@code maxReceiveCount}, its redrive policy keeps them, whole,
+   * in the dead-letter queue, while the batch's other messages are applied. A key whose item would
+   * not fit even without the batch's messages' entries and outputs (its state grew past the item)
+   * hands back its latest message, and the next pass runs without it. Null if every key's item
+   * fits.
    */
   private Result handBackWhatCannotBeKept(
       List<KeyedInput> inputs, Map<String, KeyWork> works, BatchTable table) {
@@ -249,56 +260,128 @@ final class KeyedPass {
       if (!work.touched || surelyFits(work, state)) {
         continue;
       }
+      int excess = excess(work, state, Set.of());
+      if (excess <= 0) {
+        continue;
+      }
+      List<Integer> order = new ArrayList<>();
+      Map<String, Long> footprint = new HashMap<>();
+      for (int i = 0; i < inputs.size(); i++) {
+        String id = inputs.get(i).offset();
+        if (inputs.get(i).encoded().equals(work.encoded) && work.appliedIds.contains(id)) {
+          order.add(i);
+          footprint.put(id, footprint(work, id));
+        }
+      }
+      if (order.isEmpty()) {
+        continue;
+      }
+      if (excess(work, state, work.appliedIds) > 0) {
+        // The state the batch's messages made is what takes the room, and which message grew it
+        // is not known: the latest goes back, and the next pass runs without it.
+        int last = order.get(order.size() - 1);
+        if (failures == null) {
+          failures = new Failures();
+        }
+        failures.add(
+            inputs,
+            last,
+            "Message "
+                + inputs.get(last).offset()
+                + " of "
+                + context.split()
+                + " comes again: key "
+                + work.key
+                + "'s state, with the batch's messages up to it applied, is more than DynamoDB's"
+                + " 400 KB item holds; after the queue's maxReceiveCount its redrive policy keeps"
+                + " it in the dead-letter queue. Keep less per key: aggregate instead of"
+                + " buffering values, or key more finely");
+        continue;
+      }
+      List<Integer> byFootprint = new ArrayList<>(order);
+      byFootprint.sort(
+          java.util.Comparator.comparing((Integer i) -> footprint.get(inputs.get(i).offset()))
+              .thenComparing(i -> i)
+              .reversed());
       Set<String> without = new HashSet<>();
-      while (keys.tooLarge(work, state, keys.keep(work, copyOf(work.book), without))) {
-        String largest = null;
-        long largestBytes = -1;
-        for (String id : work.appliedIds) {
-          long bytes = 0;
-          for (StoredOutput output : work.outbox.getOrDefault(id, List.of())) {
-            bytes += output.size();
-          }
-          if (!without.contains(id) && bytes > largestBytes) {
-            largest = id;
-            largestBytes = bytes;
-          }
+      for (int i : byFootprint) {
+        if (excess <= 0) {
+          break;
         }
-        if (largest == null) {
-          break; // the state alone is too large: the write's check says so
+        String id = inputs.get(i).offset();
+        if (without.contains(id)) {
+          continue;
         }
-        without.add(largest);
-        for (int i = 0; i < inputs.size(); i++) {
-          if (inputs.get(i).offset().equals(largest)
-              && inputs.get(i).encoded().equals(work.encoded)) {
-            if (failures == null) {
-              failures = new Failures();
+        if (failures == null) {
+          failures = new Failures();
+        }
+        failures.add(inputs, i, tooLargeWhy(work, id, footprint.get(id)));
+        // The message goes back with the later messages of its group: they leave the item too.
+        String group = groups.apply(inputs.get(i).source());
+        long freed = 0;
+        for (int j : order) {
+          String other = inputs.get(j).offset();
+          if (j == i
+              || (j > i && group != null && group.equals(groups.apply(inputs.get(j).source())))) {
+            if (without.add(other)) {
+              freed += footprint.get(other);
             }
-            failures.add(
-                inputs,
-                i,
-                "Message "
-                    + largest
-                    + " of "
-                    + context.split()
-                    + " comes again: its outputs take about "
-                    + largestBytes
-                    + " bytes, more than key "
-                    + work.key
-                    + "'s item keeps beside its state until they are delivered (DynamoDB's 400 KB"
-                    + " an item); after the queue's maxReceiveCount its redrive policy keeps it in"
-                    + " the dead-letter queue. Send large data elsewhere (e.g. S3) and a reference"
-                    + " through the output");
-            break;
           }
+        }
+        excess -= freed;
+        if (excess <= 0) {
+          excess = excess(work, state, without); // the estimate said so: measure
         }
       }
     }
     return failures == null ? null : new Result(works, List.copyOf(failures.sources), failures.why);
   }
 
+  /** Outputs past this many bytes fit no item of the key, whatever its state. */
+  private int neverKept(KeyWork work) {
+    return ItemLimit.MAX_BYTES
+        - ItemLimit.size(
+            context.pipeline(), context.shape().keyedOperator(), work.encoded, null, null);
+  }
+
+  /** How many bytes the key's item would be past DynamoDB's limit without the messages given. */
+  private int excess(KeyWork work, byte[] state, Set<String> without) {
+    return ItemLimit.size(
+            context.pipeline(),
+            context.shape().keyedOperator(),
+            work.encoded,
+            state,
+            keys.keep(work, copyOf(work.book), without))
+        - ItemLimit.MAX_BYTES;
+  }
+
+  /** About the bytes the message's entry and outputs take in the key's item, at most. */
+  private long footprint(KeyWork work, String id) {
+    long bytes = 3L * KeyBook.entrySize(context.split(), id);
+    for (StoredOutput output : work.outbox.getOrDefault(id, List.of())) {
+      bytes += 3L * output.size();
+    }
+    return bytes;
+  }
+
+  private String tooLargeWhy(KeyWork work, String id, long bytes) {
+    return "Message "
+        + id
+        + " of "
+        + context.split()
+        + " comes again: with its outputs it takes about "
+        + bytes
+        + " bytes of key "
+        + work.key
+        + "'s item, which cannot keep them beside its state until they are delivered (DynamoDB's"
+        + " 400 KB an item); after the queue's maxReceiveCount its redrive policy keeps it in the"
+        + " dead-letter queue. Send large data elsewhere (e.g. S3) and a reference through the"
+        + " output";
+  }
+
   /**
    * Whether the key's item surely fits, by a bound that costs no encoding: the stored bookkeeping,
-   * this batch's outputs at three bytes a character, and room for marks and the entries' heads.
+   * this batch's messages' entries and outputs at three bytes a character, and room for marks.
    */
   private boolean surelyFits(KeyWork work, byte[] state) {
     long bound =
@@ -308,7 +391,10 @@ final class KeyedPass {
                 ? 0
                 : work.item.bookkeeping().length)
             + 3L * work.outboxBytes
-            + 64 * 1024;
+            + 16 * 1024;
+    for (String id : work.appliedIds) {
+      bound += 3L * KeyBook.entrySize(context.split(), id);
+    }
     return bound <= ItemLimit.MAX_BYTES;
   }
 
@@ -737,7 +823,7 @@ final class KeyedPass {
         if (offset == null) {
           break;
         }
-        work.book.addOutbox(
+        work.book.replaceOutbox(
             new Outbox(context.split(), offset, context.now(), work.outbox.get(offset)));
         kept = work.book.encode();
       }
