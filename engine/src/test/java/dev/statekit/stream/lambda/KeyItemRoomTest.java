@@ -233,6 +233,28 @@ class KeyItemRoomTest {
     assertTrue(!result.failedOffsets().contains("other-message"), result.toString());
   }
 
+  /**
+   * Thousands of a key's messages each growing its state past the item between them: half go back a
+   * pass, so the batch takes a few passes, not one per message, and the other key's message is
+   * applied.
+   */
+  @Test
+  void aKeyWhoseStateThousandsOfMessagesGrowGoesBackInHalves() {
+    BatchPipeline pipeline = pipeline("halves", place, BatchFaultHook.NONE);
+    pipeline.process(SourceBatch.unordered("q").add("m0", 0, utf8("k,state:300000")).build());
+    SourceBatch.Builder batch = SourceBatch.unordered("q");
+    for (int i = 0; i < 4000; i++) {
+      batch.add("g" + i, 0, utf8("k,grow:100"));
+    }
+    batch.add("o", 0, utf8("other,x"));
+
+    BatchResult result = pipeline.process(batch.build());
+
+    assertTrue(!result.failedOffsets().contains("o"), result.failure().orElse(""));
+    assertTrue(result.failedOffsets().contains("g3999"), result.failure().orElse(""));
+    assertTrue(!result.failedOffsets().contains("g0"), "the first messages fit");
+  }
+
   /** Thousands of a key's messages to hand back: measured in a few rounds, not once each. */
   @Test
   void thousandsOfMessagesOfAKeyGoBackInOnePass() {

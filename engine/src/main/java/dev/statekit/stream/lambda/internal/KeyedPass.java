@@ -249,8 +249,8 @@ final class KeyedPass {
    * them over again and, after its {@code maxReceiveCount}, its redrive policy keeps them, whole,
    * in the dead-letter queue, while the batch's other messages are applied. A key whose item would
    * not fit even without the batch's messages' entries and outputs (its state grew past the item)
-   * hands back its latest message, and the next pass runs without it. Null if every key's item
-   * fits.
+   * hands back the later half of its messages, and the next pass runs without them. Null if every
+   * key's item fits.
    */
   private Result handBackWhatCannotBeKept(
       List<KeyedInput> inputs, Map<String, KeyWork> works, BatchTable table) {
@@ -278,24 +278,28 @@ final class KeyedPass {
       }
       if (excess(work, state, work.appliedIds) > 0) {
         // The state the batch's messages made is what takes the room, and which message grew it
-        // is not known: the latest goes back, and the next pass runs without it.
-        int last = order.get(order.size() - 1);
+        // is not known: the later half of the key's messages goes back, and the next pass runs
+        // without them (a few passes however many messages the key has).
         if (failures == null) {
           failures = new Failures();
         }
-        failures.add(
-            inputs,
-            last,
-            "Message "
-                + inputs.get(last).offset()
-                + " of "
-                + context.split()
-                + " comes again: key "
-                + work.key
-                + "'s state, with the batch's messages up to it applied, is more than DynamoDB's"
-                + " 400 KB item holds; after the queue's maxReceiveCount its redrive policy keeps"
-                + " it in the dead-letter queue. Keep less per key: aggregate instead of"
-                + " buffering values, or key more finely");
+        for (int k = order.size() / 2; k < order.size(); k++) {
+          int back = order.get(k);
+          failures.add(
+              inputs,
+              back,
+              "Message "
+                  + inputs.get(back).offset()
+                  + " of "
+                  + context.split()
+                  + " comes again: key "
+                  + work.key
+                  + "'s state, with the batch's messages applied, is more than DynamoDB's 400 KB"
+                  + " item holds, and the later half of them go back; after the queue's"
+                  + " maxReceiveCount its redrive policy keeps a message in the dead-letter"
+                  + " queue. Keep less per key: aggregate instead of buffering values, or key more"
+                  + " finely");
+        }
         continue;
       }
       List<Integer> byFootprint = new ArrayList<>(order);
