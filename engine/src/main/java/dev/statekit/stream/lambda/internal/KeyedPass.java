@@ -200,8 +200,8 @@ final class KeyedPass {
         continue;
       }
       if (!context.ordered() && work.outboxBytes - kept > neverKept(work)) {
-        // No item could keep these outputs: the message goes back now, so that its key's other
-        // messages are not held back behind it by the key's share.
+        // The key's item cannot keep these outputs: the message goes back now, so that its key's
+        // other messages are not held back behind it by the key's share.
         failures.add(inputs, i, tooLargeWhy(work, input.offset(), work.outboxBytes - kept));
         continue;
       }
@@ -247,20 +247,21 @@ final class KeyedPass {
    * they are delivered (DynamoDB's 400 KB an item), those that take the most first (the later of
    * equals), with the later messages of their order group, handed back as failed: the queue hands
    * them over again and, after its {@code maxReceiveCount}, its redrive policy keeps them, whole,
-   * in the dead-letter queue, while the batch's other messages are applied. A key whose item would
-   * not fit even without the batch's messages' entries and outputs (its state grew past the item)
-   * hands back the later half of its messages, and the next pass runs without them. Null if every
-   * key's item fits.
+   * in the dead-letter queue, while the batch's other messages are applied. A message's share of
+   * what the batch grew the key's state by counts in what it takes. Null if every key's item fits.
    */
   private Result handBackWhatCannotBeKept(
       List<KeyedInput> inputs, Map<String, KeyWork> works, BatchTable table) {
     Failures failures = null;
+    // Messages going back, with their group's later messages and their parts on other keys: they
+    // leave every key's measure.
+    Set<String> gone = new HashSet<>();
     for (KeyWork work : works.values()) {
       byte[] state = work.touched ? table.stateOf(work.encoded) : null;
       if (!work.touched || surelyFits(work, state)) {
         continue;
       }
-      int excess = excess(work, state, Set.of());
+      int excess = excess(work, state, gone);
       if (excess <= 0) {
         continue;
       }
@@ -268,7 +269,9 @@ final class KeyedPass {
       Map<String, Long> footprint = new HashMap<>();
       for (int i = 0; i < inputs.size(); i++) {
         String id = inputs.get(i).offset();
-        if (inputs.get(i).encoded().equals(work.encoded) && work.appliedIds.contains(id)) {
+        if (inputs.get(i).encoded().equals(work.encoded)
+            && work.appliedIds.contains(id)
+            && !gone.contains(id)) {
           order.add(i);
           footprint.put(id, footprint(work, id));
         }
@@ -276,38 +279,20 @@ final class KeyedPass {
       if (order.isEmpty()) {
         continue;
       }
-      if (excess(work, state, work.appliedIds) > 0) {
-        // The state the batch's messages made is what takes the room, and which message grew it
-        // is not known: the later half of the key's messages goes back, and the next pass runs
-        // without them (a few passes however many messages the key has).
-        if (failures == null) {
-          failures = new Failures();
-        }
-        for (int k = order.size() / 2; k < order.size(); k++) {
-          int back = order.get(k);
-          failures.add(
-              inputs,
-              back,
-              "Message "
-                  + inputs.get(back).offset()
-                  + " of "
-                  + context.split()
-                  + " comes again: key "
-                  + work.key
-                  + "'s state, with the batch's messages applied, is more than DynamoDB's 400 KB"
-                  + " item holds, and the later half of them go back; after the queue's"
-                  + " maxReceiveCount its redrive policy keeps a message in the dead-letter"
-                  + " queue. Keep less per key: aggregate instead of buffering values, or key more"
-                  + " finely");
-        }
-        continue;
+      // What the batch's messages grew the state by, shared among them: which message grew it is
+      // not known, and the measure cannot take it back without running the key again; so when the
+      // state grew, the estimate decides and the next pass, without these messages, measures.
+      long stored = work.item == null || work.item.state() == null ? 0 : work.item.state().length;
+      long growth = Math.max(0, (state == null ? 0 : state.length) - stored);
+      for (int i : order) {
+        footprint.merge(inputs.get(i).offset(), growth / order.size(), Long::sum);
       }
       List<Integer> byFootprint = new ArrayList<>(order);
       byFootprint.sort(
           java.util.Comparator.comparing((Integer i) -> footprint.get(inputs.get(i).offset()))
               .thenComparing(i -> i)
               .reversed());
-      Set<String> without = new HashSet<>();
+      Set<String> without = gone;
       for (int i : byFootprint) {
         if (excess <= 0) {
           break;
@@ -323,17 +308,17 @@ final class KeyedPass {
         // The message goes back with the later messages of its group: they leave the item too.
         String group = groups.apply(inputs.get(i).source());
         long freed = 0;
-        for (int j : order) {
+        for (int j = i; j < inputs.size(); j++) {
           String other = inputs.get(j).offset();
-          if (j == i
-              || (j > i && group != null && group.equals(groups.apply(inputs.get(j).source())))) {
-            if (without.add(other)) {
+          if (other.equals(id)
+              || (group != null && group.equals(groups.apply(inputs.get(j).source())))) {
+            if (without.add(other) && footprint.containsKey(other)) {
               freed += footprint.get(other);
             }
           }
         }
         excess -= freed;
-        if (excess <= 0) {
+        if (excess <= 0 && growth == 0) {
           excess = excess(work, state, without); // the estimate said so: measure
         }
       }
@@ -341,11 +326,18 @@ final class KeyedPass {
     return failures == null ? null : new Result(works, List.copyOf(failures.sources), failures.why);
   }
 
-  /** Outputs past this many bytes fit no item of the key, whatever its state. */
+  /**
+   * Outputs past this many bytes fit no item of the key beside the state it had before the batch (a
+   * batch that shrinks the state first hands such a message back once too often).
+   */
   private int neverKept(KeyWork work) {
     return ItemLimit.MAX_BYTES
         - ItemLimit.size(
-            context.pipeline(), context.shape().keyedOperator(), work.encoded, null, null);
+            context.pipeline(),
+            context.shape().keyedOperator(),
+            work.encoded,
+            work.item == null ? null : work.item.state(),
+            null);
   }
 
   /** How many bytes the key's item would be past DynamoDB's limit without the messages given. */
@@ -373,14 +365,15 @@ final class KeyedPass {
         + id
         + " of "
         + context.split()
-        + " comes again: with its outputs it takes about "
+        + " comes again: with its outputs, its entry and its share of what the batch grew the"
+        + " state by, it takes about "
         + bytes
         + " bytes of key "
         + work.key
-        + "'s item, which cannot keep them beside its state until they are delivered (DynamoDB's"
-        + " 400 KB an item); after the queue's maxReceiveCount its redrive policy keeps it in the"
-        + " dead-letter queue. Send large data elsewhere (e.g. S3) and a reference through the"
-        + " output";
+        + "'s item, which cannot keep them beside the key's state until its outputs are delivered"
+        + " (DynamoDB's 400 KB an item); after the queue's maxReceiveCount its redrive policy keeps"
+        + " it in the dead-letter queue. Send large data elsewhere (e.g. S3) and a reference"
+        + " through the output, and keep less per key";
   }
 
   /**
