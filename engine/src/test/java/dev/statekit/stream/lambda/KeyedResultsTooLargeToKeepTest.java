@@ -106,22 +106,7 @@ class KeyedResultsTooLargeToKeepTest {
    */
   @Test
   void aResultUnder100KbThatTheItemCannotKeepBesideALargeStateIsSetAside() {
-    Pipeline p =
-        Pipeline.from(BatchSource.records())
-            .map(b -> new String(b, StandardCharsets.UTF_8).split(",", 2))
-            .keyBy(parts -> parts[0])
-            .<String>process(
-                (record, context, out) -> {
-                  ValueState<String> blob = context.state(BLOB);
-                  if (record.value()[1].startsWith("state:")) {
-                    blob.update(record.value()[1]);
-                    out.collect("stored");
-                  } else {
-                    out.collect(record.value()[1]);
-                  }
-                },
-                BLOB)
-            .to(EgressOutput.to(output, EGRESS, Types.stringType()));
+    Pipeline p = blobs();
     BatchPipeline pipeline = pipeline("large-state", p, place);
     assertTrue(pipeline.process(shard(1000, "k,state:" + "s".repeat(330_000))).succeeded());
     BatchResult second;
@@ -240,22 +225,7 @@ class KeyedResultsTooLargeToKeepTest {
    */
   @Test
   void aQueuesMessageUnder100KbThatTheItemCannotKeepBesideALargeStateFailsAlone() {
-    Pipeline p =
-        Pipeline.from(BatchSource.records())
-            .map(b -> new String(b, StandardCharsets.UTF_8).split(",", 2))
-            .keyBy(parts -> parts[0])
-            .<String>process(
-                (record, context, out) -> {
-                  ValueState<String> blob = context.state(BLOB);
-                  if (record.value()[1].startsWith("state:")) {
-                    blob.update(record.value()[1]);
-                    out.collect("stored");
-                  } else {
-                    out.collect(record.value()[1]);
-                  }
-                },
-                BLOB)
-            .to(EgressOutput.to(output, EGRESS, Types.stringType()));
+    Pipeline p = blobs();
     BatchPipeline pipeline = pipeline("large-state-queue", p, place);
     BatchResult first =
         pipeline.process(
@@ -501,5 +471,24 @@ class KeyedResultsTooLargeToKeepTest {
       throw new AssertionError("the batch fails (on every try): " + e.getMessage(), e);
     }
     assertTrue(result.succeeded(), result.toString());
+  }
+
+  /** "k,state:..." stores the text as k's state (output "stored"); any other text is the output. */
+  private Pipeline blobs() {
+    return Pipeline.from(BatchSource.records())
+        .map(b -> new String(b, StandardCharsets.UTF_8).split(",", 2))
+        .keyBy(parts -> parts[0])
+        .<String>process(
+            (record, context, out) -> {
+              ValueState<String> blob = context.state(BLOB);
+              if (record.value()[1].startsWith("state:")) {
+                blob.update(record.value()[1]);
+                out.collect("stored");
+              } else {
+                out.collect(record.value()[1]);
+              }
+            },
+            BLOB)
+        .to(EgressOutput.to(output, EGRESS, Types.stringType()));
   }
 }
