@@ -79,10 +79,9 @@ class KeyItemRoomAcrossMessagesTest {
   }
 
   /**
-   * Key k holds 150 KB of state. m1's result (300 KB) passes the early neverKept check (it would
-   * fit an empty item) but never fits beside k's state. m1 is k's first message: it takes the
-   * share, m2 (a tiny result that fits) is handed back as "full" in pass 1, and pass 2 hands m1
-   * back. m2 goes back with m1 on every delivery, and is dead-lettered with it.
+   * Key k holds 150 KB of state and m1's result (300 KB) never fits beside it (though it would fit
+   * an empty item): m1 goes back at once and m2, a tiny result, is applied. m1 used to take the
+   * key's share, so m2 went back first and was dead-lettered with m1.
    */
   @Test
   void aMessageThatFitsIsNotHandedBackBehindOneThatNeverFitsBesideTheState() {
@@ -109,9 +108,9 @@ class KeyItemRoomAcrossMessagesTest {
 
   /**
    * FIFO, across keys: group g's m1 (key k, never fits beside k's 395 KB state) is followed by m2
-   * (key j). j holds 370 KB; m2 (25 KB) and m3 (group h, 30 KB) do not both fit, m3 alone does. k
-   * hands back m1, so m2 goes back as its follower; j measures with m2 still in, and hands back m3
-   * (the larger) though it fits once m2 is out.
+   * (key j). j holds 370 KB; m2 (25 KB) and m3 (group h, 30 KB) do not both fit, m3 alone does. m1
+   * goes back with m2, and j, measuring without m2, applies m3. j measured with m2 still in and
+   * sent m3 back too.
    */
   @Test
   void aFifoFollowerOnAnotherKeyLeavesTheMeasureOfThatKey() {
@@ -178,9 +177,9 @@ class KeyItemRoomAcrossMessagesTest {
   }
 
   /**
-   * State growth, one message a pass: a key near the item's limit and 3,000 messages each adding
-   * about 30 bytes to its state. The latest goes back one a pass: thousands of passes, each
-   * applying every message again.
+   * State growth: a key near the item's limit and 3,000 messages each adding about 30 bytes to its
+   * state. The growth is shared among them, so a few passes decide what goes back; one message a
+   * pass took thousands of passes, each applying every message again.
    */
   @Test
   void stateGrowthWithThousandsOfMessagesTakesAReasonableNumberOfPasses() {
@@ -205,8 +204,9 @@ class KeyItemRoomAcrossMessagesTest {
   }
 
   /**
-   * A key at 380 KB of state, 1,000 messages each adding ~30 bytes to it (and a pending entry): a
-   * few hundred fit. Count how many the batch applies, and whether redelivery ever makes progress.
+   * A key at 380 KB of state and 1,000 messages each adding about 30 bytes to it (and a pending
+   * entry): a few hundred fit, and the batch applies at least the 400 that fit alone. 947 went back
+   * where 400 fitted.
    */
   @Test
   void stateGrowthKeepsTheMessagesThatFit() {

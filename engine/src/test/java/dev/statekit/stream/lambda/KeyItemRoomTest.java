@@ -167,12 +167,10 @@ class KeyItemRoomTest {
   }
 
   /**
-   * A shard key with a 395 KB state; records 1001 (15 KB result) and 1002 (20 KB) of one batch must
-   * both be set aside (1002 first, the largest, then 1001). setAsideWhatCannotBeKept re-adds each
-   * stand-in's outbox entry with addOutbox, which appends it: the outbox holds 1002 before 1001.
-   * The invocation dies before delivering; the retry delivers the kept outbox in its order, so the
-   * key's stand-ins reach the place 1002 before 1001 (the first attempt would have sent 1001
-   * first).
+   * A shard key with a 395 KB state; records 1001 (15 KB result) and 1002 (20 KB) of one batch are
+   * both set aside (1002 first, the largest). The invocation dies before delivering; the retry
+   * delivers the kept outbox in record order, 1001 before 1002. Each stand-in's outbox entry was
+   * moved to the end, and the retry delivered 1002 first.
    */
   @Test
   void standInsOfOneKeyReachThePlaceInRecordOrderAfterARetry() {
@@ -211,10 +209,10 @@ class KeyItemRoomTest {
   }
 
   /**
-   * A hot queue key with a small state: 7,000 output-less messages in one batch (SQS takes up to
-   * 10,000 with a batching window) add about 450 KB of pending entries. The bound says "fits"
-   * (nothing counts them), so nothing is handed back and the key's write fails the whole batch,
-   * another key's message with it, on every try.
+   * A hot queue key with a small state: 7,000 output-less messages in one batch (SQS hands over up
+   * to 10,000 with a batching window) add about 450 KB of pending entries: some go back, and
+   * another key's message is applied. A bound that left the entries out said "fits", and the key's
+   * write failed the whole batch on every try.
    */
   @Test
   void aHotQueueKeyOfOutputlessMessagesDoesNotFailTheWholeBatch() {
@@ -353,12 +351,12 @@ class KeyItemRoomTest {
   }
 
   /**
-   * The same reordering on the plan's own output. Record 1001 of key K (a small result) is given up
-   * (its batch failed at delivery and Lambda moved on); the next batch carries K's result to its
-   * record 1002, whose own 16 KB result and 1003's 20 KB one must be set aside beside K's 395 KB
-   * state, and 1004 emits a small result. setAsideWhatCannotBeKept moves 1002's outbox entry, with
-   * the carried result of 1001, behind 1004's. The invocation dies before delivering; the retry
-   * delivers 1004's result before 1001's: the key's results out of order on the sink.
+   * The same order on the plan's own output: record 1001 of key K (a small result) is given up (its
+   * batch failed at delivery and Lambda moved on); the next batch carries K's result to its record
+   * 1002, whose own 16 KB result and 1003's 20 KB one are set aside beside K's 395 KB state, and
+   * 1004 emits a small result. The invocation dies before delivering; the retry delivers 1001's
+   * result before 1004's. Moving 1002's outbox entry, with the carried result, to the end delivered
+   * 1004's first.
    */
   @Test
   void carriedResultsKeepTheirPlaceBeforeLaterResultsAfterASetAsideAndARetry() {
@@ -372,10 +370,8 @@ class KeyItemRoomTest {
 
   /**
    * FIFO: key k holds 355 KB of state; group g's m1 (30 KB result) and m2 (29 KB), group h's m3
-   * (29.5 KB). The item cannot keep all three. handBack hands back m1 (the largest), and measures
-   * on with m2 still kept though m2 goes back behind m1 in its group: so it hands back m3 too,
-   * which fits beside the state once g's messages are out. Group h is held behind m3 on every
-   * delivery (with m1) until the redrive policy takes m3 to the dead-letter queue.
+   * (29.5 KB). m1 goes back, the largest, and m2 behind it in its group; m3 fits once they are out
+   * and is applied. Measured as if m2 stayed, m3 went back too and held group h on every delivery.
    */
   @Test
   void aFifoMessageThatFitsOnceTheGroupBehindTheHandedBackIsOutIsNotHandedBack() {
@@ -439,10 +435,10 @@ class KeyItemRoomTest {
   }
 
   /**
-   * A queue key: m1 with a 420 KB result (no item keeps it) and m2 with a small one. The pass
-   * applies m1 (a key's first message) and hands m2 back for the key's share; the pass again hands
-   * m1 back. m2 would fit alone, but handed over again with m1 it goes back with it every time, and
-   * reaches the dead-letter queue with m1.
+   * A queue key: m1 with a 420 KB result (no item keeps it) and m2 with a small one: m1 goes back
+   * at once and m2 is applied. m1 used to be applied as the key's first message, m2 went back for
+   * the key's share, and the next pass sent m1 back: m2 went back with m1 on every delivery and
+   * reached the dead-letter queue with it.
    */
   @Test
   void aSmallMessageBehindOneTooLargeOfItsKeyIsNotHandedBackEveryTime() {

@@ -70,11 +70,10 @@ class KeyedResultsTooLargeToKeepTest {
   }
 
   /**
-   * A key with a 300 KB result in each of two consecutive batches. Each fits the key's item on its
-   * own (the first batch's result is delivered and its checkpoint written before the second): the
-   * sink takes 300 KB. Without a place both are delivered whole; with a place the second is
-   * replaced by a value-less stand-in, because the room is measured with the first batch's
-   * delivered (forgettable) outbox entry still in the book.
+   * A key with a 300 KB result in each of two consecutive batches: each fits the key's item on its
+   * own (the first is delivered and checkpointed before the second), and both are delivered whole,
+   * with a place or without. The second was replaced by a value-less stand-in: the room was
+   * measured with the first batch's delivered outbox entry still in the book.
    */
   @Test
   void aResultThatFitsIsNotReplacedByAStandInBecauseOfADeliveredEarlierBatch() {
@@ -100,9 +99,8 @@ class KeyedResultsTooLargeToKeepTest {
 
   /**
    * A key whose state takes 330 KB (under the item's 400 KB) and a 95 KB result: the item cannot
-   * keep the result until delivered. With a place the commit says such a result is set aside and
-   * the batch goes on; the gate (the batch's outputs past 100 KB) skips it and the key's write
-   * fails on every try, blaming the state.
+   * keep the result until delivered, so with a place it is set aside and the batch goes on. A gate
+   * on the batch's outputs (past 100 KB) skipped it, and the key's write failed on every try.
    */
   @Test
   void aResultUnder100KbThatTheItemCannotKeepBesideALargeStateIsSetAside() {
@@ -120,28 +118,13 @@ class KeyedResultsTooLargeToKeepTest {
 
   /**
    * A key whose text is not ASCII (100 CJK characters, 300 bytes in the item) and a record that
-   * emits 120 results of 4,000 bytes (about 500 KB): the outputs are set aside until the estimate
-   * fits the item, but StoredOutput.size counts the key (each output's source) in characters, not
-   * the bytes KeyBook writes, so the estimate is short by 200 bytes an output, far past the 1 KB
-   * margin: the key's write fails on every try although a place is there.
+   * emits 120 results of 4,000 bytes (about 500 KB): they are set aside until the item as written
+   * fits. An estimate in characters (StoredOutput.size) fell 200 bytes an output short, and the
+   * key's write failed on every try although the pipeline had a place.
    */
   @Test
   void aNonAsciiKeysManyResultsAreSetAsideUntilTheItemReallyFits() {
-    Pipeline p =
-        Pipeline.from(BatchSource.records())
-            .map(b -> new String(b, StandardCharsets.UTF_8).split(",", 2))
-            .keyBy(parts -> parts[0])
-            .<String>process(
-                (record, context, out) -> {
-                  ValueState<Long> seen = context.state(SEEN);
-                  seen.update(seen.value() == null ? 1 : seen.value() + 1);
-                  int n = Integer.parseInt(record.value()[1]);
-                  for (int i = 0; i < n; i++) {
-                    out.collect(i + ":" + "v".repeat(4_000));
-                  }
-                },
-                SEEN)
-            .to(EgressOutput.to(output, EGRESS, Types.stringType()));
+    Pipeline p = fanOut();
     BatchPipeline pipeline = pipeline("cjk", p, place);
     String key = "\u952e".repeat(100);
     BatchResult result;
@@ -181,27 +164,13 @@ class KeyedResultsTooLargeToKeepTest {
   }
 
   /**
-   * The same undercount on a queue: a message of a non-ASCII key with 93 results of 4,000 bytes
-   * (about 400 KB as estimated, past 400 KB as written) is not handed back alone; the key's write
-   * fails the whole batch, and with it an unrelated message of another key, on every try.
+   * The same on a queue: a message of a non-ASCII key with 95 results of 4,000 bytes (under 400 KB
+   * counted in characters, past it as written) goes back alone; the key's write failed the whole
+   * batch, an unrelated message of another key with it, on every try.
    */
   @Test
   void aQueuesNonAsciiKeyMessageTooLargeToKeepFailsAloneNotTheBatch() {
-    Pipeline p =
-        Pipeline.from(BatchSource.records())
-            .map(b -> new String(b, StandardCharsets.UTF_8).split(",", 2))
-            .keyBy(parts -> parts[0])
-            .<String>process(
-                (record, context, out) -> {
-                  ValueState<Long> seen = context.state(SEEN);
-                  seen.update(seen.value() == null ? 1 : seen.value() + 1);
-                  int n = Integer.parseInt(record.value()[1]);
-                  for (int i = 0; i < n; i++) {
-                    out.collect(i + ":" + "v".repeat(4_000));
-                  }
-                },
-                SEEN)
-            .to(EgressOutput.to(output, EGRESS, Types.stringType()));
+    Pipeline p = fanOut();
     BatchPipeline pipeline = pipeline("cjk-queue", p, place);
     String key = "\u952e".repeat(100);
     SourceBatch batch =
@@ -219,9 +188,9 @@ class KeyedResultsTooLargeToKeepTest {
   }
 
   /**
-   * The gate on a queue: a key holding 330 KB of state and a message with a 95 KB result. The
-   * message should fail alone (its redrive policy keeps it); the key's write fails the whole batch,
-   * an unrelated message of another key with it, on every try.
+   * A queue key holding 330 KB of state and a message with a 95 KB result: the message fails alone
+   * (its redrive policy keeps it). Past the gate on outputs, the key's write failed the whole
+   * batch, an unrelated message of another key with it, on every try.
    */
   @Test
   void aQueuesMessageUnder100KbThatTheItemCannotKeepBesideALargeStateFailsAlone() {
@@ -414,9 +383,8 @@ class KeyedResultsTooLargeToKeepTest {
   }
 
   /**
-   * RefusedOutputsPathsTest.aShardKeysSecondLargeResultOnANewInstanceIsSetAsideToo, with the values
-   * looked at: both 300 KB results are refused by the queue (256 KiB) and should come whole, in
-   * parts ("nothing set aside loses its value"); the second comes as a value-less stand-in.
+   * Two 300 KB results of a shard key, refused by the queue (256 KiB), in consecutive batches on
+   * two instances: both are set aside whole, in parts. The second came as a value-less stand-in.
    */
   @Test
   void theSecondOfTwoLargeResultsOfAShardKeyKeepsItsValueWhenSetAside() {
@@ -441,10 +409,9 @@ class KeyedResultsTooLargeToKeepTest {
   }
 
   /**
-   * One record that fans out into 1,000 results of 450 bytes (about 500 KB): no single result is
-   * larger than its stand-in (the reason alone takes about 450 characters), so none is set aside,
-   * and the key's write fails on every try although the pipeline has a place; the error tells the
-   * user to add the place it has.
+   * One record that fans out into 1,000 results of 450 bytes (about 500 KB): one stand-in takes the
+   * place of them all. A stand-in per result was no smaller than the result, so none was set aside,
+   * and the key's write failed on every try although the pipeline had a place.
    */
   @Test
   void aRecordThatFansOutIntoManySmallResultsDoesNotStopTheShard() {
@@ -489,6 +456,24 @@ class KeyedResultsTooLargeToKeepTest {
               }
             },
             BLOB)
+        .to(EgressOutput.to(output, EGRESS, Types.stringType()));
+  }
+
+  /** "k,n": n results of about 4,000 bytes each for key k. */
+  private Pipeline fanOut() {
+    return Pipeline.from(BatchSource.records())
+        .map(b -> new String(b, StandardCharsets.UTF_8).split(",", 2))
+        .keyBy(parts -> parts[0])
+        .<String>process(
+            (record, context, out) -> {
+              ValueState<Long> seen = context.state(SEEN);
+              seen.update(seen.value() == null ? 1 : seen.value() + 1);
+              int n = Integer.parseInt(record.value()[1]);
+              for (int i = 0; i < n; i++) {
+                out.collect(i + ":" + "v".repeat(4_000));
+              }
+            },
+            SEEN)
         .to(EgressOutput.to(output, EGRESS, Types.stringType()));
   }
 }
