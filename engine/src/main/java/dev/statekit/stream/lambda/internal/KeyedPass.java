@@ -287,14 +287,26 @@ final class KeyedPass {
       for (int i : order) {
         footprint.merge(inputs.get(i).offset(), growth / order.size(), Long::sum);
       }
+      // Those that take the most first; of equals, those nearest either end of the key's messages
+      // (one message that grew the state, first or last, goes back in the first round), the later
+      // first.
+      Map<Integer, Integer> position = new HashMap<>();
+      for (int k = 0; k < order.size(); k++) {
+        position.put(order.get(k), Math.min(k, order.size() - 1 - k));
+      }
       List<Integer> byFootprint = new ArrayList<>(order);
       byFootprint.sort(
           java.util.Comparator.comparing((Integer i) -> footprint.get(inputs.get(i).offset()))
-              .thenComparing(i -> i)
-              .reversed());
+              .reversed()
+              .thenComparing(position::get)
+              .thenComparing(java.util.Comparator.<Integer>reverseOrder()));
       Set<String> without = gone;
+      // With growth the estimate may be far off (one message may have grown it all): at least a
+      // sixteenth of the key's messages go back a pass, so that the passes stay few.
+      int least = growth > 0 ? (order.size() + 15) / 16 : 1;
+      int back = 0;
       for (int i : byFootprint) {
-        if (excess <= 0) {
+        if (excess <= 0 && back >= least) {
           break;
         }
         String id = inputs.get(i).offset();
@@ -305,6 +317,7 @@ final class KeyedPass {
           failures = new Failures();
         }
         failures.add(inputs, i, tooLargeWhy(work, id, footprint.get(id)));
+        back++;
         // The message goes back with the later messages of its group: they leave the item too.
         String group = groups.apply(inputs.get(i).source());
         long freed = 0;
