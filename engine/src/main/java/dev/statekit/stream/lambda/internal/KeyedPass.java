@@ -14,7 +14,6 @@ import dev.statekit.stream.state.internal.CachingStateBackend;
 import dev.statekit.stream.state.internal.StateKeys;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -48,6 +47,7 @@ final class KeyedPass {
   private final IntFunction<String> groups;
   private final boolean bounded;
   private final Keys keys;
+  private final QueueItemRoom room;
 
   /**
    * A pass that applies every record it is given (firings, keys run again after a conflicting
@@ -68,6 +68,7 @@ final class KeyedPass {
     this.groups = groups;
     this.bounded = bounded;
     this.keys = new Keys(context, decoded, before);
+    this.room = new QueueItemRoom(context, keys, groups);
   }
 
   /**
@@ -199,10 +200,10 @@ final class KeyedPass {
         failures.add(inputs, i, why);
         continue;
       }
-      if (!context.ordered() && work.outboxBytes - kept > neverKept(work)) {
+      if (!context.ordered() && work.outboxBytes - kept > room.neverKept(work)) {
         // The key's item cannot keep these outputs: the message goes back now, so that its key's
         // other messages are not held back behind it by the key's share.
-        failures.add(inputs, i, tooLargeWhy(work, input.offset(), work.outboxBytes - kept));
+        failures.add(inputs, i, room.tooLargeWhy(work, input.offset(), work.outboxBytes - kept));
         continue;
       }
       work.late += window == null ? 0 : window.lateRecords() - late;
@@ -227,9 +228,11 @@ final class KeyedPass {
     }
     chain.flushState();
     if (!context.ordered()) {
-      Result handBack = handBackWhatCannotBeKept(inputs, works, table);
-      if (handBack != null) {
-        return handBack;
+      List<QueueItemRoom.Back> back = room.handBack(inputs, works, table);
+      if (!back.isEmpty()) {
+        Failures handed = new Failures();
+        back.forEach(b -> handed.add(inputs, b.input(), b.why()));
+        return new Result(works, List.copyOf(handed.sources), handed.why);
       }
     }
     for (KeyWork work : works.values()) {
@@ -240,177 +243,6 @@ final class KeyedPass {
       }
     }
     return Result.done(works);
-  }
-
-  /**
-   * A queue's messages whose outputs and entries a key's item cannot keep beside its state until
-   * they are delivered (DynamoDB's 400 KB an item), those that take the most first (the later of
-   * equals), with the later messages of their order group, handed back as failed: the queue hands
-   * them over again and, after its {@code maxReceiveCount}, its redrive policy keeps them, whole,
-   * in the dead-letter queue, while the batch's other messages are applied. A message's share of
-   * what the batch grew the key's state by counts in what it takes. Null if every key's item fits.
-   */
-  private Result handBackWhatCannotBeKept(
-      List<KeyedInput> inputs, Map<String, KeyWork> works, BatchTable table) {
-    Failures failures = null;
-    // Messages going back, with their group's later messages and their parts on other keys: they
-    // leave every key's measure.
-    Set<String> gone = new HashSet<>();
-    for (KeyWork work : works.values()) {
-      byte[] state = work.touched ? table.stateOf(work.encoded) : null;
-      if (!work.touched || surelyFits(work, state)) {
-        continue;
-      }
-      int excess = excess(work, state, gone);
-      if (excess <= 0) {
-        continue;
-      }
-      List<Integer> order = new ArrayList<>();
-      Map<String, Long> footprint = new HashMap<>();
-      for (int i = 0; i < inputs.size(); i++) {
-        String id = inputs.get(i).offset();
-        if (inputs.get(i).encoded().equals(work.encoded)
-            && work.appliedIds.contains(id)
-            && !gone.contains(id)) {
-          order.add(i);
-          footprint.put(id, footprint(work, id));
-        }
-      }
-      if (order.isEmpty()) {
-        continue;
-      }
-      // What the batch's messages grew the state by, shared among them: which message grew it is
-      // not known, and the measure cannot take it back without running the key again; so when the
-      // state grew, the estimate decides and the next pass, without these messages, measures.
-      long stored = work.item == null || work.item.state() == null ? 0 : work.item.state().length;
-      long growth = Math.max(0, (state == null ? 0 : state.length) - stored);
-      for (int i : order) {
-        footprint.merge(inputs.get(i).offset(), growth / order.size(), Long::sum);
-      }
-      // Those that take the most first; of equals, those nearest either end of the key's messages
-      // (one message that grew the state, first or last, goes back in the first round), the later
-      // first.
-      Map<Integer, Integer> position = new HashMap<>();
-      for (int k = 0; k < order.size(); k++) {
-        position.put(order.get(k), Math.min(k, order.size() - 1 - k));
-      }
-      List<Integer> byFootprint = new ArrayList<>(order);
-      byFootprint.sort(
-          java.util.Comparator.comparing((Integer i) -> footprint.get(inputs.get(i).offset()))
-              .reversed()
-              .thenComparing(position::get)
-              .thenComparing(java.util.Comparator.<Integer>reverseOrder()));
-      Set<String> without = gone;
-      // With growth the estimate may be far off (one message may have grown it all): at least a
-      // sixteenth of the key's messages go back a pass, so that the passes stay few.
-      int least = growth > 0 ? (order.size() + 15) / 16 : 1;
-      int back = 0;
-      for (int i : byFootprint) {
-        if (excess <= 0 && back >= least) {
-          break;
-        }
-        String id = inputs.get(i).offset();
-        if (without.contains(id)) {
-          continue;
-        }
-        if (failures == null) {
-          failures = new Failures();
-        }
-        failures.add(inputs, i, tooLargeWhy(work, id, footprint.get(id)));
-        back++;
-        // The message goes back with the later messages of its group: they leave the item too.
-        String group = groups.apply(inputs.get(i).source());
-        long freed = 0;
-        for (int j = i; j < inputs.size(); j++) {
-          String other = inputs.get(j).offset();
-          if (other.equals(id)
-              || (group != null && group.equals(groups.apply(inputs.get(j).source())))) {
-            if (without.add(other) && footprint.containsKey(other)) {
-              freed += footprint.get(other);
-            }
-          }
-        }
-        excess -= freed;
-        if (excess <= 0 && growth == 0) {
-          excess = excess(work, state, without); // the estimate said so: measure
-        }
-      }
-    }
-    return failures == null ? null : new Result(works, List.copyOf(failures.sources), failures.why);
-  }
-
-  /**
-   * Outputs past this many bytes fit no item of the key beside the state it had before the batch (a
-   * batch that shrinks the state first hands such a message back once too often).
-   */
-  private int neverKept(KeyWork work) {
-    return ItemLimit.MAX_BYTES
-        - ItemLimit.size(
-            context.pipeline(),
-            context.shape().keyedOperator(),
-            work.encoded,
-            work.item == null ? null : work.item.state(),
-            null);
-  }
-
-  /** How many bytes the key's item would be past DynamoDB's limit without the messages given. */
-  private int excess(KeyWork work, byte[] state, Set<String> without) {
-    return ItemLimit.size(
-            context.pipeline(),
-            context.shape().keyedOperator(),
-            work.encoded,
-            state,
-            keys.keep(work, copyOf(work.book), without))
-        - ItemLimit.MAX_BYTES;
-  }
-
-  /** About the bytes the message's entry and outputs take in the key's item, at most. */
-  private long footprint(KeyWork work, String id) {
-    long bytes = 3L * KeyBook.entrySize(context.split(), id);
-    for (StoredOutput output : work.outbox.getOrDefault(id, List.of())) {
-      bytes += 3L * output.size();
-    }
-    return bytes;
-  }
-
-  private String tooLargeWhy(KeyWork work, String id, long bytes) {
-    return "Message "
-        + id
-        + " of "
-        + context.split()
-        + " comes again: with its outputs, its entry and its share of what the batch grew the"
-        + " state by, it takes about "
-        + bytes
-        + " bytes of key "
-        + work.key
-        + "'s item, which cannot keep them beside the key's state until its outputs are delivered"
-        + " (DynamoDB's 400 KB an item); after the queue's maxReceiveCount its redrive policy keeps"
-        + " it in the dead-letter queue. Send large data elsewhere (e.g. S3) and a reference"
-        + " through the output, and keep less per key";
-  }
-
-  /**
-   * Whether the key's item surely fits, by a bound that costs no encoding: the stored bookkeeping,
-   * this batch's messages' entries and outputs at three bytes a character, and room for marks.
-   */
-  private boolean surelyFits(KeyWork work, byte[] state) {
-    long bound =
-        ItemLimit.size(
-                context.pipeline(), context.shape().keyedOperator(), work.encoded, state, null)
-            + (work.item == null || work.item.bookkeeping() == null
-                ? 0
-                : work.item.bookkeeping().length)
-            + 3L * work.outboxBytes
-            + 16 * 1024;
-    for (String id : work.appliedIds) {
-      bound += 3L * KeyBook.entrySize(context.split(), id);
-    }
-    return bound <= ItemLimit.MAX_BYTES;
-  }
-
-  private static KeyBook copyOf(KeyBook book) {
-    byte[] bytes = book.encode();
-    return bytes == null ? new KeyBook() : KeyBook.decode(bytes);
   }
 
   /**
