@@ -24,6 +24,12 @@ import org.junit.jupiter.api.Test;
  * behind one that fits no item beside the key's state, nor for a FIFO follower or a message part
  * that leaves another key's item; the state the batch grew is shared among the messages that grew
  * it, so the messages that fit are applied in a few passes. In-memory adapters.
+ *
+ * <p>One queue message that grows its key's state near or past the item, among many of the key that
+ * fit: which one grew it is not known, so the messages nearest either end of the key's go back
+ * first, at least a sixteenth a pass; the grower goes back within a few passes and most of the
+ * others are applied. Shared evenly and one a pass, every message of the key went back, in up to 54
+ * function runs a message, on every delivery. In-memory adapters.
  */
 class KeyItemRoomAcrossMessagesTest {
   private static final TypeName EGRESS = TypeName.of("test", "keyed-out");
@@ -250,5 +256,96 @@ class KeyItemRoomAcrossMessagesTest {
     }
     BatchResult result = pipeline.process(batch.build());
     assertEquals(0, result.failedOffsets().size(), result.failure().orElse(""));
+  }
+
+  // One message that grows its key's state among many that fit.
+
+  private BatchResult run(
+      BatchPipeline pipeline, String first, int n, String each, StringBuilder log) {
+    SourceBatch.Builder batch = SourceBatch.unordered("q");
+    batch.add("msg-000000", 0, utf8(first));
+    for (int i = 1; i < n; i++) {
+      batch.add(String.format("msg-%06d", i), 0, utf8(each));
+    }
+    CALLS.set(0);
+    long start = System.nanoTime();
+    BatchResult result = pipeline.process(batch.build());
+    log.append(n)
+        .append(" in, ")
+        .append(result.failedOffsets().size())
+        .append(" back, ")
+        .append(CALLS.get())
+        .append(" function runs, ")
+        .append((System.nanoTime() - start) / 1_000_000)
+        .append(" ms; ");
+    return result;
+  }
+
+  /**
+   * The key's first message alone grows its state to 401 KB; 999 messages after it change nothing
+   * and output nothing: m0 goes back with at most a tenth of the others, in few passes.
+   */
+  @Test
+  void oneMessageThatGrowsTheStatePastTheItemGoesBackNotTheKey() {
+    BatchPipeline pipeline = pipeline("one-grows");
+    StringBuilder log = new StringBuilder();
+    BatchResult result = run(pipeline, "k,state:401000", 1000, "k,noop", log);
+    assertTrue(result.failedOffsets().contains("msg-000000"), log.toString());
+    assertTrue(result.failedOffsets().size() <= 100, "messages that fit went back: " + log);
+    assertTrue(CALLS.get() < 20L * 1000, "too many passes: " + log);
+  }
+
+  /** The same where m0's 395 KB fits alone, and the others make a small output each. */
+  @Test
+  void oneMessageThatGrowsTheStateNearTheItemTakesFewPasses() {
+    BatchPipeline pipeline = pipeline("one-grows-fits");
+    StringBuilder log = new StringBuilder();
+    BatchResult result = run(pipeline, "k,state:395000", 1000, "k,hello", log);
+    assertTrue(!result.failedOffsets().contains("msg-000000"), log.toString());
+    assertTrue(CALLS.get() < 20L * 1000, "too many passes: " + log);
+  }
+
+  /** Redelivered as the queue would, the key makes progress on every delivery. */
+  @Test
+  void redeliveryOfTheKeyMakesProgress() {
+    BatchPipeline pipeline = pipeline("redeliver");
+    StringBuilder log = new StringBuilder();
+    int n = 300;
+    List<String> back = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      back = run(pipeline, "k,state:410000", n, "k,noop", log).failedOffsets();
+    }
+    assertTrue(back.size() < n / 2, "every delivery hands back the whole key: " + log);
+  }
+
+  /** m0 alone grows the state past the item (410 KB > 409,600 B); 999 no-op messages fit. */
+  @Test
+  void aMessageOverTheItemAloneGoesBackNotTheKey() {
+    BatchPipeline pipeline = pipeline("over");
+    StringBuilder log = new StringBuilder();
+    BatchResult result = run(pipeline, "k,state:410000", 1000, "k,noop", log);
+    assertTrue(result.failedOffsets().contains("msg-000000"), log.toString());
+    assertTrue(result.failedOffsets().size() <= 100, "messages that fit went back: " + log);
+  }
+
+  /** Scaling: 5,000 messages behind a 395 KB grower. */
+  @Test
+  void fiveThousandMessagesTakeFewPasses() {
+    BatchPipeline pipeline = pipeline("scale");
+    StringBuilder log = new StringBuilder();
+    run(pipeline, "k,state:395000", 5000, "k,noop", log);
+    assertTrue(CALLS.get() < 20L * 5000, "too many passes: " + log);
+  }
+
+  /** The same as 10,000 messages: their pending entries alone pass the item. */
+  @Test
+  void tenThousandMessagesBehindAMessageOverTheItem() {
+    BatchPipeline pipeline = pipeline("over10k");
+    StringBuilder log = new StringBuilder();
+    BatchResult result = run(pipeline, "k,state:410000", 10000, "k,noop", log);
+    // 10,000 pending entries alone pass the item: about 7,800 fit beside the state.
+    assertTrue(result.failedOffsets().contains("msg-000000"), log.toString());
+    assertTrue(result.failedOffsets().size() <= 2500, "messages that fit went back: " + log);
+    assertTrue(CALLS.get() < 20L * 10000, "too many passes: " + log);
   }
 }
