@@ -270,13 +270,12 @@ class KeyedResultsTooLargeToKeepTest {
                   out.collect(record.value()[0] + ":" + count + ":" + record.value()[1]);
                 },
                 SEEN)
-            .to(EgressOutput.to(output, EGRESS, Types.stringType()));
+            .to(EgressOutput.to(output, RefusedOutputsContract.EGRESS, Types.stringType()));
     BatchPipeline second = pipeline("redeploy", withDeadLetters, place);
     BatchResult retried = second.process(batch);
     assertTrue(retried.succeeded(), retried.toString());
-    // k1's kept result goes by its index, which the new dead-letter output took: an index kept in a
-    // key names the plan's outputs by their order (known, not asserted here). The stand-in's index
-    // is the place's own, outside the plan's.
+    assertEquals(List.of(), deadLetters.records(), "k1's kept result went to its own output");
+    assertEquals(List.of("k1:1:a"), output.texts());
     assertTrue(
         java.util.stream.Stream.concat(output.records().stream(), deadLetters.records().stream())
             .noneMatch(r -> r.egress().equals(RefusedOutput.EGRESS)),

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 abstract class RefusedOutputsContract {
   private static final String SHARD = "orders/shardId-000000000000";
   private static final String QUEUE = "orders-queue";
-  private static final TypeName EGRESS = TypeName.of("test", "refused-out");
+  static final TypeName EGRESS = TypeName.of("test", "refused-out");
   private static final StateSpec<ValueState<Long>> SEEN = StateSpec.value("seen", Serdes.longs());
 
   final String name = "refused-" + Long.toHexString(System.nanoTime());

@@ -159,7 +159,7 @@ final class KeyWork {
    *
    * @return the record's offset, or null if none is left
    */
-  String setAsideLargestRecord(StandIn standIn) {
+  String setAsideLargestRecord(Routes routes, StandIn standIn) {
     String largest = null;
     long largestBytes = 0;
     for (Map.Entry<String, List<StoredOutput>> entry : outbox.entrySet()) {
@@ -190,7 +190,7 @@ final class KeyWork {
     int at = -1;
     for (int i = 0; i < deliveries.size() && at < 0; i++) {
       Routed routed = deliveries.get(i);
-      if (ids.contains(routed.route() + "/" + routed.record().id())) {
+      if (ids.contains(routes.name(routed.route()) + "/" + routed.record().id())) {
         at = i;
       }
     }
@@ -202,10 +202,10 @@ final class KeyWork {
       return largest;
     }
     Routed replaced = standIn.of(largest, fresh, deliveries.get(at));
-    deliveries.removeIf(r -> ids.contains(r.route() + "/" + r.record().id()));
+    deliveries.removeIf(r -> ids.contains(routes.name(r.route()) + "/" + r.record().id()));
     deliveries.add(at, replaced);
     StoredOutput stored =
-        StoredOutput.of(replaced.route(), fresh.get(0).source(), replaced.record());
+        StoredOutput.of(routes.name(replaced.route()), fresh.get(0).source(), replaced.record());
     kept.removeIf(o -> !isCarried(o));
     kept.add(stored);
     outboxBytes += stored.size() - (int) largestBytes;
@@ -217,9 +217,10 @@ final class KeyWork {
   }
 
   /** A per-record output of the record at {@code offset} of {@code split}. */
-  void output(String split, String offset, Routed routed) {
+  void output(Routes routes, String split, String offset, Routed routed) {
     deliveries.add(routed);
-    StoredOutput output = StoredOutput.of(routed.route(), String.valueOf(key), routed.record());
+    StoredOutput output =
+        StoredOutput.of(routes.name(routed.route()), String.valueOf(key), routed.record());
     outboxAt(split, offset).add(output);
     outboxBytes += output.size();
   }

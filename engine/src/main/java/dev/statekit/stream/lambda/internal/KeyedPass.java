@@ -176,7 +176,9 @@ final class KeyedPass {
                   context.shape().routes(),
                   input.key(),
                   () -> context.split() + "/" + input.offset() + "/" + input.sub(),
-                  routed -> target.output(context.split(), input.offset(), routed)));
+                  routed ->
+                      target.output(
+                          context.shape().routes(), context.split(), input.offset(), routed)));
       int late = window == null ? 0 : window.lateRecords();
       int kept = work.outboxBytes;
       if (window != null && !context.lateAfter().isEmpty()) {
@@ -661,7 +663,7 @@ final class KeyedPass {
       }
       byte[] kept = bookkeeping;
       while (tooLarge(work, state, kept)) {
-        String offset = work.setAsideLargestRecord(this::standIn);
+        String offset = work.setAsideLargestRecord(context.shape().routes(), this::standIn);
         if (offset == null) {
           break;
         }

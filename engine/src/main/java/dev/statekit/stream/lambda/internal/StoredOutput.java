@@ -10,25 +10,32 @@ import java.io.IOException;
  * An output kept in a key's outbox until it is known delivered: enough to rebuild its {@link
  * EgressRecord} with the output it goes to.
  *
- * @param route the index of the pipeline's output (main, late records, dead letters)
+ * @param route the name of the pipeline's output (main, late records, dead letters), {@link
+ *     Routes#name}: a later deployment may have its outputs in another order
  * @param id the record's id
  * @param source the id of its source address (the key)
  * @param key its record key, or null
  * @param value its value's bytes
  */
-record StoredOutput(int route, String id, String source, String key, byte[] value) {
-  static StoredOutput of(int route, String source, EgressRecord record) {
+record StoredOutput(String route, String id, String source, String key, byte[] value) {
+  /** What {@link #write} writes where an item written before names were kept has an index. */
+  private static final short NAMED = -1;
+
+  static StoredOutput of(String route, String source, EgressRecord record) {
     return new StoredOutput(route, record.id(), source, record.key().orElse(null), record.value());
   }
 
   /** The output as its pipeline output's record again, the same id. */
   Routed routed(Routes routes, String pipeline) {
-    return new Routed(route, routes.get(route).record(id, pipeline, source, key, value));
+    int index = routes.route(route);
+    return new Routed(index, routes.get(index).record(id, pipeline, source, key, value));
   }
 
   /** About the bytes {@link #write} writes (exactly, for ASCII strings). */
   int size() {
     return 2
+        + 2
+        + route.length()
         + 2
         + id.length()
         + 2
@@ -40,7 +47,8 @@ record StoredOutput(int route, String id, String source, String key, byte[] valu
   }
 
   void write(DataOutputStream out) throws IOException {
-    out.writeShort(route);
+    out.writeShort(NAMED);
+    out.writeUTF(route);
     out.writeUTF(id);
     out.writeUTF(source);
     out.writeBoolean(key != null);
@@ -52,7 +60,8 @@ record StoredOutput(int route, String id, String source, String key, byte[] valu
   }
 
   static StoredOutput read(DataInputStream in) throws IOException {
-    int route = in.readShort();
+    short index = in.readShort();
+    String route = index == NAMED ? in.readUTF() : Routes.legacy(index);
     String id = in.readUTF();
     String source = in.readUTF();
     String key = in.readBoolean() ? in.readUTF() : null;
