@@ -72,6 +72,11 @@ public final class EgressOutput<T> implements Sink<T> {
     return sink;
   }
 
+  /** The type name of the records' values, their {@link Type}'s. */
+  public TypeName valueType() {
+    return type.typeName();
+  }
+
   /**
    * The egress record of one result.
    *

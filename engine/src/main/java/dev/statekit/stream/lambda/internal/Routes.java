@@ -14,25 +14,21 @@ import java.util.Map;
 /**
  * The pipeline's outputs (main, late records, dead letters), each an {@link EgressOutput}, by index
  * within one run: a batch run gives every record it writes an id, which only an egress output
- * carries. What a key keeps until it is delivered names its output by {@link #name} instead, which
- * the next deployment resolves to wherever that output stands in its plan: a deployment may add
- * outputs ahead of it (a dead-letter policy upstream). The place for refused outputs, if the
- * pipeline has one, has an index and a name of its own ({@link #REFUSED}).
+ * carries. What a key keeps until it is delivered names its output by {@link #name}, its egress
+ * (outputs of one egress share its sink and value type), which the next deployment resolves to
+ * wherever that output stands in its plan: a deployment may add outputs ahead of it (a dead-letter
+ * policy upstream). The place for refused outputs, if the pipeline has one, has an index and a name
+ * of its own ({@link #REFUSED}).
  */
 final class Routes {
   /** The index of the place for refused outputs. */
   static final int REFUSED = Short.MAX_VALUE;
 
-  /**
-   * The place's name. Without a {@code /} it names no egress; {@link #LEGACY} and the separator
-   * before an egress's count hold none either.
-   */
+  /** The place's name: without a {@code /}, it is no egress's. */
   private static final String PLACE_NAME = "refused-outputs";
 
-  /** Names {@code #<index>}: what an item written before names were kept holds. */
+  /** Names {@code #<index>}, without a {@code /}: what an item written before names holds. */
   private static final String LEGACY = "#";
-
-  private static final char COUNT_SEPARATOR = '\u0000';
 
   private final List<EgressOutput<?>> outputs = new ArrayList<>();
   private final Map<Sink<?>, Integer> index = new IdentityHashMap<>();
@@ -53,13 +49,19 @@ final class Routes {
                 + sink.name());
       }
       if (!index.containsKey(sink)) {
-        index.put(sink, outputs.size());
-        // The first output of an egress is named by it; another of the same egress by its count.
         String name = output.egress().toString();
-        for (int n = 2; byName.containsKey(name); n++) {
-          name = output.egress().toString() + COUNT_SEPARATOR + n;
+        Integer first = byName.get(name);
+        if (first != null && !sameDelivery(outputs.get(first), output)) {
+          throw new IllegalArgumentException(
+              "Two outputs of this pipeline are of egress "
+                  + name
+                  + " (of its results, late records and dead letters) with other sinks or value"
+                  + " types: on Lambda a key names the output of a result it keeps until it is"
+                  + " delivered by its egress, in this deployment and the next; give each output"
+                  + " an egress of its own");
         }
-        byName.put(name, outputs.size());
+        index.put(sink, outputs.size());
+        byName.putIfAbsent(name, outputs.size());
         names.add(name);
         outputs.add(output);
       }
@@ -83,6 +85,14 @@ final class Routes {
     return route;
   }
 
+  /**
+   * Whether a kept result of one output is delivered alike by the other: the same sink, the same
+   * value type (a kept result's record key is kept with it).
+   */
+  private static boolean sameDelivery(EgressOutput<?> one, EgressOutput<?> other) {
+    return one.sink() == other.sink() && one.valueType().equals(other.valueType());
+  }
+
   /** The name under which a key keeps an output of {@code route}, the same in every deployment. */
   String name(int route) {
     return route == REFUSED ? PLACE_NAME : names.get(route);
@@ -101,25 +111,15 @@ final class Routes {
     if (name.equals(PLACE_NAME)) {
       return REFUSED;
     }
-    if (name.startsWith(LEGACY)) {
+    if (name.startsWith(LEGACY) && name.indexOf('/') < 0) {
       return Integer.parseInt(name.substring(LEGACY.length()));
     }
-    int separator = name.indexOf(COUNT_SEPARATOR);
     throw new IllegalStateException(
         "A key keeps an undelivered output of egress "
-            + (separator < 0
-                ? name
-                : name.substring(0, separator)
-                    + " (output "
-                    + name.substring(separator + 1)
-                    + " of that egress)")
-            + ", and this pipeline has no such output (its outputs: "
-            + String.join(", ", names.stream().map(Routes::shown).toList())
+            + name
+            + ", and this pipeline has no output of that egress (its outputs: "
+            + String.join(", ", new java.util.LinkedHashSet<>(names))
             + "): deploy it again with that output until its batches have delivered what keys keep");
-  }
-
-  private static String shown(String name) {
-    return name.replace(COUNT_SEPARATOR, '#');
   }
 
   /** The name of an output kept at index {@code route} by an item written before names were. */
