@@ -52,6 +52,8 @@ interface PipelineParts {
 
   /** One DynamoDB table for the store and the results, the results of {@code egressType} read. */
   static PipelineParts onTable(DynamoDbClient dynamoDb, String table, String egressType) {
+    // One sink object: outputs of one egress (late records beside the results) share their sink.
+    EgressSink sink = DynamoDbTableSink.onApplicationTable(dynamoDb, table);
     return new PipelineParts() {
       @Override
       public BatchStore store() {
@@ -60,7 +62,7 @@ interface PipelineParts {
 
       @Override
       public EgressSink results() {
-        return DynamoDbTableSink.onApplicationTable(dynamoDb, table);
+        return sink;
       }
 
       @Override

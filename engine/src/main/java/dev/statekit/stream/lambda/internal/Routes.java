@@ -58,7 +58,8 @@ final class Routes {
                   + " (of its results, late records and dead letters) with other sinks or value"
                   + " types: on Lambda a key names the output of a result it keeps until it is"
                   + " delivered by its egress, in this deployment and the next; give each output"
-                  + " an egress of its own");
+                  + " an egress of its own, or outputs of one egress the same EgressSink object"
+                  + " and value type");
         }
         index.put(sink, outputs.size());
         byName.putIfAbsent(name, outputs.size());
