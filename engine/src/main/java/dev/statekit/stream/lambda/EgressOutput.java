@@ -27,9 +27,9 @@ import java.util.function.Function;
  *         TypeName.of("clicks", "per-minute"), Types.stringType()))
  * }</pre>
  *
- * <p>In a {@link BatchPipeline}, a key keeps a result until it is delivered naming its output by its
- * egress, which the next deployment may have in another place among its outputs: so each output of
- * a batch pipeline has an egress of its own, or outputs of one egress share one sink object and
+ * <p>In a {@link BatchPipeline}, a key keeps a result until it is delivered naming its output by
+ * its egress, which the next deployment may have in another place among its outputs: so each output
+ * of a batch pipeline has an egress of its own, or outputs of one egress share one sink object and
  * value type (late records beside the results, say); the pipeline is refused when built otherwise.
  *
  * <p>A record's source address is {@code statekit.pipeline/<pipeline>/<key>} (the key of the
