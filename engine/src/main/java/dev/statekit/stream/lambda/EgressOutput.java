@@ -27,10 +27,11 @@ import java.util.function.Function;
  *         TypeName.of("clicks", "per-minute"), Types.stringType()))
  * }</pre>
  *
- * <p>In a {@link BatchPipeline}, a key keeps a result until it is delivered naming its output by
- * its egress, which the next deployment may have in another place among its outputs: so each output
- * of a batch pipeline has an egress of its own, or outputs of one egress share one sink object and
- * value type (late records beside the results, say); the pipeline is refused when built otherwise.
+ * <p>Give each output of a pipeline an egress of its own. In a {@link BatchPipeline} a key keeps a
+ * result until it is delivered naming its output by its egress, which the next deployment may have
+ * in another place among its outputs: outputs of one egress there must share one sink object and
+ * value type, or the pipeline is refused when built. Run in process, a record's id is made of its
+ * egress, key and timestamp, so two outputs of one egress may give two records one id.
  *
  * <p>A record's source address is {@code statekit.pipeline/<pipeline>/<key>} (the key of the
  * result, or the split for results without one), which SQS FIFO sinks use as the message group and
