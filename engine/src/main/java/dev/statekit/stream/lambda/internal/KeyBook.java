@@ -123,11 +123,7 @@ final class KeyBook {
   }
 
   private static List<StoredOutput> outputs(DataInputStream in) throws IOException {
-    List<StoredOutput> outputs = new ArrayList<>();
-    for (int m = in.readInt(); m > 0; m--) {
-      outputs.add(StoredOutput.read(in));
-    }
-    return outputs;
+    return StoredOutput.readAll(in);
   }
 
   /** The bytes, or null if there is nothing to keep. */
@@ -175,10 +171,7 @@ final class KeyBook {
   }
 
   private static void write(DataOutputStream out, List<StoredOutput> outputs) throws IOException {
-    out.writeInt(outputs.size());
-    for (StoredOutput output : outputs) {
-      output.write(out);
-    }
+    StoredOutput.writeAll(out, outputs);
   }
 
   /** The offset of the last record of ordered split {@code split} applied, or null. */

@@ -5,7 +5,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /** A message's receipt: the outputs it produced for every key, as delivered again on a repeat. */
@@ -16,10 +15,7 @@ final class Receipts {
     try {
       ByteSink bytes = new ByteSink(16);
       DataOutputStream out = new DataOutputStream(bytes);
-      out.writeInt(outputs.size());
-      for (StoredOutput output : outputs) {
-        output.write(out);
-      }
+      StoredOutput.writeAll(out, outputs);
       return bytes.toByteArray();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -28,12 +24,7 @@ final class Receipts {
 
   static List<StoredOutput> decode(byte[] bytes) {
     try {
-      DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-      List<StoredOutput> outputs = new ArrayList<>();
-      for (int n = in.readInt(); n > 0; n--) {
-        outputs.add(StoredOutput.read(in));
-      }
-      return outputs;
+      return StoredOutput.readAll(new DataInputStream(new ByteArrayInputStream(bytes)));
     } catch (IOException e) {
       throw new UncheckedIOException("A message's receipt is corrupt", e);
     }

@@ -5,6 +5,8 @@ import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An output kept in a key's outbox until it is known delivered: enough to rebuild its {@link
@@ -21,6 +23,9 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
   /** What {@link #write} writes where an item written before names were kept has an index. */
   private static final short NAMED = -1;
 
+  /** In a list, the route of the output before ({@link #writeAll}): most lists have one route. */
+  private static final short AS_BEFORE = -2;
+
   static StoredOutput of(String route, String source, EgressRecord record) {
     return new StoredOutput(route, record.id(), source, record.key().orElse(null), record.value());
   }
@@ -31,7 +36,7 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
     return new Routed(index, routes.get(index).record(id, pipeline, source, key, value));
   }
 
-  /** About the bytes {@link #write} writes (exactly, for ASCII strings). */
+  /** About the bytes {@link #write} writes (exactly, for ASCII strings), at most in a list. */
   int size() {
     return 2
         + 2
@@ -46,9 +51,35 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
         + value.length;
   }
 
-  void write(DataOutputStream out) throws IOException {
-    out.writeShort(NAMED);
-    out.writeUTF(route);
+  /** Writes the outputs, their count first. */
+  static void writeAll(DataOutputStream out, List<StoredOutput> outputs) throws IOException {
+    out.writeInt(outputs.size());
+    String before = null;
+    for (StoredOutput output : outputs) {
+      output.write(out, before);
+      before = output.route;
+    }
+  }
+
+  /** Reads what {@link #writeAll} wrote. */
+  static List<StoredOutput> readAll(DataInputStream in) throws IOException {
+    List<StoredOutput> outputs = new ArrayList<>();
+    String before = null;
+    for (int n = in.readInt(); n > 0; n--) {
+      StoredOutput output = read(in, before);
+      outputs.add(output);
+      before = output.route;
+    }
+    return outputs;
+  }
+
+  private void write(DataOutputStream out, String before) throws IOException {
+    if (route.equals(before)) {
+      out.writeShort(AS_BEFORE);
+    } else {
+      out.writeShort(NAMED);
+      out.writeUTF(route);
+    }
     out.writeUTF(id);
     out.writeUTF(source);
     out.writeBoolean(key != null);
@@ -59,9 +90,19 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
     out.write(value);
   }
 
-  static StoredOutput read(DataInputStream in) throws IOException {
+  private static StoredOutput read(DataInputStream in, String before) throws IOException {
     short index = in.readShort();
-    String route = index == NAMED ? in.readUTF() : Routes.legacy(index);
+    String route;
+    if (index == NAMED) {
+      route = in.readUTF();
+    } else if (index == AS_BEFORE) {
+      if (before == null) {
+        throw new IOException("an output names the route of none before it");
+      }
+      route = before;
+    } else {
+      route = Routes.legacy(index);
+    }
     String id = in.readUTF();
     String source = in.readUTF();
     String key = in.readBoolean() ? in.readUTF() : null;

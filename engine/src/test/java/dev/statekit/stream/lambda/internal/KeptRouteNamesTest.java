@@ -106,37 +106,60 @@ class KeptRouteNamesTest {
   void anOutputKeptByIndexBeforeNamesWereKeptIsReadAsThatIndex() throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(bytes);
-    out.writeShort(1); // the format before: the output's index
+    out.writeInt(1); // the format before: a count, then each output with its index in the plan
+    out.writeShort(1);
     out.writeUTF("p/split/1000/0/0");
     out.writeUTF("k1");
     out.writeBoolean(false);
     out.writeInt(3);
     out.write("k:1".getBytes(StandardCharsets.UTF_8));
 
-    StoredOutput read =
-        StoredOutput.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+    StoredOutput read = readAll(bytes.toByteArray()).get(0);
 
     Routes routes = routes(null);
     assertEquals(1, read.routed(routes, "p").route());
     assertEquals("p/split/1000/0/0", read.routed(routes, "p").record().id());
   }
 
+  /** A list names a route once for the outputs after it of the same route. */
   @Test
-  void aKeptOutputWritesItsNameAndReadsBackTheSame() throws IOException {
+  void keptOutputsWriteTheirNamesAndReadBackTheSame() throws IOException {
     Routes routes = routes(new CollectingEgressSink());
-    for (int route : new int[] {0, 1, Routes.REFUSED}) {
-      StoredOutput kept =
-          new StoredOutput(routes.name(route), "p/s/1/0/0", "k1", "group", new byte[] {1, 2});
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      kept.write(new DataOutputStream(bytes));
-      assertEquals(kept.size(), bytes.size(), "size() is what write writes, for ASCII");
-
-      StoredOutput read =
-          StoredOutput.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
-
-      assertEquals(routes.name(route), read.route());
-      assertEquals(route, read.routed(routes, "p").route());
+    java.util.List<StoredOutput> kept = new java.util.ArrayList<>();
+    for (int route : new int[] {1, 1, 0, Routes.REFUSED, 1, 1}) {
+      kept.add(
+          new StoredOutput(
+              routes.name(route), "p/s/1/0/" + kept.size(), "k1", "group", new byte[] {1, 2}));
     }
+    byte[] bytes = writeAll(kept);
+    byte[] one = writeAll(kept.subList(0, 1));
+    assertEquals(4 + kept.get(0).size(), one.length, "size() is what a first output takes");
+    assertTrue(bytes.length < 6 * one.length, "a route is not named again for the next output");
+
+    java.util.List<StoredOutput> read = readAll(bytes);
+
+    assertEquals(kept.size(), read.size());
+    for (int i = 0; i < kept.size(); i++) {
+      assertEquals(kept.get(i).route(), read.get(i).route());
+      assertEquals(kept.get(i).id(), read.get(i).id());
+      assertEquals(routes.route(kept.get(i).route()), read.get(i).routed(routes, "p").route());
+    }
+  }
+
+  @Test
+  void aListWhoseFirstOutputNamesTheRouteBeforeIsCorrupt() {
+    byte[] bytes = {0, 0, 0, 1, (byte) 0xff, (byte) 0xfe, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    assertThrows(IOException.class, () -> readAll(bytes));
+  }
+
+  private static byte[] writeAll(java.util.List<StoredOutput> outputs) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    StoredOutput.writeAll(new DataOutputStream(bytes), outputs);
+    return bytes.toByteArray();
+  }
+
+  private static java.util.List<StoredOutput> readAll(byte[] bytes) throws IOException {
+    return StoredOutput.readAll(new DataInputStream(new ByteArrayInputStream(bytes)));
   }
 
   /** An egress whose namespace starts with '#' was taken for an index and failed to parse. */
