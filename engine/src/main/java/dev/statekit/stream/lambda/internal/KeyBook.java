@@ -111,19 +111,17 @@ final class KeyBook {
         book.notes.add(new Note(split, from, in.readUTF(), in.readBoolean()));
       }
       for (int n = in.readInt(); n > 0; n--) {
-        book.outbox.add(new Outbox(in.readUTF(), in.readUTF(), in.readLong(), outputs(in)));
+        book.outbox.add(
+            new Outbox(in.readUTF(), in.readUTF(), in.readLong(), StoredOutput.readAll(in)));
       }
       for (int n = in.readInt(); n > 0; n--) {
-        book.pending.add(new Pending(in.readUTF(), in.readUTF(), in.readLong(), outputs(in)));
+        book.pending.add(
+            new Pending(in.readUTF(), in.readUTF(), in.readLong(), StoredOutput.readAll(in)));
       }
       return book;
     } catch (IOException e) {
       throw new UncheckedIOException("A key item's bookkeeping is corrupt", e);
     }
-  }
-
-  private static List<StoredOutput> outputs(DataInputStream in) throws IOException {
-    return StoredOutput.readAll(in);
   }
 
   /** The bytes, or null if there is nothing to keep. */
@@ -155,23 +153,19 @@ final class KeyBook {
         out.writeUTF(entry.split());
         out.writeUTF(entry.offset());
         out.writeLong(entry.atMillis());
-        write(out, entry.outputs());
+        StoredOutput.writeAll(out, entry.outputs());
       }
       out.writeInt(pending.size());
       for (Pending entry : pending) {
         out.writeUTF(entry.split());
         out.writeUTF(entry.id());
         out.writeLong(entry.atMillis());
-        write(out, entry.outputs());
+        StoredOutput.writeAll(out, entry.outputs());
       }
       return bytes.toByteArray();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static void write(DataOutputStream out, List<StoredOutput> outputs) throws IOException {
-    StoredOutput.writeAll(out, outputs);
   }
 
   /** The offset of the last record of ordered split {@code split} applied, or null. */
