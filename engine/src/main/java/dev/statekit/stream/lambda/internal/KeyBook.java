@@ -70,7 +70,11 @@ final class KeyBook {
     }
   }
 
-  private static final int FORMAT = 2;
+  /** The format written: outputs name their routes ({@link StoredOutput#writeAll}). */
+  private static final int FORMAT = 3;
+
+  /** The format before, whose outputs hold their route's index in the plan: still read. */
+  private static final int FORMAT_WITH_INDICES = 2;
 
   /**
    * About the bytes an outbox or pending entry of {@code split} and {@code offset} takes before its
@@ -93,11 +97,13 @@ final class KeyBook {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
       int format = in.readByte();
-      if (format != FORMAT) {
+      if (format != FORMAT && format != FORMAT_WITH_INDICES) {
         throw new IllegalStateException(
             "A key item's bookkeeping has format "
                 + format
                 + ", this StateKit reads "
+                + FORMAT_WITH_INDICES
+                + " and "
                 + FORMAT
                 + ": let the pipeline drain (no batch in flight) before deploying a version that"
                 + " changes it");
@@ -331,11 +337,7 @@ final class KeyBook {
   }
 
   private static int size(List<StoredOutput> outputs) {
-    int bytes = 0;
-    for (StoredOutput output : outputs) {
-      bytes += output.size();
-    }
-    return bytes;
+    return StoredOutput.sizeAll(outputs);
   }
 
   private Note replayNote(GivenUp gap) {

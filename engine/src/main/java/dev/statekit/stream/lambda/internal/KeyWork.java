@@ -136,9 +136,9 @@ final class KeyWork {
       carried = Collections.newSetFromMap(new IdentityHashMap<>());
     }
     for (StoredOutput output : outputs) {
+      outboxBytes += output.size(last(kept));
       kept.add(output);
       carried.add(output);
-      outboxBytes += output.size();
     }
   }
 
@@ -167,8 +167,10 @@ final class KeyWork {
         continue;
       }
       long bytes = 0;
+      StoredOutput before = null;
       for (StoredOutput output : entry.getValue()) {
-        bytes += isCarried(output) ? 0 : output.size();
+        bytes += isCarried(output) ? 0 : output.size(before);
+        before = output;
       }
       if (bytes > largestBytes) {
         largest = entry.getKey();
@@ -207,8 +209,8 @@ final class KeyWork {
     StoredOutput stored =
         StoredOutput.of(routes.name(replaced.route()), fresh.get(0).source(), replaced.record());
     kept.removeIf(o -> !isCarried(o));
+    outboxBytes += stored.size(last(kept)) - (int) largestBytes;
     kept.add(stored);
-    outboxBytes += stored.size() - (int) largestBytes;
     return largest;
   }
 
@@ -221,8 +223,13 @@ final class KeyWork {
     deliveries.add(routed);
     StoredOutput output =
         StoredOutput.of(routes.name(routed.route()), String.valueOf(key), routed.record());
-    outboxAt(split, offset).add(output);
-    outboxBytes += output.size();
+    List<StoredOutput> kept = outboxAt(split, offset);
+    outboxBytes += output.size(last(kept));
+    kept.add(output);
+  }
+
+  private static StoredOutput last(List<StoredOutput> outputs) {
+    return outputs.isEmpty() ? null : outputs.get(outputs.size() - 1);
   }
 
   /** The outputs kept as the record at {@code offset}'s, counted in {@link #outboxBytes}. */

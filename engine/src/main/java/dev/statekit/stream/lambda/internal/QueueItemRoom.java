@@ -149,9 +149,7 @@ final class QueueItemRoom {
   /** About the bytes the message's entry and outputs take in the key's item, at most. */
   private long footprint(KeyWork work, String id) {
     long bytes = 3L * KeyBook.entrySize(context.split(), id);
-    for (StoredOutput output : work.outbox.getOrDefault(id, List.of())) {
-      bytes += 3L * output.size();
-    }
+    bytes += 3L * StoredOutput.sizeAll(work.outbox.getOrDefault(id, List.of()));
     return bytes;
   }
 

@@ -36,11 +36,15 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
     return new Routed(index, routes.get(index).record(id, pipeline, source, key, value));
   }
 
-  /** About the bytes {@link #write} writes (exactly, for ASCII strings), at most in a list. */
-  int size() {
+  /**
+   * The bytes {@link #writeAll} writes for this output after {@code before} in a list (exactly, for
+   * ASCII strings): the route's name only where it changes.
+   *
+   * @param before the output before it in its list, or null for the first
+   */
+  int size(StoredOutput before) {
     return 2
-        + 2
-        + route.length()
+        + (before != null && route.equals(before.route) ? 0 : 2 + route.length())
         + 2
         + id.length()
         + 2
@@ -49,6 +53,17 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
         + (key == null ? 0 : 2 + key.length())
         + 4
         + value.length;
+  }
+
+  /** The bytes {@link #writeAll} writes for {@code outputs} but their count. */
+  static int sizeAll(List<StoredOutput> outputs) {
+    int bytes = 0;
+    StoredOutput before = null;
+    for (StoredOutput output : outputs) {
+      bytes += output.size(before);
+      before = output;
+    }
+    return bytes;
   }
 
   /** Writes the outputs, their count first. */
@@ -100,8 +115,10 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
         throw new IOException("an output names the route of none before it");
       }
       route = before;
-    } else {
+    } else if (index >= 0) {
       route = Routes.legacy(index);
+    } else {
+      throw new IOException("an output's route is " + index);
     }
     String id = in.readUTF();
     String source = in.readUTF();

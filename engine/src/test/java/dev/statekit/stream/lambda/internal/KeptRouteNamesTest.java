@@ -133,7 +133,7 @@ class KeptRouteNamesTest {
     }
     byte[] bytes = writeAll(kept);
     byte[] one = writeAll(kept.subList(0, 1));
-    assertEquals(4 + kept.get(0).size(), one.length, "size() is what a first output takes");
+    assertEquals(4 + kept.get(0).size(null), one.length, "size() is what a first output takes");
     assertTrue(bytes.length < 6 * one.length, "a route is not named again for the next output");
 
     java.util.List<StoredOutput> read = readAll(bytes);
@@ -150,6 +150,44 @@ class KeptRouteNamesTest {
   void aListWhoseFirstOutputNamesTheRouteBeforeIsCorrupt() {
     byte[] bytes = {0, 0, 0, 1, (byte) 0xff, (byte) 0xfe, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assertThrows(IOException.class, () -> readAll(bytes));
+  }
+
+  /** A key item written before names were kept (format 2) reads, its outputs by index. */
+  @Test
+  void aKeysBookkeepingOfTheFormatBeforeReadsAndAnUnknownOneIsRefusedClearly() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeByte(2);
+    out.writeInt(0); // marks
+    out.writeInt(0); // notes
+    out.writeInt(1); // outbox entries
+    out.writeUTF("split");
+    out.writeUTF("1000");
+    out.writeLong(7);
+    out.writeInt(1);
+    out.writeShort(1);
+    out.writeUTF("p/split/1000/0/0");
+    out.writeUTF("k1");
+    out.writeBoolean(false);
+    out.writeInt(0);
+    out.writeInt(0); // pending entries
+    byte[] formatTwo = bytes.toByteArray();
+
+    KeyBook book = KeyBook.decode(formatTwo);
+
+    assertEquals(1, book.outbox().get(0).outputs().get(0).routed(routes(null), "p").route());
+    assertEquals(3, book.encode()[0], "written again in the format of names");
+    formatTwo[0] = 9;
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> KeyBook.decode(formatTwo));
+    assertTrue(e.getMessage().contains("reads 2 and 3"), e.getMessage());
+  }
+
+  @Test
+  void aRouteNoVersionWritesIsCorrupt() {
+    byte[] bytes = {0, 0, 0, 1, (byte) 0xff, (byte) 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    IOException e = assertThrows(IOException.class, () -> readAll(bytes));
+    assertTrue(e.getMessage().contains("-3"), e.getMessage());
   }
 
   private static byte[] writeAll(java.util.List<StoredOutput> outputs) throws IOException {
