@@ -417,7 +417,9 @@ final class KeyedPass {
       }
       KeyBook kept =
           decoded == null ? null : decoded.takeBook(encoded, item.version(), item.bookkeeping());
-      return kept != null ? kept : KeyBook.decode(item.bookkeeping());
+      KeyBook book = kept != null ? kept : KeyBook.decode(item.bookkeeping());
+      book.nameIndexedRoutes(context.shape().routes()::named);
+      return book;
     }
 
     /**
