@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import java.util.function.UnaryOperator;
 
 /**
  * What a key's item records beside its state, so that no record is applied to it twice and none of
@@ -90,9 +89,6 @@ final class KeyBook {
   private final List<Outbox> outbox = new ArrayList<>();
   private final List<Pending> pending = new ArrayList<>();
 
-  /** Read from an item of the format before: its outputs may name their routes by index. */
-  private boolean withIndices;
-
   static KeyBook decode(byte[] bytes) {
     KeyBook book = new KeyBook();
     if (bytes == null) {
@@ -112,7 +108,6 @@ final class KeyBook {
                 + ": let the pipeline drain (no batch in flight) before deploying a version that"
                 + " changes it");
       }
-      book.withIndices = format == FORMAT_WITH_INDICES;
       for (int n = in.readInt(); n > 0; n--) {
         book.marks.put(in.readUTF(), in.readUTF());
       }
@@ -371,29 +366,6 @@ final class KeyBook {
 
   List<Outbox> outbox() {
     return outbox;
-  }
-
-  /**
-   * Names the routes of outputs an item of the format before kept by index, as {@code name} says
-   * (the deployment that reads it first resolves the indices), so that a later deployment with
-   * other outputs still sends them where this one does.
-   */
-  void nameIndexedRoutes(UnaryOperator<String> name) {
-    if (!withIndices) {
-      return;
-    }
-    withIndices = false;
-    outbox.replaceAll(
-        e -> new Outbox(e.split(), e.offset(), e.atMillis(), named(e.outputs(), name)));
-    pending.replaceAll(e -> new Pending(e.split(), e.id(), e.atMillis(), named(e.outputs(), name)));
-  }
-
-  private static List<StoredOutput> named(List<StoredOutput> outputs, UnaryOperator<String> name) {
-    List<StoredOutput> named = new ArrayList<>(outputs.size());
-    for (StoredOutput o : outputs) {
-      named.add(new StoredOutput(name.apply(o.route()), o.id(), o.source(), o.key(), o.value()));
-    }
-    return named;
   }
 
   /** Takes out the outbox entries {@code which} accepts. */

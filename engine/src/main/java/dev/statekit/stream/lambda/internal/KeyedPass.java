@@ -417,9 +417,7 @@ final class KeyedPass {
       }
       KeyBook kept =
           decoded == null ? null : decoded.takeBook(encoded, item.version(), item.bookkeeping());
-      KeyBook book = kept != null ? kept : KeyBook.decode(item.bookkeeping());
-      book.nameIndexedRoutes(context.shape().routes()::named);
-      return book;
+      return kept != null ? kept : KeyBook.decode(item.bookkeeping());
     }
 
     /**

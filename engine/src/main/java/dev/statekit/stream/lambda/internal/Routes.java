@@ -128,21 +128,6 @@ final class Routes {
     return LEGACY + route;
   }
 
-  /**
-   * The name of the output a kept index names in this deployment ({@code #<index>}), or {@code
-   * kept} itself if it is a name, or an index this deployment has no output at.
-   */
-  String named(String kept) {
-    if (byName.containsKey(kept) || !kept.startsWith(LEGACY) || kept.indexOf('/') >= 0) {
-      return kept;
-    }
-    int route = Integer.parseInt(kept.substring(LEGACY.length()));
-    if (route == REFUSED) {
-      return place == null ? kept : PLACE_NAME;
-    }
-    return route >= 0 && route < outputs.size() ? names.get(route) : kept;
-  }
-
   EgressOutput<?> get(int route) {
     if (route == REFUSED && place != null) {
       return place;

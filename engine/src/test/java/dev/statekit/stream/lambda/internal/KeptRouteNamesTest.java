@@ -177,34 +177,10 @@ class KeptRouteNamesTest {
 
     assertEquals(1, book.outbox().get(0).outputs().get(0).routed(routes(null), "p").route());
     assertEquals(3, book.encode()[0], "written again in the format of names");
-
-    // The deployment that reads it first names the index as it resolves it, so the next one, its
-    // outputs in another order, still sends the output where that one did.
-    KeyBook named = KeyBook.decode(formatTwo);
-    named.nameIndexedRoutes(routes(null)::named);
-    KeyBook next = KeyBook.decode(named.encode());
-    Routes resultsOnly =
-        new PlanShape(
-                Pipeline.from(BatchSource.records())
-                    .map(b -> new String(b, StandardCharsets.UTF_8))
-                    .to(EgressOutput.to(new CollectingEgressSink(), OUT, Types.stringType())),
-                null)
-            .routes();
-    assertEquals(OUT.toString(), next.outbox().get(0).outputs().get(0).route());
-    assertEquals(0, next.outbox().get(0).outputs().get(0).routed(resultsOnly, "p").route());
     formatTwo[0] = 9;
     IllegalStateException e =
         assertThrows(IllegalStateException.class, () -> KeyBook.decode(formatTwo));
     assertTrue(e.getMessage().contains("reads 2 and 3"), e.getMessage());
-  }
-
-  @Test
-  void anIndexThisDeploymentHasNoOutputAtStaysAnIndex() {
-    Routes routes = routes(null);
-    assertEquals("#7", routes.named("#7"));
-    assertEquals("#" + Routes.REFUSED, routes.named("#" + Routes.REFUSED), "no place here");
-    assertEquals("#test/dead", routes.named("#test/dead"), "a name that starts with #");
-    assertEquals("refused-outputs", routes(new CollectingEgressSink()).named("#" + Routes.REFUSED));
   }
 
   @Test
