@@ -112,8 +112,9 @@ final class Routes {
     if (name.equals(PLACE_NAME)) {
       return REFUSED;
     }
-    if (name.startsWith(LEGACY) && name.indexOf('/') < 0) {
-      return Integer.parseInt(name.substring(LEGACY.length()));
+    int legacy = legacyIndex(name);
+    if (legacy >= 0) {
+      return legacy;
     }
     throw new IllegalStateException(
         "A key keeps an undelivered output of egress "
@@ -126,6 +127,20 @@ final class Routes {
   /** The name of an output kept at index {@code route} by an item written before names were. */
   static String legacy(int route) {
     return LEGACY + route;
+  }
+
+  /** The index {@link #legacy} named, or -1 for any other name. */
+  static int legacyIndex(String name) {
+    if (!name.startsWith(LEGACY) || name.length() == LEGACY.length() || name.length() > 6) {
+      return -1;
+    }
+    for (int i = LEGACY.length(); i < name.length(); i++) {
+      if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+        return -1;
+      }
+    }
+    int index = Integer.parseInt(name.substring(LEGACY.length()));
+    return index <= Short.MAX_VALUE ? index : -1;
   }
 
   EgressOutput<?> get(int route) {

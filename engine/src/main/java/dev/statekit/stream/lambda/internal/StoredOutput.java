@@ -44,7 +44,9 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
    */
   int size(StoredOutput before) {
     return 2
-        + (before != null && route.equals(before.route) ? 0 : 2 + route.length())
+        + (before != null && route.equals(before.route) || Routes.legacyIndex(route) >= 0
+            ? 0
+            : 2 + route.length())
         + 2
         + id.length()
         + 2
@@ -89,8 +91,12 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
   }
 
   private void write(DataOutputStream out, String before) throws IOException {
+    int legacy = Routes.legacyIndex(route);
     if (route.equals(before)) {
       out.writeShort(AS_BEFORE);
+    } else if (legacy >= 0) {
+      // As the item it came from had it, in as many bytes: its meaning is that item's plan's.
+      out.writeShort(legacy);
     } else {
       out.writeShort(NAMED);
       out.writeUTF(route);
