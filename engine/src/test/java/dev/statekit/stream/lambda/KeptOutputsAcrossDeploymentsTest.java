@@ -19,7 +19,6 @@ import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,15 +91,6 @@ class KeptOutputsAcrossDeploymentsTest {
     return pipeline;
   }
 
-  private static BatchFaultHook dieBeforeDelivering() {
-    AtomicBoolean once = new AtomicBoolean(true);
-    return (step, detail) -> {
-      if (step == BatchFaultHook.Step.DELIVERY && once.getAndSet(false)) {
-        throw new IllegalStateException("died before delivering");
-      }
-    };
-  }
-
   private static SourceBatch shard(String... records) {
     SourceBatch.Builder batch = SourceBatch.ordered(SHARD);
     long sequence = 1000;
@@ -131,7 +121,7 @@ class KeptOutputsAcrossDeploymentsTest {
   @Test
   void aShardsKeptResultsGoToTheirOutputWhenADeploymentAddsOneAheadOfIt() {
     SourceBatch batch = shard("k1,a", "k2,b", "k1,c");
-    BatchPipeline first = deploy(plan(false, COUNTS), SHARD, dieBeforeDelivering());
+    BatchPipeline first = deploy(plan(false, COUNTS), SHARD, HotKeys.deliveriesFail(1));
     assertThrows(IllegalStateException.class, () -> first.process(batch));
     assertEquals(List.of(), counts);
 
@@ -178,7 +168,7 @@ class KeptOutputsAcrossDeploymentsTest {
   @Test
   void aKeptResultWhoseOutputADeploymentRemovedFailsItsBatchNamingTheEgress() {
     SourceBatch batch = shard("k1,a");
-    BatchPipeline first = deploy(plan(false, COUNTS), SHARD, dieBeforeDelivering());
+    BatchPipeline first = deploy(plan(false, COUNTS), SHARD, HotKeys.deliveriesFail(1));
     assertThrows(IllegalStateException.class, () -> first.process(batch));
 
     BatchPipeline renamed =

@@ -322,17 +322,7 @@ class KeyItemRoomTest {
   /** A kept stand-in, then a deployment without a place: a clear error, nothing misrouted. */
   @Test
   void aKeptStandInWithoutAPlaceAfterRedeployFailsClearly() {
-    java.util.concurrent.atomic.AtomicBoolean crash =
-        new java.util.concurrent.atomic.AtomicBoolean(true);
-    BatchPipeline first =
-        pipeline(
-            "redeploy-less",
-            place,
-            (step, detail) -> {
-              if (step == BatchFaultHook.Step.DELIVERY && crash.getAndSet(false)) {
-                throw new IllegalStateException("died before delivering");
-              }
-            });
+    BatchPipeline first = pipeline("redeploy-less", place, HotKeys.deliveriesFail(1));
     first.registerSplits(List.of("s/shardId-0"));
     SourceBatch batch =
         SourceBatch.ordered("s/shardId-0")

@@ -224,8 +224,6 @@ class KeyedResultsTooLargeToKeepTest {
   @Test
   void aKeptStandInStillGoesToThePlaceAfterADeploymentAddsAnOutput() {
     CollectingEgressSink deadLetters = new CollectingEgressSink();
-    java.util.concurrent.atomic.AtomicBoolean crash =
-        new java.util.concurrent.atomic.AtomicBoolean(true);
     SourceBatch batch = shard(1000, "k1,a", "k2," + "y".repeat(450_000));
     BatchPipeline first =
         BatchPipeline.builder("redeploy", RefusedOutputsContract.counted(output))
@@ -233,12 +231,7 @@ class KeyedResultsTooLargeToKeepTest {
             .clock(clock)
             .batchTimeout(Duration.ofMinutes(1))
             .refusedOutputsTo(place)
-            .faultHook(
-                (step, detail) -> {
-                  if (step == BatchFaultHook.Step.DELIVERY && crash.getAndSet(false)) {
-                    throw new IllegalStateException("died before delivering");
-                  }
-                })
+            .faultHook(HotKeys.deliveriesFail(1))
             .build();
     first.registerSplits(List.of(SHARD));
     org.junit.jupiter.api.Assertions.assertThrows(
@@ -351,20 +344,13 @@ class KeyedResultsTooLargeToKeepTest {
    */
   @Test
   void aQueueRepeatWithAFreshLargeMessageOfItsKey() {
-    java.util.concurrent.atomic.AtomicBoolean crash =
-        new java.util.concurrent.atomic.AtomicBoolean(true);
     BatchPipeline pipeline =
         BatchPipeline.builder("queue-repeat", RefusedOutputsContract.counted(output))
             .store(store)
             .clock(clock)
             .batchTimeout(Duration.ofMinutes(1))
             .refusedOutputsTo(place)
-            .faultHook(
-                (step, detail) -> {
-                  if (step == BatchFaultHook.Step.DELIVERY && crash.getAndSet(false)) {
-                    throw new IllegalStateException("died before delivering");
-                  }
-                })
+            .faultHook(HotKeys.deliveriesFail(1))
             .build();
     byte[] m1 = ("k," + "x".repeat(300_000)).getBytes(StandardCharsets.UTF_8);
     byte[] m2 = ("k," + "z".repeat(300_000)).getBytes(StandardCharsets.UTF_8);

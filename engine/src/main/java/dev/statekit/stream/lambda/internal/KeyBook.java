@@ -321,7 +321,7 @@ final class KeyBook {
     int bytes = 0;
     for (Outbox entry : outbox) {
       if (!forgettable(entry, positions, open)) {
-        bytes += entrySize(entry.split(), entry.offset()) + size(entry.outputs());
+        bytes += entrySize(entry.split(), entry.offset()) + StoredOutput.sizeAll(entry.outputs());
       }
     }
     return bytes + pendingBytes();
@@ -331,13 +331,9 @@ final class KeyBook {
   int pendingBytes() {
     int bytes = 0;
     for (Pending entry : pending) {
-      bytes += entrySize(entry.split(), entry.id()) + size(entry.outputs());
+      bytes += entrySize(entry.split(), entry.id()) + StoredOutput.sizeAll(entry.outputs());
     }
     return bytes;
-  }
-
-  private static int size(List<StoredOutput> outputs) {
-    return StoredOutput.sizeAll(outputs);
   }
 
   private Note replayNote(GivenUp gap) {
