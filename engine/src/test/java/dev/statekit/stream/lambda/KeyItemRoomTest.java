@@ -60,24 +60,6 @@ class KeyItemRoomTest {
         .to(EgressOutput.to(output, EGRESS, Types.stringType()));
   }
 
-  private static final StateSpec<ValueState<Long>> SEEN = StateSpec.value("seen", Serdes.longs());
-
-  /** As RefusedOutputsContract.counted: "key,value" emits "key:count:value". */
-  private static Pipeline counted(EgressSink sink) {
-    return Pipeline.from(BatchSource.records())
-        .map(b -> new String(b, StandardCharsets.UTF_8).split(",", 2))
-        .keyBy(parts -> parts[0])
-        .<String>process(
-            (record, context, out) -> {
-              ValueState<Long> seen = context.state(SEEN);
-              long count = seen.value() == null ? 1 : seen.value() + 1;
-              seen.update(count);
-              out.collect(record.value()[0] + ":" + count + ":" + record.value()[1]);
-            },
-            SEEN)
-        .to(EgressOutput.to(sink, EGRESS, Types.stringType()));
-  }
-
   private BatchPipeline pipeline(String name, EgressSink refused, BatchFaultHook hook) {
     BatchPipeline.Builder builder =
         BatchPipeline.builder(name, blobs())
@@ -385,7 +367,7 @@ class KeyItemRoomTest {
   void aHandedBackMessageLeavesNothingInStateOrOutputs() {
     CollectingEgressSink counted = new CollectingEgressSink();
     BatchPipeline pipeline =
-        BatchPipeline.builder("residue", counted(counted))
+        BatchPipeline.builder("residue", RefusedOutputsContract.counted(counted))
             .store(store)
             .clock(clock)
             .batchTimeout(Duration.ofMinutes(1))
@@ -433,7 +415,7 @@ class KeyItemRoomTest {
   @Test
   void aSmallMessageBehindOneTooLargeOfItsKeyIsNotHandedBackEveryTime() {
     BatchPipeline pipeline =
-        BatchPipeline.builder("innocent", counted(output))
+        BatchPipeline.builder("innocent", RefusedOutputsContract.counted(output))
             .store(store)
             .clock(clock)
             .batchTimeout(Duration.ofMinutes(1))
