@@ -25,12 +25,18 @@ final class HotKeys {
   /** A running count of every record, all of one key ("hot"), its counts to {@code sink}. */
   static BatchPipeline counts(
       BatchStore store, ManualClock clock, EgressSink sink, BatchFaultHook hook) {
+    return counts(store, clock, sink, hook, TypeName.of("test", "counts"));
+  }
+
+  /** {@link #counts} delivered by egress {@code egress}. */
+  static BatchPipeline counts(
+      BatchStore store, ManualClock clock, EgressSink sink, BatchFaultHook hook, TypeName egress) {
     Pipeline counts =
         Pipeline.from(BatchSource.records())
             .map(bytes -> "1")
             .keyBy(one -> "hot")
             .reduce((a, b) -> Long.toString(Long.parseLong(a) + Long.parseLong(b)), Serdes.string())
-            .to(EgressOutput.to(sink, TypeName.of("test", "counts"), Types.stringType()));
+            .to(EgressOutput.to(sink, egress, Types.stringType()));
     return BatchPipeline.builder("counts", counts)
         .store(store)
         .clock(clock)

@@ -181,4 +181,88 @@ class KeptOutputsAcrossDeploymentsTest {
     assertEquals(List.of(), counts);
     assertEquals(List.of(), deadLetters.records());
   }
+
+  /**
+   * Messages applied under the counts egress and handed over again (SQS delivers at least once) to
+   * a deployment that renamed it, in one batch with new messages: the repeat goes back alone, named
+   * with the egress its key keeps results for, and the new messages are applied and delivered. A
+   * whole failed batch would take the new messages with it on every try, to the dead-letter queue.
+   */
+  @Test
+  void aRepeatWhoseKeptResultsEgressIsGoneGoesBackAloneAndTheOthersAreApplied() {
+    BatchPipeline first = deploy(plan(false, COUNTS), QUEUE, BatchFaultHook.NONE);
+    assertTrue(first.process(queue("m1=k1,a")).succeeded());
+    counts.clear();
+
+    BatchPipeline renamed =
+        deploy(plan(false, TypeName.of("test", "renamed")), QUEUE, BatchFaultHook.NONE);
+    BatchResult result = renamed.process(queue("m2=k2,b", "m1=k1,a", "m3=k1,c"));
+
+    assertEquals(List.of("m1"), result.failedOffsets(), result.toString());
+    assertTrue(result.failure().orElseThrow().contains("test/counts"), result.toString());
+    assertEquals(List.of("test/renamed k1:2", "test/renamed k2:1"), delivered());
+  }
+
+  /**
+   * The same when the first deployment died after writing its keys, before delivering and writing
+   * receipts: the repeat's key keeps it pending, and it goes back alone; the key's other message
+   * and the other key's are applied once.
+   */
+  @Test
+  void aPendingRepeatWhoseKeptResultsEgressIsGoneGoesBackAlone() {
+    BatchPipeline first = deploy(plan(false, COUNTS), QUEUE, HotKeys.deliveriesFail(1));
+    assertThrows(IllegalStateException.class, () -> first.process(queue("m1=k1,a")));
+    assertEquals(List.of(), counts);
+
+    BatchPipeline renamed =
+        deploy(plan(false, TypeName.of("test", "renamed")), QUEUE, BatchFaultHook.NONE);
+    BatchResult result = renamed.process(queue("m2=k2,b", "m1=k1,a", "m3=k1,c"));
+
+    assertEquals(List.of("m1"), result.failedOffsets(), result.toString());
+    assertTrue(result.failure().orElseThrow().contains("test/counts"), result.toString());
+    assertEquals(List.of("test/renamed k1:2", "test/renamed k2:1"), delivered());
+
+    // With the egress back, the message's kept result goes out, and it is not applied again.
+    counts.clear();
+    BatchResult back =
+        deploy(plan(false, COUNTS), QUEUE, BatchFaultHook.NONE).process(queue("m1=k1,a"));
+    assertTrue(back.succeeded(), back.toString());
+    assertEquals(List.of("test/counts k1:1"), delivered());
+  }
+
+  /**
+   * In a FIFO queue the messages after the repeat in its order group go back with it, so that its
+   * group's results keep their order; another group's are applied.
+   */
+  @Test
+  void aFifoRepeatWhoseKeptResultsEgressIsGoneTakesItsGroupBack() {
+    BatchPipeline first = deploy(plan(false, COUNTS), QUEUE, BatchFaultHook.NONE);
+    assertTrue(first.process(fifo("m1=g1=k1,a")).succeeded());
+    counts.clear();
+
+    BatchPipeline renamed =
+        deploy(plan(false, TypeName.of("test", "renamed")), QUEUE, BatchFaultHook.NONE);
+    BatchResult result = renamed.process(fifo("m1=g1=k1,a", "m2=g2=k2,b", "m3=g1=k3,c"));
+
+    assertEquals(List.of("m1", "m3"), result.failedOffsets(), result.toString());
+    assertEquals(List.of("test/renamed k2:1"), delivered());
+  }
+
+  /** Each delivery's egress and text, sorted. */
+  private List<String> delivered() {
+    return counts.stream().map(r -> r.egress() + " " + r.textOrBase64()).sorted().toList();
+  }
+
+  private SourceBatch fifo(String... messages) {
+    SourceBatch.Builder batch = SourceBatch.unordered(QUEUE);
+    for (String message : messages) {
+      String[] parts = message.split("=", 3);
+      batch.add(
+          parts[0],
+          clock.millis(),
+          parts[2].getBytes(StandardCharsets.UTF_8),
+          java.util.Map.of(SourceBatch.ORDER_GROUP, parts[1]));
+    }
+    return batch.build();
+  }
 }

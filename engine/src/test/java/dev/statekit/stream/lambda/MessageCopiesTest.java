@@ -126,6 +126,49 @@ class MessageCopiesTest {
   }
 
   /**
+   * As above, with B a deployment that renamed the counts' egress: the receipt B finds after its
+   * conflicting write keeps an output of an egress B lacks. B hands m back alone (it neither
+   * applies m again nor fails whole), and a deployment with the egress delivers m's kept count
+   * later.
+   */
+  @Test
+  void aMessageReceiptedMeanwhileUnderAnEgressTheDeploymentLacksGoesBack() throws Exception {
+    InMemoryBatchStore store = new InMemoryBatchStore(clock);
+    List<EgressRecord> every = Collections.synchronizedList(new ArrayList<>());
+    EgressSink sink = every::addAll;
+    CountDownLatch bLoaded = new CountDownLatch(1);
+    CountDownLatch bGo = new CountDownLatch(1);
+    BatchPipeline a = HotKeys.counts(store, clock, sink, BatchFaultHook.NONE);
+    BatchPipeline b =
+        HotKeys.counts(
+            store,
+            clock,
+            sink,
+            HotKeys.pauseAt(BatchFaultHook.Step.LOADED, bLoaded, bGo),
+            TypeName.of("test", "renamed"));
+    AtomicReference<Object> bResult = new AtomicReference<>();
+    Thread tb = new Thread(() -> bResult.set(run(b, queue(clock.millis(), "m", "n"))));
+    tb.start();
+    await(bLoaded); // B read: no receipt for m, no key
+    Object aResult = run(a, queue(clock.millis(), "m0", "m")); // m's output: count 2
+    Object a2Result = run(a, queue(clock.millis(), "m2")); // m confirmed here: its entry goes
+    bGo.countDown();
+    tb.join();
+    String why = "outputs " + every + "; A: " + aResult + ", A2: " + a2Result + ", B: ";
+    assertEquals(true, bResult.get().toString().startsWith("[m] "), why + bResult.get());
+    assertEquals(
+        List.of("test/counts 1", "test/counts 2", "test/counts 3", "test/renamed 4"),
+        every.stream().map(r -> r.egress() + " " + r.textOrBase64()).toList(),
+        why + bResult.get());
+    every.clear();
+    Object dResult = run(HotKeys.counts(store, clock, sink, BatchFaultHook.NONE), queue(1, "m"));
+    assertEquals("ok", dResult);
+    assertEquals(
+        List.of("test/counts 2"),
+        every.stream().map(r -> r.egress() + " " + r.textOrBase64()).toList());
+  }
+
+  /**
    * On a store whose calls wait (DynamoDB), a batch's first reads ran at once: invocation B (a
    * second copy of message m) read m's receipt before A wrote it (none), and the key after A's
    * instance dropped m's pending entry (it took m2 and knew m confirmed). B applied m to a key that

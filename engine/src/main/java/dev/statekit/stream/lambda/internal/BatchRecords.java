@@ -50,13 +50,21 @@ final class BatchRecords {
         skipped++;
         continue;
       }
+      String group = group(outcome.index);
       byte[] receipt = batch.ordered() ? null : receipts.get(outcome.offset);
       if (receipt != null) {
-        skipped++;
-        Receipts.decode(receipt).forEach(o -> receipted.add(o.routed(routes, pipeline)));
+        String missing = redeliver(outcome.offset, receipt);
+        if (missing == null) {
+          skipped++;
+        } else {
+          failedOffsets.add(outcome.offset);
+          failure = failure == null ? missing : failure;
+          if (group != null) {
+            failedGroups.add(group);
+          }
+        }
         continue;
       }
-      String group = group(outcome.index);
       if (group != null && failedGroups.contains(group)) {
         failedOffsets.add(outcome.offset);
         continue;
@@ -87,7 +95,25 @@ final class BatchRecords {
     }
     outcomes.removeIf(outcome -> ids.contains(outcome.offset));
     for (String id : ids) {
-      Receipts.decode(receipts.get(id)).forEach(o -> receipted.add(o.routed(routes, pipeline)));
+      String missing = redeliver(id, receipts.get(id));
+      if (missing != null) {
+        failedOffsets.add(id);
+        failure = failure == null ? missing : failure;
+      }
+    }
+  }
+
+  /**
+   * Delivers again the outputs message {@code id}'s receipt keeps; if one names an output this
+   * deployment lacks, delivers none and says why the message goes back: it alone, not its batch,
+   * waits for a deployment with that output.
+   */
+  private String redeliver(String id, byte[] receipt) {
+    try {
+      receipted.addAll(StoredOutput.routedAll(Receipts.decode(receipt), routes, pipeline));
+      return null;
+    } catch (MissingOutputException e) {
+      return "Message " + id + " of " + batch.split() + " was applied before: " + e.getMessage();
     }
   }
 

@@ -45,6 +45,12 @@ final class KeyWork {
   /** Unordered splits: the outputs of repeated messages, delivered again, by message id. */
   final Map<String, List<StoredOutput>> again = new LinkedHashMap<>();
 
+  /**
+   * Unordered splits: why repeated messages go back, by message id: their kept outputs name an
+   * output this deployment lacks. Null while none does.
+   */
+  Map<String, String> missing;
+
   /** The per-record outputs of the batch, by source offset: kept in the outbox. */
   final Map<String, List<StoredOutput>> outbox = new LinkedHashMap<>();
 
@@ -83,6 +89,13 @@ final class KeyWork {
     this.item = item;
     this.book = book;
     this.touched = touched;
+  }
+
+  void missing(String id, String why) {
+    if (missing == null) {
+      missing = new LinkedHashMap<>(2);
+    }
+    missing.put(id, why);
   }
 
   /**

@@ -152,6 +152,11 @@ final class KeyedPass {
             keys.prepare(
                 input.key(), input.encoded(), items.get(input.encoded()), window, input.offset());
         works.put(input.encoded(), work);
+        if (work.missing != null
+            && handBackMissing(inputs, work, failures)
+            && failures.skips(input)) {
+          continue;
+        }
       }
       if (keys.repeat(work, input)) {
         work.repeats++;
@@ -286,6 +291,28 @@ final class KeyedPass {
         keys.add(inputs.get(i).encoded());
       }
     }
+  }
+
+  /**
+   * Hands back the messages of this pass whose kept outputs the key cannot deliver again (their
+   * output is gone): each alone, with its order group, as a failed record goes. A message handed
+   * back earlier is not among the inputs any more. Returns whether one was.
+   */
+  private static boolean handBackMissing(List<KeyedInput> inputs, KeyWork work, Failures failures) {
+    boolean any = false;
+    for (Map.Entry<String, String> missing : work.missing.entrySet()) {
+      int last = -1;
+      for (int j = 0; j < inputs.size(); j++) {
+        if (inputs.get(j).offset().equals(missing.getKey())) {
+          last = j;
+        }
+      }
+      if (last >= 0) {
+        failures.add(inputs, last, missing.getValue());
+        any = true;
+      }
+    }
+    return any;
   }
 
   /**
@@ -458,7 +485,7 @@ final class KeyedPass {
         for (Pending entry : book.pending()) {
           if (entry.split().equals(split) && context.offsets().contains(entry.id())) {
             unconfirmed = true;
-            redeliver(work, entry.outputs());
+            redeliverPending(work, entry.id(), entry.outputs());
             work.again.put(entry.id(), entry.outputs());
           }
         }
@@ -468,7 +495,7 @@ final class KeyedPass {
           earlier.again.forEach(
               (id, outputs) -> {
                 if (!work.again.containsKey(id)) {
-                  redeliver(work, outputs);
+                  redeliverPending(work, id, outputs);
                   work.again.put(id, outputs);
                 }
               });
@@ -544,6 +571,21 @@ final class KeyedPass {
     private void redeliver(KeyWork work, List<StoredOutput> outputs) {
       for (StoredOutput output : outputs) {
         work.deliveries.add(output.routed(context.shape().routes(), context.pipeline()));
+      }
+    }
+
+    /**
+     * A queue message's kept outputs, delivered again; if one names an output this deployment
+     * lacks, none is, and the key notes why the message goes back ({@link KeyWork#missing}).
+     */
+    private void redeliverPending(KeyWork work, String id, List<StoredOutput> outputs) {
+      try {
+        work.deliveries.addAll(
+            StoredOutput.routedAll(outputs, context.shape().routes(), context.pipeline()));
+      } catch (MissingOutputException e) {
+        work.missing(
+            id,
+            "Message " + id + " of " + context.split() + " was applied before: " + e.getMessage());
       }
     }
 

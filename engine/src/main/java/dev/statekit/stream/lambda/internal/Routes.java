@@ -102,7 +102,7 @@ final class Routes {
   /**
    * The index of the output a kept output names ({@link #name}).
    *
-   * @throws IllegalStateException if this deployment has no such output
+   * @throws MissingOutputException if this deployment has no such output
    */
   int route(String name) {
     Integer route = byName.get(name);
@@ -116,7 +116,7 @@ final class Routes {
     if (legacy >= 0) {
       return legacy;
     }
-    throw new IllegalStateException(
+    throw new MissingOutputException(
         "A key keeps an undelivered output of egress "
             + name
             + ", and this pipeline has no output of that egress (its outputs: "

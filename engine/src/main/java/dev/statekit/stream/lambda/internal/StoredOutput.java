@@ -37,6 +37,19 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
   }
 
   /**
+   * The outputs as their pipeline outputs' records again, all or none.
+   *
+   * @throws MissingOutputException if one names an output this deployment lacks
+   */
+  static List<Routed> routedAll(List<StoredOutput> outputs, Routes routes, String pipeline) {
+    List<Routed> routed = new ArrayList<>(outputs.size());
+    for (StoredOutput output : outputs) {
+      routed.add(output.routed(routes, pipeline));
+    }
+    return routed;
+  }
+
+  /**
    * The bytes {@link #writeAll} writes for this output after {@code before} in a list (exactly, for
    * ASCII strings): the route's name only where it changes.
    *
