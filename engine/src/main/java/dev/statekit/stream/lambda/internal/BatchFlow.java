@@ -232,6 +232,12 @@ final class BatchFlow {
     writes.addAll(early.calls());
     engine.together(writes);
     resolveConflicts(context, applied, works, conflicts, receipts, receiptsRead);
+    if (!batch.ordered()) {
+      Set<String> heldBack = applied.failedInGroups();
+      if (!heldBack.isEmpty()) {
+        works.values().forEach(work -> work.holdBack(heldBack, engine.shape.routes()));
+      }
+    }
     engine.reached(Step.FLUSHED, split);
 
     // Windows the index says are due, of keys this batch did not touch.

@@ -1,9 +1,11 @@
 package dev.statekit.stream.lambda.internal;
 
+import dev.statekit.stream.Record;
 import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -93,14 +95,54 @@ final class BatchRecords {
     if (ids.isEmpty()) {
       return;
     }
+    Map<String, Integer> indices = new HashMap<>();
+    for (SourceOutcome outcome : outcomes) {
+      if (ids.contains(outcome.offset)) {
+        indices.put(outcome.offset, outcome.index);
+      }
+    }
     outcomes.removeIf(outcome -> ids.contains(outcome.offset));
     for (String id : ids) {
       String missing = redeliver(id, receipts.get(id));
       if (missing != null) {
         failedOffsets.add(id);
         failure = failure == null ? missing : failure;
+        int index = indices.get(id);
+        String group = group(index);
+        if (group != null) {
+          // The messages after it of its order group go back with it, as after a failed one.
+          outcomes.removeIf(
+              later -> {
+                boolean back = later.index > index && group.equals(group(later.index));
+                if (back) {
+                  failedOffsets.add(later.offset);
+                }
+                return back;
+              });
+        }
       }
     }
+  }
+
+  /**
+   * The failed messages of an unordered split that have an order group: a key that applied one
+   * before it went back keeps its results until it comes again, so that they go out after those of
+   * the messages before it in its group.
+   */
+  Set<String> failedInGroups() {
+    if (failedOffsets.isEmpty()) {
+      return Set.of();
+    }
+    Set<String> failed = new HashSet<>(failedOffsets);
+    Set<String> grouped = new HashSet<>();
+    List<Record<byte[]>> records = batch.records();
+    for (int i = 0; i < records.size(); i++) {
+      String offset = records.get(i).position().offset();
+      if (failed.contains(offset) && group(i) != null) {
+        grouped.add(offset);
+      }
+    }
+    return grouped;
   }
 
   /**

@@ -241,6 +241,22 @@ final class KeyWork {
     kept.add(output);
   }
 
+  /**
+   * Keeps the outputs of messages {@code offsets} in the outbox without delivering them now: the
+   * messages went back after the key applied them, and their outputs go out when they come again.
+   */
+  void holdBack(Set<String> offsets, Routes routes) {
+    Set<String> ids = new HashSet<>();
+    for (String offset : offsets) {
+      for (StoredOutput output : outbox.getOrDefault(offset, List.of())) {
+        ids.add(output.route() + "/" + output.id());
+      }
+    }
+    if (!ids.isEmpty()) {
+      deliveries.removeIf(r -> ids.contains(routes.name(r.route()) + "/" + r.record().id()));
+    }
+  }
+
   private static StoredOutput last(List<StoredOutput> outputs) {
     return outputs.isEmpty() ? null : outputs.get(outputs.size() - 1);
   }

@@ -149,7 +149,7 @@ final class Routes {
     }
     if (route < 0 || route >= outputs.size()) {
       // A key keeps undelivered outputs by index: one of a deployment with other outputs.
-      throw new IllegalStateException(
+      throw new MissingOutputException(
           "A key keeps an undelivered output of "
               + (route == REFUSED ? "the place for refused outputs" : "output " + route)
               + ", and this pipeline has "
