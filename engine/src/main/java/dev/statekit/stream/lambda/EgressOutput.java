@@ -6,6 +6,7 @@ import dev.statekit.function.Address;
 import dev.statekit.stream.Record;
 import dev.statekit.stream.Sink;
 import dev.statekit.stream.SinkWriter;
+import dev.statekit.stream.SourcePosition;
 import dev.statekit.types.Type;
 import dev.statekit.types.TypeName;
 import java.util.ArrayList;
@@ -30,14 +31,17 @@ import java.util.function.Function;
  * <p>Give each output of a pipeline an egress of its own. In a {@link BatchPipeline} a key keeps a
  * result until it is delivered naming its output by its egress, which the next deployment may have
  * in another place among its outputs: outputs of one egress there must share one sink object and
- * value type, or the pipeline is refused when built. Run in process, a record's id is made of its
- * egress, key and timestamp, so two outputs of one egress may give two records one id.
+ * value type, or the pipeline is refused when built. Run in process, two outputs of one egress may
+ * give two records one id (each output counts its own records).
  *
  * <p>A record's source address is {@code statekit.pipeline/<pipeline>/<key>} (the key of the
  * result, or the split for results without one), which SQS FIFO sinks use as the message group and
  * Kinesis sinks as the partition key unless {@link #withKey} gives another. Run in process by
- * {@code Pipeline.run}, it delivers at each checkpoint (at least once) with ids made of the egress,
- * key and timestamp.
+ * {@code Pipeline.run}, it delivers at each checkpoint (at least once, a restore delivering again
+ * what the checkpoint after it did not cover) with ids that a run over the same input repeats: a
+ * record that comes from a source record is named by the egress, that record's split and offset,
+ * its key and its place among that record's results ({@code <egress>/<split>@<offset>/<key>/<n>});
+ * a window's or timer's result by the egress, its key and time ({@code <egress>/<key>/<time>/<n>}).
  *
  * @param <T> the values' type
  */
@@ -132,9 +136,31 @@ public final class EgressOutput<T> implements Sink<T> {
       @Override
       public void write(Record<T> record) {
         String source = record.key() == null ? "" : String.valueOf(record.key());
-        String base = egress.asString() + "/" + source + "/" + record.timestamp();
+        String base = base(record, source);
         int n = seen.merge(base, 1, Integer::sum) - 1;
-        pending.add(this.record(base + "/" + n, source, record.value()));
+        pending.add(this.record(base + n, source, record.value()));
+      }
+
+      /**
+       * What the record's id counts from: the source record it comes from (its position, and its
+       * key, as one source record's parts may be keyed apart) wherever it has one, as a replay from
+       * a checkpoint reads the same records at the same positions; a window's or timer's result has
+       * none, and is named by its key and time, which it fires once. Neither depends on where
+       * checkpoints fall, on the writer, or on other records' timestamps.
+       */
+      private String base(Record<T> record, String source) {
+        SourcePosition position = record.position();
+        String base =
+            position == null
+                ? egress.asString() + "/" + source + "/" + record.timestamp()
+                : egress.asString()
+                    + "/"
+                    + position.split()
+                    + "@"
+                    + position.offset()
+                    + "/"
+                    + source;
+        return base + "/";
       }
 
       private EgressRecord record(String id, String source, Object value) {
