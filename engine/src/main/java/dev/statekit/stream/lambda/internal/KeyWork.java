@@ -242,13 +242,17 @@ final class KeyWork {
   }
 
   /**
-   * Keeps the outputs of messages {@code offsets} in the outbox without delivering them now: the
-   * messages went back after the key applied them, and their outputs go out when they come again.
+   * Does not deliver now the outputs of messages {@code offsets}, which go back though the key
+   * applied them (in this batch: kept in its outbox; before: pending, delivered again): they go out
+   * when the messages come again.
    */
   void holdBack(Set<String> offsets, Routes routes) {
     Set<String> ids = new HashSet<>();
     for (String offset : offsets) {
       for (StoredOutput output : outbox.getOrDefault(offset, List.of())) {
+        ids.add(output.route() + "/" + output.id());
+      }
+      for (StoredOutput output : again.getOrDefault(offset, List.of())) {
         ids.add(output.route() + "/" + output.id());
       }
     }
