@@ -10,7 +10,10 @@ import dev.statekit.stream.SourcePosition;
 import dev.statekit.types.Type;
 import dev.statekit.types.TypeName;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -129,54 +132,100 @@ public final class EgressOutput<T> implements Sink<T> {
 
   @Override
   public SinkWriter<T> open(int worker, int workers) {
-    return new SinkWriter<>() {
-      private final List<EgressRecord> pending = new ArrayList<>();
-      private final Map<String, Integer> seen = new HashMap<>();
-
-      @Override
-      public void write(Record<T> record) {
-        String source = record.key() == null ? "" : String.valueOf(record.key());
-        String base = base(record, source);
-        int n = seen.merge(base, 1, Integer::sum) - 1;
-        pending.add(this.record(base + n, source, record.value()));
-      }
-
-      /**
-       * What the record's id counts from: the source record it comes from (its position, and its
-       * key, as one source record's parts may be keyed apart) wherever it has one, as a replay from
-       * a checkpoint reads the same records at the same positions; a window's or timer's result has
-       * none, and is named by its key and time, which it fires once. Neither depends on where
-       * checkpoints fall, on the writer, or on other records' timestamps.
-       */
-      private String base(Record<T> record, String source) {
-        SourcePosition position = record.position();
-        String base =
-            position == null
-                ? egress.asString() + "/" + source + "/" + record.timestamp()
-                : egress.asString()
-                    + "/"
-                    + position.split()
-                    + "@"
-                    + position.offset()
-                    + "/"
-                    + source;
-        return base + "/";
-      }
-
-      private EgressRecord record(String id, String source, Object value) {
-        return EgressOutput.this.record(id, egress.name(), source, value);
-      }
-
-      @Override
-      public void checkpoint(long checkpointId) {
-        if (!pending.isEmpty()) {
-          sink.deliver(List.copyOf(pending));
-          pending.clear();
-        }
-        seen.clear();
-      }
-    };
+    return new InProcessWriter();
   }
+
+  /**
+   * Delivers each checkpoint's results as the checkpoint is taken, with ids that a run over the
+   * same input repeats.
+   */
+  private final class InProcessWriter implements SinkWriter<T> {
+    private final List<Result> pending = new ArrayList<>();
+
+    @Override
+    public void write(Record<T> record) {
+      String source = record.key() == null ? "" : String.valueOf(record.key());
+      T value = record.value();
+      pending.add(
+          new Result(
+              base(record, source),
+              source,
+              key == null ? null : key.apply(value),
+              type.serialize(value)));
+    }
+
+    /**
+     * What the record's id counts from: the source record it comes from (its position, and its key,
+     * as one source record's parts may be keyed apart) wherever it has one, as a replay from a
+     * checkpoint reads the same records at the same positions; a window's or timer's result has
+     * none, and is named by its key and time, which it fires once. Neither depends on where
+     * checkpoints fall, on the writer, or on other records' timestamps.
+     */
+    private String base(Record<T> record, String source) {
+      SourcePosition position = record.position();
+      return position == null
+          ? egress.asString() + "/" + source + "/" + record.timestamp() + "/"
+          : egress.asString()
+              + "/"
+              + position.split()
+              + "@"
+              + position.offset()
+              + "/"
+              + source
+              + "/";
+    }
+
+    @Override
+    public void checkpoint(long checkpointId) {
+      if (pending.isEmpty()) {
+        return;
+      }
+      Map<Result, Integer> places = places();
+      List<EgressRecord> records = new ArrayList<>(pending.size());
+      for (Result result : pending) {
+        records.add(
+            record(
+                result.base + places.getOrDefault(result, 0),
+                egress.name(),
+                result.source,
+                result.recordKey,
+                result.value));
+      }
+      pending.clear();
+      sink.deliver(records);
+    }
+
+    /**
+     * The place of each result among those of its base, where a base has several: ordered by what
+     * they hold, not by arrival. Results of one source record (or one window time) that travelled
+     * through keyed stages of several workers arrive in another order in every run; all of them
+     * arrive before the checkpoint after their source record, so all are here to be ordered.
+     */
+    private Map<Result, Integer> places() {
+      Map<String, List<Result>> byBase = new HashMap<>();
+      for (Result result : pending) {
+        byBase.computeIfAbsent(result.base, b -> new ArrayList<>(1)).add(result);
+      }
+      Map<Result, Integer> places = new IdentityHashMap<>();
+      for (List<Result> results : byBase.values()) {
+        if (results.size() > 1) {
+          results.sort(BY_CONTENT);
+          for (int n = 0; n < results.size(); n++) {
+            places.put(results.get(n), n);
+          }
+        }
+      }
+      return places;
+    }
+  }
+
+  /** A result waiting for its checkpoint: its id is its base and its place among the base's. */
+  private record Result(String base, String source, String recordKey, byte[] value) {}
+
+  /** Results of one base with equal content are alike: which gets which place does not matter. */
+  private static final Comparator<Result> BY_CONTENT =
+      Comparator.<Result, byte[]>comparing(Result::value, Arrays::compareUnsigned)
+          .thenComparing(Result::recordKey, Comparator.nullsFirst(Comparator.naturalOrder()));
 
   @Override
   public String name() {
