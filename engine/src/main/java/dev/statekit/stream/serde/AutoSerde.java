@@ -101,11 +101,35 @@ public enum AutoSerde implements Serde<Object> {
     try {
       Class<?> type = Class.forName(name, false, Thread.currentThread().getContextClassLoader());
       int start = 3 + nameLength;
-      return MAPPER.readValue(bytes, start, bytes.length - start, type);
+      return unmodifiable(name, MAPPER.readValue(bytes, start, bytes.length - start, type));
     } catch (ClassNotFoundException | IOException e) {
       throw new SerdeException("Cannot read a " + name + " written by Serdes.auto(): " + e, e);
     }
   }
+
+  /**
+   * A collection written as one of {@code List.of}, {@code Set.of} or {@code Map.of}'s, which JSON
+   * reads back as a mutable one, made unmodifiable again: it then reads back as what was written,
+   * of the class that was written, and so is written alike again (a key's state is found by its
+   * bytes).
+   */
+  private static Object unmodifiable(String name, Object value) {
+    if (!name.startsWith(IMMUTABLE_COLLECTIONS)) {
+      return value;
+    }
+    if (value instanceof java.util.List<?> list) {
+      return java.util.List.copyOf(list);
+    }
+    if (value instanceof java.util.Set<?> set) {
+      return java.util.Set.copyOf(set);
+    }
+    if (value instanceof java.util.Map<?, ?> map) {
+      return java.util.Map.copyOf(map);
+    }
+    return value;
+  }
+
+  private static final String IMMUTABLE_COLLECTIONS = "java.util.ImmutableCollections$";
 
   private static byte[] tagged(byte tag, byte[] body) {
     byte[] out = new byte[body.length + 1];

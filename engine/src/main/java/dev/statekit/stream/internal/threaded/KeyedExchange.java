@@ -2,6 +2,7 @@ package dev.statekit.stream.internal.threaded;
 
 import dev.statekit.stream.Record;
 import dev.statekit.stream.internal.KeyBySpec;
+import dev.statekit.stream.internal.KeyCheck;
 import dev.statekit.stream.internal.Output;
 import dev.statekit.stream.internal.Routing;
 import java.util.Queue;
@@ -17,6 +18,7 @@ import java.util.function.Function;
  */
 final class KeyedExchange implements Output {
   private final Function<Object, Object> selector;
+  private final KeyCheck keys;
   private final Routing routing;
   private final BlockingQueue<Chunk>[] queues;
   private final Chunk[] pending;
@@ -27,12 +29,9 @@ final class KeyedExchange implements Output {
   private final Queue<Chunk> free = new ConcurrentLinkedQueue<>();
 
   KeyedExchange(
-      Function<Object, Object> selector,
-      Routing routing,
-      BlockingQueue<Chunk>[] queues,
-      int channel,
-      int chunkSize) {
-    this.selector = selector;
+      KeyBySpec keyBy, Routing routing, BlockingQueue<Chunk>[] queues, int channel, int chunkSize) {
+    this.selector = keyBy.selector();
+    this.keys = new KeyCheck(keyBy);
     this.routing = routing;
     this.queues = queues;
     this.channel = channel;
@@ -43,8 +42,8 @@ final class KeyedExchange implements Output {
   @Override
   public void emit(Record<?> record) throws InterruptedException {
     Object key = selector.apply(record.value());
-    if (!KeyBySpec.usable(key)) {
-      throw KeyBySpec.unusable(key, record);
+    if (!keys.accepts(key)) {
+      throw keys.refusal(key, record);
     }
     add(routing.partition(key), record, key);
   }
@@ -56,8 +55,8 @@ final class KeyedExchange implements Output {
   void emitParts(String split, long offset, Object value, long timestamp)
       throws InterruptedException {
     Object key = selector.apply(value);
-    if (!KeyBySpec.usable(key)) {
-      throw KeyBySpec.unusable(key, Record.at(split, offset, null, value, timestamp));
+    if (!keys.accepts(key)) {
+      throw keys.refusal(key, Record.at(split, offset, null, value, timestamp));
     }
     int target = routing.partition(key);
     Chunk chunk = pending[target];

@@ -38,7 +38,7 @@ final class Wiring {
     Plan.Stage target = plan.stages().get(stage);
     KeyBySpec keyBy = target.keyBy();
     return new KeyedExchange(
-        keyBy.selector(), routing(target), queues.get(stage), channel, options.chunkSize());
+        keyBy, routing(target), queues.get(stage), channel, options.chunkSize());
   }
 
   private static Routing routing(Plan.Stage stage) {

@@ -5,6 +5,7 @@ import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.Record;
 import dev.statekit.stream.WatermarkStrategy;
 import dev.statekit.stream.internal.KeyBySpec;
+import dev.statekit.stream.internal.KeyCheck;
 import dev.statekit.stream.internal.OperatorSpec;
 import dev.statekit.stream.internal.PipelinePlans;
 import dev.statekit.stream.internal.Plan;
@@ -21,6 +22,7 @@ final class PlanShape {
   private final Plan plan;
   private final Routes routes;
   private final KeyBySpec keyBy;
+  private final KeyCheck keys;
   private final String keyedOperator;
   private final boolean windowed;
   private final WatermarkStrategy<Object> watermarks;
@@ -42,6 +44,7 @@ final class PlanShape {
     }
     this.routes = new Routes(plan, refusedSink);
     this.keyBy = plan.stages().size() > 1 ? plan.stages().get(1).keyBy() : null;
+    this.keys = keyBy == null ? null : new KeyCheck(keyBy);
     OperatorSpec first =
         keyBy == null || plan.stages().get(1).operators().isEmpty()
             ? null
@@ -95,8 +98,8 @@ final class PlanShape {
 
   Object keyOf(Record<?> record) {
     Object key = keyBy.selector().apply(record.value());
-    if (!KeyBySpec.usable(key)) {
-      throw KeyBySpec.unusable(key, record);
+    if (!keys.accepts(key)) {
+      throw keys.refusal(key, record);
     }
     return key;
   }

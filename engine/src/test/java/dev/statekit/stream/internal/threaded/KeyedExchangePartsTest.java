@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.stream.internal.KeyBySpec;
 import dev.statekit.stream.internal.Routing;
 import dev.statekit.stream.serde.Serdes;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -25,7 +26,12 @@ class KeyedExchangePartsTest {
     @SuppressWarnings("unchecked")
     BlockingQueue<Chunk>[] queues = new BlockingQueue[] {new ArrayBlockingQueue<Chunk>(16)};
     KeyedExchange exchange =
-        new KeyedExchange(Function.identity(), new Routing(1, Serdes.auto()), queues, 0, 8);
+        new KeyedExchange(
+            new KeyBySpec(Function.identity(), 1, Serdes.auto(), "keyBy"),
+            new Routing(1, Serdes.auto()),
+            queues,
+            0,
+            8);
     exchange.emitParts("a", 0, "x", 10);
     exchange.emitParts("a", 1, "y", 11);
     exchange.barrier(7);
@@ -59,7 +65,12 @@ class KeyedExchangePartsTest {
     @SuppressWarnings("unchecked")
     BlockingQueue<Chunk>[] queues = new BlockingQueue[] {new ArrayBlockingQueue<Chunk>(16)};
     KeyedExchange exchange =
-        new KeyedExchange(Function.identity(), new Routing(1, Serdes.auto()), queues, 0, 8);
+        new KeyedExchange(
+            new KeyBySpec(Function.identity(), 1, Serdes.auto(), "keyBy"),
+            new Routing(1, Serdes.auto()),
+            queues,
+            0,
+            8);
     exchange.emitParts("a", 5, "x", 1);
     exchange.emitParts("b", 9, "y", 2);
     exchange.emitParts("b", 10, "z", 3);

@@ -1,0 +1,189 @@
+package dev.statekit.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.stream.serde.Serdes;
+import dev.statekit.stream.state.CheckpointStore;
+import dev.statekit.stream.state.StateBackend;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A key's state and window timers are kept under its serialized form, and a restored run reads its
+ * windows' keys back from their timers. Keys that read back as themselves keep their windows across
+ * a restore; keys that do not (a class Jackson cannot construct, a class equal only to itself, a
+ * {@code Set.of} whose order changes from one JVM to the next) are refused at their first record,
+ * saying why and what to key by. Before, a {@code List.of} key's open windows never fired after a
+ * restore (it read back as an {@code ArrayList}, written under another class name), a value class's
+ * pipeline could never restore, and a class without equals counted each record apart. In process
+ * here; a pipeline on Lambda checks alike ({@code BatchKeysTest}).
+ */
+class KeysAcrossRestoreTest {
+  record Place(String key, String region) {}
+
+  enum Parity {
+    EVEN,
+    ODD
+  }
+
+  enum Shape {
+    ROUND {
+      @Override
+      public String toString() {
+        return "round";
+      }
+    }
+  }
+
+  /** A value class without a constructor Jackson can use. */
+  static final class Region {
+    private final String name;
+
+    Region(String name) {
+      this.name = name;
+    }
+
+    public String getName() {
+      return name;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Region r && r.name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(name);
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** A class without equals: equal only to itself. */
+  public static final class UserRef {
+    public String user;
+
+    public UserRef() {}
+
+    UserRef(String user) {
+      this.user = user;
+    }
+
+    @Override
+    public String toString() {
+      return user;
+    }
+  }
+
+  private static Pipeline windows(
+      List<Record<Event>> records, Function<Event, Object> key, Sink<String> sink) {
+    return Pipeline.from(Sources.fromRecords(records, 10))
+        .withWatermarks(
+            WatermarkStrategy.<Event>boundedOutOfOrderness(Duration.ZERO)
+                .withTimestamps(Event::time))
+        .keyBy(key, 2)
+        .window(Windows.tumbling(Duration.ofSeconds(1)))
+        .aggregate(
+            AggregateFunction.count(),
+            Serdes.longs(),
+            (Object k, TimeWindow w, Long n) -> k + "@" + w.start() + "=" + n)
+        .to(sink);
+  }
+
+  private static List<Record<Event>> firstHalf() {
+    List<Record<Event>> first = new ArrayList<>();
+    for (int k = 0; k < 10; k++) {
+      first.add(Record.of(new Event("k" + k, 100 + k, 1)));
+      first.add(Record.of(new Event("k" + k, 200 + k, 1)));
+    }
+    return first;
+  }
+
+  /**
+   * The results of the whole input: in one run, and in two runs of one pipeline, the first ending
+   * with its windows open (as a run killed after its last checkpoint), the second restoring it.
+   */
+  private static Map<String, List<String>> runs(Function<Event, Object> key) throws Exception {
+    List<Record<Event>> first = firstHalf();
+    List<Record<Event>> all = new ArrayList<>(first);
+    all.add(Record.of(new Event("k0", 5_000, 1)));
+    CollectingSink<String> once = Sinks.collecting();
+    windows(all, key, once).run(RunOptions.named("once").parallelism(1).build());
+    StateBackend backend = StateBackend.inMemory();
+    CheckpointStore store = CheckpointStore.inMemory();
+    CollectingSink<String> twice = Sinks.collecting();
+    RunOptions.Builder options =
+        RunOptions.named("twice").parallelism(1).stateBackend(backend).checkpointStore(store);
+    windows(first, key, twice).run(options.fireWindowsAtEnd(false).build());
+    PipelineResult restored = windows(all, key, twice).run(options.fireWindowsAtEnd(true).build());
+    assertTrue(restored.restoredFrom() > 0, "the second run restored a checkpoint");
+    return Map.of(
+        "once", once.values().stream().sorted().toList(),
+        "restored", twice.values().stream().sorted().toList());
+  }
+
+  private static void keepsItsWindows(Function<Event, Object> key) throws Exception {
+    keepsItsWindows(key, 11);
+  }
+
+  private static void keepsItsWindows(Function<Event, Object> key, int results) throws Exception {
+    Map<String, List<String>> runs = runs(key);
+    assertEquals(results, runs.get("once").size(), runs.toString());
+    assertEquals(runs.get("once"), runs.get("restored"));
+  }
+
+  @Test
+  void keysThatReadBackAsThemselvesKeepTheirWindowsAcrossARestore() throws Exception {
+    keepsItsWindows(e -> new Place(e.key(), "eu"));
+    keepsItsWindows(e -> new ArrayList<>(List.of(e.key(), "eu")));
+    keepsItsWindows(e -> List.of(e.key(), "eu"));
+    keepsItsWindows(e -> (long) e.key().hashCode());
+    keepsItsWindows(e -> Parity.values()[e.key().charAt(1) % 2], 3);
+  }
+
+  private static void refused(Function<Event, Object> key, String why) {
+    PipelineFailedException e =
+        assertThrows(
+            PipelineFailedException.class,
+            () ->
+                windows(firstHalf(), key, Sinks.collecting())
+                    .run(RunOptions.named("refused").parallelism(1).build()));
+    IllegalArgumentException refusal =
+        assertInstanceOf(IllegalArgumentException.class, e.getCause());
+    assertTrue(refusal.getMessage().contains(why), refusal.getMessage());
+    assertTrue(refusal.getMessage().contains("would lose them"), refusal.getMessage());
+    assertTrue(refusal.getMessage().contains("keySerde"), refusal.getMessage());
+  }
+
+  @Test
+  void aSetOfKeyIsRefusedAtItsFirstRecord() {
+    refused(e -> java.util.Set.of(e.key(), "eu"), "changes from one JVM to the next");
+  }
+
+  @Test
+  void aKeyTheSerdeCannotReadBackIsRefused() {
+    refused(e -> new Region(e.key()), "cannot read it back");
+  }
+
+  @Test
+  void anEnumConstantWithABodyIsRefused() {
+    refused(e -> Shape.ROUND, "cannot read it back");
+  }
+
+  @Test
+  void aKeyEqualOnlyToItselfIsRefused() {
+    refused(e -> new UserRef(e.key()), "which it is not equal to");
+  }
+}

@@ -1,0 +1,46 @@
+package dev.statekit.stream.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.egress.CollectingEgressSink;
+import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.serde.Serdes;
+import dev.statekit.testing.ManualClock;
+import dev.statekit.types.TypeName;
+import dev.statekit.types.Types;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * On Lambda too, a key that does not read back from its key serde as itself is refused with the
+ * reason, before it keys state: its record fails, and nothing of it is applied.
+ */
+class BatchKeysTest {
+  @Test
+  void aKeyEqualOnlyToItselfIsRefusedNamingWhatToKeyBy() {
+    ManualClock clock = new ManualClock(1_000_000);
+    CollectingEgressSink out = new CollectingEgressSink();
+    BatchPipeline pipeline =
+        BatchPipeline.builder(
+                "keys",
+                Pipeline.from(BatchSource.records())
+                    .map(b -> new String(b, StandardCharsets.UTF_8))
+                    .keyBy(s -> new StringBuilder(s))
+                    .reduce((a, b) -> a + b, Serdes.string())
+                    .to(EgressOutput.to(out, TypeName.of("test", "out"), Types.stringType())))
+            .store(new InMemoryBatchStore(clock))
+            .clock(clock)
+            .batchTimeout(Duration.ofMinutes(1))
+            .build();
+    pipeline.registerSplits(List.of("q"));
+    SourceBatch.Builder batch = SourceBatch.unordered("q");
+    batch.add("m1", clock.millis(), "a".getBytes(StandardCharsets.UTF_8));
+    BatchResult result = pipeline.process(batch.build());
+    assertEquals(List.of("m1"), result.failedOffsets(), result.toString());
+    assertTrue(result.failure().orElseThrow().contains("keySerde"), result.toString());
+    assertEquals(List.of(), out.records());
+  }
+}
