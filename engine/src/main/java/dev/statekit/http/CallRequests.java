@@ -154,8 +154,18 @@ final class CallRequests {
         }
         bytes.write(high * 16 + low);
         i += 2;
+      } else if (c < 0x80) {
+        bytes.write(c);
       } else {
-        bytes.write(c); // ASCII: the request parser refuses any other character in a path
+        // A path the HTTP server parsed is ASCII, but an event's may hold text itself (a gateway
+        // may hand it over decoded): its UTF-8 bytes, never the char cut to a byte (which made
+        // U+0131 the digit 1, another address).
+        int point = path.codePointAt(i);
+        if (Character.isSurrogate((char) point)) {
+          return null;
+        }
+        bytes.writeBytes(new String(Character.toChars(point)).getBytes(StandardCharsets.UTF_8));
+        i += Character.charCount(point) - 1;
       }
     }
     try {

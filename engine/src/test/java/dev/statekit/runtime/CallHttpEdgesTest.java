@@ -71,4 +71,42 @@ class CallHttpEdgesTest extends RuntimeFixture {
     var value = store().reload(account).values().get(TestFunctions.SUM.name());
     assertEquals(3L, dev.statekit.types.Types.longType().deserialize(value.bytes()));
   }
+
+  /**
+   * An event's path may hold text itself (a gateway may hand it over decoded): the call reaches the
+   * address it names, as its percent-encoded form does, and no other. Each char was cut to its low
+   * byte, so a call to test/account/\u0131 (dotless i) changed test/account/1.
+   */
+  @Test
+  void aPathHoldingTextReachesTheAddressItNamesAndNoOther() throws Exception {
+    FunctionRuntime runtime = runtime();
+    EntryPoint entry =
+        EntryPoint.builder()
+            .functions(TestFunctions.registry())
+            .httpCalls(runtime.envelopeConsumer())
+            .build();
+    Address dotless = address(TestFunctions.ACCOUNT, "\u0131");
+    Address smiling = address(TestFunctions.ACCOUNT, "\uD83D\uDE00");
+    String percent = java.net.URLEncoder.encode(dotless.id(), StandardCharsets.UTF_8);
+    JsonNode decoded = call(entry, "/call/" + dotless, "p1", BODY);
+    JsonNode encoded = call(entry, "/call/test/account/" + percent, "p2", BODY);
+    JsonNode astral = call(entry, "/call/" + smiling, "p3", BODY);
+
+    String answers = decoded + " " + encoded + " " + astral;
+    assertTrue(percent.startsWith("%C4%B1"), percent);
+    assertEquals(200, decoded.get("statusCode").asInt(), answers);
+    assertEquals(200, encoded.get("statusCode").asInt(), answers);
+    assertEquals(200, astral.get("statusCode").asInt(), answers);
+    assertEquals(6L, sum(dotless), answers);
+    assertEquals(3L, sum(smiling), answers);
+    assertEquals(
+        null,
+        store().reload(address(TestFunctions.ACCOUNT, "1")).values().get(TestFunctions.SUM.name()),
+        "a call to " + dotless + " changed test/account/1");
+  }
+
+  private long sum(Address account) {
+    var value = store().reload(account).values().get(TestFunctions.SUM.name());
+    return dev.statekit.types.Types.longType().deserialize(value.bytes());
+  }
 }
