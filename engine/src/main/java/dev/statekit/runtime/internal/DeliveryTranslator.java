@@ -32,6 +32,17 @@ import java.util.Map;
  * and queue batches, turned into deliveries and their outcomes back into answers. Not for users.
  */
 public final class DeliveryTranslator {
+  /**
+   * Envelopes one array may hold: as many as the records of Lambda's largest batch. Each is
+   * answered (a rejected one with its reason, cut to {@link #MAX_ARRAY_ERROR} characters), so the
+   * answer stays within the 6 MB Lambda returns: it was unbounded, and 300,000 empty elements (900
+   * KB) made a 68 MB answer that Lambda could not return, after the valid ones were applied.
+   */
+  static final int MAX_ARRAY_ENVELOPES = 10_000;
+
+  /** The characters of a rejected element's reason in an array's answer. */
+  static final int MAX_ARRAY_ERROR = 300;
+
   private static final Log FAILURES =
       Log.named(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
 
@@ -103,6 +114,15 @@ public final class DeliveryTranslator {
       }
       return PlainJson.text(status(result)).getBytes(StandardCharsets.UTF_8);
     }
+    if (node.size() > MAX_ARRAY_ENVELOPES) {
+      throw new InvalidEnvelopeException(
+          "An array of "
+              + node.size()
+              + " envelopes; one invocation takes at most "
+              + MAX_ARRAY_ENVELOPES
+              + " (each is answered, and Lambda returns at most 6 MB): send them in several."
+              + " Nothing of it was applied");
+    }
     List<Delivery> deliveries = new ArrayList<>();
     for (JsonNode element : node) {
       deliveries.add(envelope(deliveries.size(), element));
@@ -112,7 +132,8 @@ public final class DeliveryTranslator {
     ObjectNode answer = JsonNodeFactory.instance.objectNode();
     ArrayNode results = answer.putArray("results");
     deliveries.forEach(
-        d -> results.add(d.call ? CallAnswers.json(CallAnswers.result(d)) : status(result(d))));
+        d ->
+            results.add(d.call ? CallAnswers.json(CallAnswers.result(d)) : shortStatus(result(d))));
     return PlainJson.text(answer).getBytes(StandardCharsets.UTF_8);
   }
 
@@ -260,6 +281,19 @@ public final class DeliveryTranslator {
       default:
         return new DirectResult(DirectResult.Status.FAILED, d.error);
     }
+  }
+
+  /**
+   * {@link #status} with its error cut to {@link #MAX_ARRAY_ERROR} characters: a reason may quote
+   * what the envelope held, and every element of an array is answered, within what Lambda returns.
+   */
+  private static ObjectNode shortStatus(DirectResult result) {
+    ObjectNode node = status(result);
+    String error = node.path("error").asText("");
+    if (error.length() > MAX_ARRAY_ERROR) {
+      node.put("error", error.substring(0, MAX_ARRAY_ERROR) + "...");
+    }
+    return node;
   }
 
   private static ObjectNode status(DirectResult result) {
