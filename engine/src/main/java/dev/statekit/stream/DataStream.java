@@ -7,7 +7,6 @@ import dev.statekit.stream.internal.MapSpec;
 import dev.statekit.stream.internal.ProcessSpec;
 import dev.statekit.stream.internal.WatermarkSpec;
 import dev.statekit.stream.serde.Serde;
-import dev.statekit.stream.serde.Serdes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -113,12 +112,14 @@ public final class DataStream<T> {
 
   /** Partitions by key over {@code partitions} workers. */
   public <K> KeyedStream<K, T> keyBy(Function<? super T, K> selector, int partitions) {
-    return keyBy(selector, partitions, cast(Serdes.auto()));
+    return keyBy(selector, partitions, cast(dev.statekit.stream.serde.AutoSerde.KEYS));
   }
 
   /**
    * Partitions by key over {@code partitions} workers; {@code keySerde} writes keys to state
-   * (needed only for key types {@link Serdes#auto()} can't handle).
+   * (needed only for key types {@link dev.statekit.stream.serde.AutoSerde#KEYS}, the default, can't
+   * handle). A keyed stage with windows reads its keys back from their serialized form: each must
+   * read back equal and written alike, or it is refused at its first record.
    */
   public <K> KeyedStream<K, T> keyBy(
       Function<? super T, K> selector, int partitions, Serde<K> keySerde) {

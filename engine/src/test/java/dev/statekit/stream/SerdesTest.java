@@ -62,4 +62,35 @@ class SerdesTest {
     e = assertThrows(SerdeException.class, () -> Serdes.json(Point.class).decode(new byte[] {'{'}));
     assertTrue(e.getMessage().contains("not JSON"), e.getMessage());
   }
+
+  /**
+   * Keys (keyBy's default serde) read back as the collection class they were written as, so they
+   * are written alike again; values read back as before, as mutable collections. A list of
+   * Stream.toList() may hold nulls.
+   */
+  @Test
+  void keysReadBackAsTheImmutableCollectionTheyWereAndValuesAsBefore() {
+    Serde<Object> keys = dev.statekit.stream.serde.AutoSerde.KEYS;
+    Serde<Object> values = Serdes.auto();
+    List<Object> samples =
+        List.of(
+            List.of("a"),
+            List.of("a", "b"),
+            List.of("a", "b", "c"),
+            java.util.stream.Stream.of("a").toList(),
+            java.util.stream.Stream.of("a", "b").toList(),
+            java.util.Arrays.asList("a", null).stream().toList(),
+            java.util.Set.of("a"),
+            Map.of("a", 1));
+    for (Object key : samples) {
+      byte[] bytes = keys.encode(key);
+      Object back = keys.decode(bytes);
+      assertEquals(key, back);
+      assertEquals(key.getClass(), back.getClass(), key.toString());
+      assertArrayEquals(bytes, keys.encode(back), key.toString());
+      assertArrayEquals(bytes, values.encode(key), "keys and values are written alike");
+    }
+    Object value = values.decode(values.encode(List.of("a", "b")));
+    assertEquals(java.util.ArrayList.class, value.getClass());
+  }
 }

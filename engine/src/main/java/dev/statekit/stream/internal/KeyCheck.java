@@ -7,22 +7,31 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Checks a keyBy selector's answers before they key state. Beside {@link KeyBySpec#usable}, the
- * first key of each class must read back from its key serde as an equal key written alike: a key's
- * state and its windows' timers are kept under its serialized form, and a restored run reads the
- * key back from its timers, so a key that does not survive the trip (a {@code List.of}, which reads
- * back as an {@code ArrayList} written under another class name; a class Jackson cannot construct;
- * a class equal only to itself) loses its state and windows after a restore, silently.
+ * Checks a keyBy selector's answers before they key state. Beside {@link KeyBySpec#usable}, a key's
+ * class must say when two keys are equal (a class without {@code equals} is equal only to itself:
+ * each record would get a state of its own in memory, while they share one item in the table), and
+ * a key must be written alike in every JVM (a {@code Set.of} is not: its order is drawn per JVM).
+ * Where a keyed stage reads keys back (its windows' timers keep their keys serialized, and a
+ * restored run, or a Lambda batch firing windows of keys it did not see, reads them back), the
+ * first key of each class must also read back from its key serde as an equal key written alike: one
+ * that does not (a class Jackson cannot construct) would find neither its state nor its windows
+ * again, silently.
  */
 public final class KeyCheck {
   private final Serde<Object> serde;
+  private final boolean readsKeysBack;
 
   /** Why keys of a class cannot key state, or "" if they can, by class. */
   private final Map<Class<?>, String> checked = new ConcurrentHashMap<>();
 
-  /** Checks keys against the key serde of {@code keyBy}. */
-  public KeyCheck(KeyBySpec keyBy) {
+  /**
+   * Checks keys against the key serde of {@code keyBy}.
+   *
+   * @param readsKeysBack whether the keyed stage reads keys back from their serialized form
+   */
+  public KeyCheck(KeyBySpec keyBy, boolean readsKeysBack) {
     this.serde = keyBy.keySerde();
+    this.readsKeysBack = readsKeysBack;
   }
 
   /** Whether {@code key}, a selector's answer, can key state. */
@@ -50,18 +59,23 @@ public final class KeyCheck {
             + record
             + ": "
             + checked.get(key.getClass())
-            + ". A key's state and window timers are kept under its serialized form, and a"
-            + " restored run reads the key back from it: this key would lose them. Key by a"
-            + " String, a number or a record of such fields, or give keyBy(selector, partitions,"
-            + " keySerde) a serde that reads back an equal key written alike");
+            + ". Key by a String, a number or a record of such fields, or give keyBy(selector,"
+            + " partitions, keySerde) a serde that reads back an equal key written alike");
   }
 
   private String whyNot(Object key) {
+    if (!declaresEquals(key.getClass())) {
+      return "its class does not say when two keys are equal (it has no equals), so no two"
+          + " records would share state in memory, while they share it in the table";
+    }
     if ((key instanceof Set<?> || key instanceof Map<?, ?>)
         && key.getClass().getName().startsWith("java.util.ImmutableCollections$")) {
       // Set.of and Map.of hand out their elements in an order drawn for each JVM.
-      return "the order it hands out its elements in, and so its serialized form, changes from one"
-          + " JVM to the next";
+      return "the order it hands out its elements in, and so its serialized form, under which its"
+          + " state is kept, changes from one JVM to the next: a restarted run would not find it";
+    }
+    if (!readsKeysBack) {
+      return "";
     }
     byte[] bytes;
     Object back;
@@ -73,19 +87,31 @@ public final class KeyCheck {
     try {
       back = serde.decode(bytes);
     } catch (RuntimeException e) {
-      return "its key serde cannot read it back (" + e.getMessage() + ")";
+      return "its key serde cannot read it back ("
+          + e.getMessage()
+          + "), and a window's timer keeps its key so: a restored run could not fire its windows";
     }
     if (!key.equals(back)) {
       return "read back from its key serde it is "
           + back
           + (back == null ? "" : " (" + back.getClass().getName() + ")")
-          + ", which it is not equal to";
+          + ", which it is not equal to, and a window's timer keeps its key so: a restored run"
+          + " would not find its windows";
     }
     if (!Arrays.equals(serde.encode(back), bytes)) {
       return "read back from its key serde it is a "
           + back.getClass().getName()
-          + ", which the serde writes otherwise";
+          + ", which the serde writes otherwise, and a window's timer keeps its key so: a restored"
+          + " run would not find its windows";
     }
     return "";
+  }
+
+  private static boolean declaresEquals(Class<?> type) {
+    try {
+      return type.getMethod("equals", Object.class).getDeclaringClass() != Object.class;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
   }
 }

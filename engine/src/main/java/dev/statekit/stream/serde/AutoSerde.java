@@ -11,8 +11,21 @@ import java.util.Arrays;
  * JSON after their class name, so decoding needs no type given.
  */
 public enum AutoSerde implements Serde<Object> {
-  /** The only instance. */
-  INSTANCE;
+  /** For values: collections read back as mutable ones ({@code ArrayList}, ...). */
+  INSTANCE(false),
+
+  /**
+   * For keys, keyBy's default: written alike, and a collection made by {@code List.of}, {@code
+   * Set.of}, {@code Map.of} or {@code Stream.toList()} reads back as one of the class it was, so a
+   * key read back from a window's timer is written as it was, and finds its state.
+   */
+  KEYS(true);
+
+  private final boolean keys;
+
+  AutoSerde(boolean keys) {
+    this.keys = keys;
+  }
 
   private static final ObjectMapper MAPPER = new ObjectMapper().findAndRegisterModules();
   private static final byte NULL = 0;
@@ -95,30 +108,32 @@ public enum AutoSerde implements Serde<Object> {
     }
   }
 
-  private static Object json(byte[] bytes, ByteBuffer in) {
+  private Object json(byte[] bytes, ByteBuffer in) {
     int nameLength = in.getShort();
     String name = new String(bytes, 3, nameLength, StandardCharsets.UTF_8);
     try {
       Class<?> type = Class.forName(name, false, Thread.currentThread().getContextClassLoader());
       int start = 3 + nameLength;
-      return unmodifiable(name, MAPPER.readValue(bytes, start, bytes.length - start, type));
-    } catch (ClassNotFoundException | IOException e) {
+      Object value = MAPPER.readValue(bytes, start, bytes.length - start, type);
+      return keys ? asWritten(name, value) : value;
+    } catch (ClassNotFoundException | IOException | RuntimeException e) {
       throw new SerdeException("Cannot read a " + name + " written by Serdes.auto(): " + e, e);
     }
   }
 
   /**
-   * A collection written as one of {@code List.of}, {@code Set.of} or {@code Map.of}'s, which JSON
-   * reads back as a mutable one, made unmodifiable again: it then reads back as what was written,
-   * of the class that was written, and so is written alike again (a key's state is found by its
-   * bytes).
+   * A collection written as one of {@code List.of}, {@code Set.of}, {@code Map.of} or {@code
+   * Stream.toList()}'s, which JSON reads back as a mutable one, of its class again: those choose
+   * their class by size ({@code List12} for one or two elements, {@code ListN} otherwise, and
+   * always for {@code Stream.toList()}, which also takes nulls), and the class is written with the
+   * value.
    */
-  private static Object unmodifiable(String name, Object value) {
+  private static Object asWritten(String name, Object value) {
     if (!name.startsWith(IMMUTABLE_COLLECTIONS)) {
       return value;
     }
     if (value instanceof java.util.List<?> list) {
-      return java.util.List.copyOf(list);
+      return name.endsWith("$ListN") ? list.stream().toList() : java.util.List.copyOf(list);
     }
     if (value instanceof java.util.Set<?> set) {
       return java.util.Set.copyOf(set);

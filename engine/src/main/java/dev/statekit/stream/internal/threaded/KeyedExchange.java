@@ -28,10 +28,19 @@ final class KeyedExchange implements Output {
   /** Chunks the workers processed, returned from their threads. */
   private final Queue<Chunk> free = new ConcurrentLinkedQueue<>();
 
+  /**
+   * @param readsKeysBack whether the keyed stage reads keys back from their serialized form (its
+   *     windows' timers), which its keys must then survive
+   */
   KeyedExchange(
-      KeyBySpec keyBy, Routing routing, BlockingQueue<Chunk>[] queues, int channel, int chunkSize) {
+      KeyBySpec keyBy,
+      boolean readsKeysBack,
+      Routing routing,
+      BlockingQueue<Chunk>[] queues,
+      int channel,
+      int chunkSize) {
     this.selector = keyBy.selector();
-    this.keys = new KeyCheck(keyBy);
+    this.keys = new KeyCheck(keyBy, readsKeysBack);
     this.routing = routing;
     this.queues = queues;
     this.channel = channel;

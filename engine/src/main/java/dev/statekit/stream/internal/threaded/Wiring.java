@@ -12,6 +12,7 @@ import dev.statekit.stream.internal.Planner;
 import dev.statekit.stream.internal.Routing;
 import dev.statekit.stream.internal.TaskState;
 import dev.statekit.stream.internal.WatermarkSpec;
+import dev.statekit.stream.internal.WindowSpec;
 import dev.statekit.stream.state.CheckpointLineage;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -37,8 +38,10 @@ final class Wiring {
     }
     Plan.Stage target = plan.stages().get(stage);
     KeyBySpec keyBy = target.keyBy();
+    // Windows keep their keys serialized in their timers, and a restore reads them back.
+    boolean readsKeysBack = target.operators().stream().anyMatch(o -> o instanceof WindowSpec);
     return new KeyedExchange(
-        keyBy, routing(target), queues.get(stage), channel, options.chunkSize());
+        keyBy, readsKeysBack, routing(target), queues.get(stage), channel, options.chunkSize());
   }
 
   private static Routing routing(Plan.Stage stage) {

@@ -44,13 +44,14 @@ final class PlanShape {
     }
     this.routes = new Routes(plan, refusedSink);
     this.keyBy = plan.stages().size() > 1 ? plan.stages().get(1).keyBy() : null;
-    this.keys = keyBy == null ? null : new KeyCheck(keyBy);
     OperatorSpec first =
         keyBy == null || plan.stages().get(1).operators().isEmpty()
             ? null
             : plan.stages().get(1).operators().get(0);
     this.keyedOperator = first != null && first.keyed() ? BatchChains.operatorId(plan, 1, 0) : null;
     this.windowed = first instanceof WindowSpec;
+    // A batch fires windows of keys it did not see, and replays, reading keys from timer items.
+    this.keys = keyBy == null ? null : new KeyCheck(keyBy, windowed);
     WatermarkStrategy<Object> found = null;
     for (OperatorSpec operator : plan.stages().get(0).operators()) {
       if (operator instanceof WatermarkSpec spec) {

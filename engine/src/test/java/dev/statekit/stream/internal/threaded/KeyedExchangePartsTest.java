@@ -28,6 +28,7 @@ class KeyedExchangePartsTest {
     KeyedExchange exchange =
         new KeyedExchange(
             new KeyBySpec(Function.identity(), 1, Serdes.auto(), "keyBy"),
+            false,
             new Routing(1, Serdes.auto()),
             queues,
             0,
@@ -67,6 +68,7 @@ class KeyedExchangePartsTest {
     KeyedExchange exchange =
         new KeyedExchange(
             new KeyBySpec(Function.identity(), 1, Serdes.auto(), "keyBy"),
+            false,
             new Routing(1, Serdes.auto()),
             queues,
             0,
