@@ -68,17 +68,23 @@ class EgressIdsKillAndRestoreTest {
         .build();
   }
 
-  /** One source reader: every run computes each record's count alike. */
-  @Test
-  void aTableWrittenByIdEndsAsAnUninterruptedRunLeavesIt() throws Exception {
-    Map<String, String> expected = new TreeMap<>();
-    pipeline(input(), expected)
+  /** The table an uninterrupted run with {@code readers} source readers leaves. */
+  private static Map<String, String> uninterrupted(int readers) throws Exception {
+    Map<String, String> table = new TreeMap<>();
+    pipeline(input(), table)
         .run(
             options(
                 "clean-" + UUID.randomUUID(),
                 new InMemoryStateTable(),
                 CheckpointStore.inMemory(),
-                1));
+                readers));
+    return table;
+  }
+
+  /** One source reader: every run computes each record's count alike. */
+  @Test
+  void aTableWrittenByIdEndsAsAnUninterruptedRunLeavesIt() throws Exception {
+    Map<String, String> expected = uninterrupted(1);
     assertEquals(RECORDS, expected.size());
     for (long seed = 1; seed <= 6; seed++) {
       assertEquals(expected, killAndRestore(seed, 1), "seed " + seed);
@@ -92,14 +98,7 @@ class EgressIdsKillAndRestoreTest {
    */
   @Test
   void withTwoReadersTheTableHoldsEachRecordOnceAndEachCountOnce() throws Exception {
-    Map<String, String> expected = new TreeMap<>();
-    pipeline(input(), expected)
-        .run(
-            options(
-                "clean-" + UUID.randomUUID(),
-                new InMemoryStateTable(),
-                CheckpointStore.inMemory(),
-                2));
+    Map<String, String> expected = uninterrupted(2);
     for (long seed = 1; seed <= 6; seed++) {
       Map<String, String> actual = killAndRestore(seed, 2);
       assertEquals(expected.keySet(), actual.keySet(), "seed " + seed);

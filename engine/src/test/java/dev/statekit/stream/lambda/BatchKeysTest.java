@@ -12,6 +12,7 @@ import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,16 +21,17 @@ import org.junit.jupiter.api.Test;
  * where no window reads keys back.
  */
 class BatchKeysTest {
-  @Test
-  void aKeyEqualOnlyToItselfIsRefusedNamingWhatToKeyBy() {
-    ManualClock clock = new ManualClock(1_000_000);
-    CollectingEgressSink out = new CollectingEgressSink();
+  private final ManualClock clock = new ManualClock(1_000_000);
+  private final CollectingEgressSink out = new CollectingEgressSink();
+
+  /** Concatenates the bodies of each key's messages. */
+  private BatchPipeline concatenating(Function<String, Object> key) {
     BatchPipeline pipeline =
         BatchPipeline.builder(
                 "keys",
                 Pipeline.from(BatchSource.records())
                     .map(b -> new String(b, StandardCharsets.UTF_8))
-                    .keyBy(s -> new StringBuilder(s))
+                    .keyBy(key::apply)
                     .reduce((a, b) -> a + b, Serdes.string())
                     .to(EgressOutput.to(out, TypeName.of("test", "out"), Types.stringType())))
             .store(new InMemoryBatchStore(clock))
@@ -37,10 +39,19 @@ class BatchKeysTest {
             .batchTimeout(Duration.ofMinutes(1))
             .build();
     pipeline.registerSplits(List.of("q"));
+    return pipeline;
+  }
+
+  private BatchResult process(BatchPipeline pipeline, String body) {
     SourceBatch.Builder batch = SourceBatch.unordered("q");
-    batch.add("m1", clock.millis(), "a".getBytes(StandardCharsets.UTF_8));
-    BatchResult result = pipeline.process(batch.build());
-    assertEquals(List.of("m1"), result.failedOffsets(), result.toString());
+    batch.add(body, clock.millis(), body.getBytes(StandardCharsets.UTF_8));
+    return pipeline.process(batch.build());
+  }
+
+  @Test
+  void aKeyEqualOnlyToItselfIsRefusedNamingWhatToKeyBy() {
+    BatchResult result = process(concatenating(StringBuilder::new), "a");
+    assertEquals(List.of("a"), result.failedOffsets(), result.toString());
     assertTrue(result.failure().orElseThrow().contains("keySerde"), result.toString());
     assertEquals(List.of(), out.records());
   }
@@ -70,25 +81,9 @@ class BatchKeysTest {
 
   @Test
   void aKeyTheSerdeCannotReadBackStillKeysARunningReduce() {
-    ManualClock clock = new ManualClock(1_000_000);
-    CollectingEgressSink out = new CollectingEgressSink();
-    BatchPipeline pipeline =
-        BatchPipeline.builder(
-                "regions",
-                Pipeline.from(BatchSource.records())
-                    .map(b -> new String(b, StandardCharsets.UTF_8))
-                    .keyBy(s -> new Region(s.substring(0, 1)))
-                    .reduce((a, b) -> a + b, Serdes.string())
-                    .to(EgressOutput.to(out, TypeName.of("test", "out"), Types.stringType())))
-            .store(new InMemoryBatchStore(clock))
-            .clock(clock)
-            .batchTimeout(Duration.ofMinutes(1))
-            .build();
-    pipeline.registerSplits(List.of("q"));
+    BatchPipeline pipeline = concatenating(s -> new Region(s.substring(0, 1)));
     for (String body : List.of("a1", "a2")) {
-      SourceBatch.Builder batch = SourceBatch.unordered("q");
-      batch.add(body, clock.millis(), body.getBytes(StandardCharsets.UTF_8));
-      BatchResult result = pipeline.process(batch.build());
+      BatchResult result = process(pipeline, body);
       assertTrue(result.succeeded(), result.toString());
     }
     assertEquals(List.of("a1", "a1a2"), out.texts());
