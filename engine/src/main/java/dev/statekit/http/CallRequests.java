@@ -161,7 +161,7 @@ final class CallRequests {
         // may hand it over decoded): its UTF-8 bytes, never the char cut to a byte (which made
         // U+0131 the digit 1, another address).
         int point = path.codePointAt(i);
-        if (Character.isSurrogate((char) point)) {
+        if (Character.isBmpCodePoint(point) && Character.isSurrogate((char) point)) {
           return null;
         }
         bytes.writeBytes(new String(Character.toChars(point)).getBytes(StandardCharsets.UTF_8));

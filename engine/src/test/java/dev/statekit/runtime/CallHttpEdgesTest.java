@@ -87,18 +87,23 @@ class CallHttpEdgesTest extends RuntimeFixture {
             .build();
     Address dotless = address(TestFunctions.ACCOUNT, "\u0131");
     Address smiling = address(TestFunctions.ACCOUNT, "\uD83D\uDE00");
+    // U+2D800, a CJK Extension F ideograph, whose code point's low 16 bits are a surrogate's.
+    Address ideograph = address(TestFunctions.ACCOUNT, new String(Character.toChars(0x2D800)));
     String percent = java.net.URLEncoder.encode(dotless.id(), StandardCharsets.UTF_8);
     JsonNode decoded = call(entry, "/call/" + dotless, "p1", BODY);
     JsonNode encoded = call(entry, "/call/test/account/" + percent, "p2", BODY);
     JsonNode astral = call(entry, "/call/" + smiling, "p3", BODY);
+    JsonNode cjk = call(entry, "/call/" + ideograph, "p4", BODY);
 
-    String answers = decoded + " " + encoded + " " + astral;
+    String answers = decoded + " " + encoded + " " + astral + " " + cjk;
     assertTrue(percent.startsWith("%C4%B1"), percent);
     assertEquals(200, decoded.get("statusCode").asInt(), answers);
     assertEquals(200, encoded.get("statusCode").asInt(), answers);
     assertEquals(200, astral.get("statusCode").asInt(), answers);
+    assertEquals(200, cjk.get("statusCode").asInt(), answers);
     assertEquals(6L, sum(dotless), answers);
     assertEquals(3L, sum(smiling), answers);
+    assertEquals(3L, sum(ideograph), answers);
     assertEquals(
         null,
         store().reload(address(TestFunctions.ACCOUNT, "1")).values().get(TestFunctions.SUM.name()),
