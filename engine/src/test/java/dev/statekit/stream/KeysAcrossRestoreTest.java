@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -40,34 +39,6 @@ class KeysAcrossRestoreTest {
       public String toString() {
         return "round";
       }
-    }
-  }
-
-  /** A value class without a constructor Jackson can use. */
-  static final class Region {
-    private final String name;
-
-    Region(String name) {
-      this.name = name;
-    }
-
-    public String getName() {
-      return name;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Region r && r.name.equals(name);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(name);
-    }
-
-    @Override
-    public String toString() {
-      return name;
     }
   }
 
@@ -121,17 +92,54 @@ class KeysAcrossRestoreTest {
     all.add(Record.of(new Event("k0", 5_000, 1)));
     CollectingSink<String> once = Sinks.collecting();
     windows(all, key, once).run(RunOptions.named("once").parallelism(1).build());
-    StateBackend backend = StateBackend.inMemory();
-    CheckpointStore store = CheckpointStore.inMemory();
-    CollectingSink<String> twice = Sinks.collecting();
-    RunOptions.Builder options =
-        RunOptions.named("twice").parallelism(1).stateBackend(backend).checkpointStore(store);
-    windows(first, key, twice).run(options.fireWindowsAtEnd(false).build());
-    PipelineResult restored = windows(all, key, twice).run(options.fireWindowsAtEnd(true).build());
-    assertTrue(restored.restoredFrom() > 0, "the second run restored a checkpoint");
     return Map.of(
-        "once", once.values().stream().sorted().toList(),
-        "restored", twice.values().stream().sorted().toList());
+        "once", once.values().stream().sorted().toList(), "restored", twice(key, first, all));
+  }
+
+  /** The windows' results of {@code first}, run with its windows left open, then {@code all}. */
+  private static List<String> twice(
+      Function<Event, Object> key, List<Record<Event>> first, List<Record<Event>> all)
+      throws Exception {
+    CollectingSink<String> out = Sinks.collecting();
+    RunOptions.Builder options =
+        RunOptions.named("twice")
+            .parallelism(1)
+            .stateBackend(StateBackend.inMemory())
+            .checkpointStore(CheckpointStore.inMemory());
+    windows(first, key, out).run(options.fireWindowsAtEnd(false).build());
+    PipelineResult restored = windows(all, key, out).run(options.fireWindowsAtEnd(true).build());
+    assertTrue(restored.restoredFrom() > 0, "the second run restored a checkpoint");
+    return out.values().stream().sorted().toList();
+  }
+
+  /** Every running sum per key of {@code first}, then, restoring its checkpoint, of {@code all}. */
+  private static List<String> sums(
+      Function<Event, Object> key, List<Record<Event>> first, List<Record<Event>> all)
+      throws Exception {
+    CollectingSink<String> out = Sinks.collecting();
+    RunOptions options =
+        RunOptions.named("sums")
+            .parallelism(1)
+            .stateBackend(StateBackend.inMemory())
+            .checkpointStore(CheckpointStore.inMemory())
+            .build();
+    for (List<Record<Event>> input : List.of(first, all)) {
+      Pipeline.from(Sources.fromRecords(input, 10))
+          .keyBy(key, 2)
+          .reduce(
+              (a, b) -> new Event(a.key(), b.time(), a.value() + b.value()),
+              Serdes.json(Event.class))
+          .map(e -> e.key() + "=" + e.value())
+          .to(out)
+          .run(options);
+    }
+    return out.values();
+  }
+
+  private static List<Record<Event>> plus(List<Record<Event>> records, Event event) {
+    List<Record<Event>> all = new ArrayList<>(records);
+    all.add(Record.of(event));
+    return all;
   }
 
   private static void keepsItsWindows(Function<Event, Object> key) throws Exception {
@@ -177,7 +185,7 @@ class KeysAcrossRestoreTest {
 
   @Test
   void aKeyTheSerdeCannotReadBackIsRefused() {
-    refused(e -> new Region(e.key()), "cannot read it back");
+    refused(e -> new UnreadableKey(e.key()), "cannot read it back");
   }
 
   @Test
@@ -196,28 +204,66 @@ class KeysAcrossRestoreTest {
    */
   @Test
   void aKeyTheSerdeCannotReadBackStillKeysAStageWithoutWindows() throws Exception {
-    List<Record<Event>> first = firstHalf();
-    List<Record<Event>> all = new ArrayList<>(first);
-    all.add(Record.of(new Event("k9", 300, 1)));
-    StateBackend backend = StateBackend.inMemory();
-    CheckpointStore store = CheckpointStore.inMemory();
-    CollectingSink<String> out = Sinks.collecting();
-    RunOptions options =
-        RunOptions.named("sums")
-            .parallelism(1)
-            .stateBackend(backend)
-            .checkpointStore(store)
-            .build();
-    for (List<Record<Event>> input : List.of(first, all)) {
-      Pipeline.from(Sources.fromRecords(input, 10))
-          .keyBy(e -> new Region(e.key()), 2)
-          .reduce(
-              (a, b) -> new Event(a.key(), b.time(), a.value() + b.value()),
-              Serdes.json(Event.class))
-          .map(e -> e.key() + "=" + e.value())
-          .to(out)
-          .run(options);
+    List<String> sums =
+        sums(
+            e -> new UnreadableKey(e.key()),
+            firstHalf(),
+            plus(firstHalf(), new Event("k9", 300, 1)));
+    assertTrue(sums.contains("k9=3"), sums.toString());
+  }
+
+  private static final String[] CODES = {"EUR", "USD", "GBP"};
+
+  /** Three payments in each of three currencies. */
+  private static List<Record<Event>> payments() {
+    List<Record<Event>> in = new ArrayList<>();
+    for (int i = 0; i < 9; i++) {
+      in.add(Record.of(new Event(CODES[i % 3], 100 + i, 1)));
     }
-    assertTrue(out.values().contains("k9=3"), out.values().toString());
+    return in;
+  }
+
+  private static List<String> finalSums(Function<Event, Object> key) throws Exception {
+    return sums(key, payments(), payments()).stream()
+        .filter(s -> s.endsWith("=3"))
+        .sorted()
+        .toList();
+  }
+
+  /**
+   * A class without equals whose instances are canonical (one Currency per code, read back as that
+   * very instance) keys state and windows, as before the check came; its first version refused it.
+   */
+  @Test
+  void aCurrencyKeyStillKeysAReduce() throws Exception {
+    assertEquals(
+        List.of("EUR=3", "GBP=3", "USD=3"),
+        finalSums(e -> java.util.Currency.getInstance(e.key())));
+  }
+
+  @Test
+  void aCurrencyKeyKeepsItsWindowsAcrossARestore() throws Exception {
+    assertEquals(
+        List.of("EUR@0=3", "EUR@5000=1", "GBP@0=3", "USD@0=3"),
+        twice(
+            e -> java.util.Currency.getInstance(e.key()),
+            payments(),
+            plus(payments(), new Event("EUR", 5_000, 1))));
+  }
+
+  /** A Map.of of one entry has no order to vary from one JVM to the next: not refused. */
+  @Test
+  void aOneEntryMapOfKeyStillKeysAReduce() throws Exception {
+    assertEquals(List.of("EUR=3", "GBP=3", "USD=3"), finalSums(e -> Map.of("currency", e.key())));
+  }
+
+  @Test
+  void aOneEntryMapOfKeyKeepsItsStateAcrossARestore() throws Exception {
+    List<String> sums =
+        sums(
+            e -> Map.of("currency", e.key()),
+            payments(),
+            plus(payments(), new Event("EUR", 300, 1)));
+    assertTrue(sums.contains("EUR=4"), sums.toString());
   }
 }

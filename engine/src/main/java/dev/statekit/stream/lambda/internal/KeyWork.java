@@ -199,13 +199,13 @@ final class KeyWork {
     for (StoredOutput output : kept) {
       if (!isCarried(output)) {
         fresh.add(output);
-        ids.add(output.route() + "/" + output.id());
+        ids.add(deliveryOf(output));
       }
     }
     int at = -1;
     for (int i = 0; i < deliveries.size() && at < 0; i++) {
       Routed routed = deliveries.get(i);
-      if (ids.contains(routes.name(routed.route()) + "/" + routed.record().id())) {
+      if (ids.contains(deliveryOf(routes, routed))) {
         at = i;
       }
     }
@@ -217,7 +217,7 @@ final class KeyWork {
       return largest;
     }
     Routed replaced = standIn.of(largest, fresh, deliveries.get(at));
-    deliveries.removeIf(r -> ids.contains(routes.name(r.route()) + "/" + r.record().id()));
+    deliveries.removeIf(r -> ids.contains(deliveryOf(routes, r)));
     deliveries.add(at, replaced);
     StoredOutput stored =
         StoredOutput.of(routes.name(replaced.route()), fresh.get(0).source(), replaced.record());
@@ -249,16 +249,22 @@ final class KeyWork {
   void holdBack(Set<String> offsets, Routes routes) {
     Set<String> ids = new HashSet<>();
     for (String offset : offsets) {
-      for (StoredOutput output : outbox.getOrDefault(offset, List.of())) {
-        ids.add(output.route() + "/" + output.id());
-      }
-      for (StoredOutput output : again.getOrDefault(offset, List.of())) {
-        ids.add(output.route() + "/" + output.id());
-      }
+      outbox.getOrDefault(offset, List.of()).forEach(output -> ids.add(deliveryOf(output)));
+      again.getOrDefault(offset, List.of()).forEach(output -> ids.add(deliveryOf(output)));
     }
     if (!ids.isEmpty()) {
-      deliveries.removeIf(r -> ids.contains(routes.name(r.route()) + "/" + r.record().id()));
+      deliveries.removeIf(r -> ids.contains(deliveryOf(routes, r)));
     }
+  }
+
+  /** What tells a kept output's delivery from the others: its output's name and its id. */
+  private static String deliveryOf(StoredOutput output) {
+    return output.route() + "/" + output.id();
+  }
+
+  /** {@link #deliveryOf(StoredOutput)} of a delivery. */
+  private static String deliveryOf(Routes routes, Routed routed) {
+    return routes.name(routed.route()) + "/" + routed.record().id();
   }
 
   private static StoredOutput last(List<StoredOutput> outputs) {

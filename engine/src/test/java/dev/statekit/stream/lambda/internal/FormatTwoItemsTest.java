@@ -106,8 +106,12 @@ class FormatTwoItemsTest {
   }
 
   private static void output(DataOutputStream out, String id) throws IOException {
+    output(out, 0, id);
+  }
+
+  private static void output(DataOutputStream out, int index, String id) throws IOException {
     out.writeInt(1);
-    out.writeShort(0); // format 2: the output's index in the plan
+    out.writeShort(index); // format 2: the output's index in the plan
     out.writeUTF(id);
     out.writeUTF("k");
     out.writeBoolean(false);
@@ -117,6 +121,11 @@ class FormatTwoItemsTest {
 
   /** Format 2: {@code n} pending messages of the queue (none known receipted), one output each. */
   private byte[] formatTwoPending(int n) throws IOException {
+    return formatTwoPending(n, 0);
+  }
+
+  /** The same, the outputs of output {@code index}. */
+  private byte[] formatTwoPending(int n, int index) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(bytes);
     out.writeByte(2);
@@ -128,7 +137,7 @@ class FormatTwoItemsTest {
       out.writeUTF(QUEUE);
       out.writeUTF("old-" + i);
       out.writeLong(clock.millis());
-      output(out, "legacy/" + QUEUE + "/old-" + i + "/0");
+      output(out, index, "legacy/" + QUEUE + "/old-" + i + "/0");
     }
     return bytes.toByteArray();
   }
@@ -224,6 +233,33 @@ class FormatTwoItemsTest {
     }
     assertTrue(retried.succeeded(), retried.toString());
     assertEquals(n, output.records().size());
+  }
+
+  /**
+   * A key's message pending in a format-2 item names its output by index, one this deployment lacks
+   * (it has one output): it goes back alone, as a message whose egress was renamed does, and the
+   * batch's other messages are applied; the whole batch failed.
+   */
+  @Test
+  void aPendingFormatTwoOutputOfAnIndexTheDeploymentLacksSendsTheMessageBackAlone()
+      throws IOException {
+    assertTrue(deploy(QUEUE).process(queue("m0", "k,x")).succeeded());
+    KeyItem written = item();
+    memory.writeKeys(
+        scope.get()[0],
+        scope.get()[1],
+        List.of(new KeyWrite("k", written.version(), written.state(), formatTwoPending(1, 3), 0)));
+
+    BatchResult result =
+        deploy(QUEUE)
+            .process(
+                SourceBatch.unordered(QUEUE)
+                    .add("old-0", clock.millis(), "k,a".getBytes(StandardCharsets.UTF_8))
+                    .add("n", clock.millis(), "k,b".getBytes(StandardCharsets.UTF_8))
+                    .add("o", clock.millis(), "j,c".getBytes(StandardCharsets.UTF_8))
+                    .build());
+
+    assertEquals(List.of("old-0"), result.failedOffsets(), result.toString());
   }
 
   private SourceBatch queue(String id, String body) {
