@@ -69,10 +69,11 @@ public final class Pipeline {
 
   /** Starts a run in the background. */
   public RunningPipeline start(RunOptions options) {
+    // A pipeline the planner refuses is a programming error and fails as such; anything after that
+    // (a checkpoint that cannot be read or restored, a sink that cannot open) fails the run.
+    Plan plan = plan(options);
     try {
-      return new PipelineRun(plan(options), options).start();
-    } catch (RuntimeException e) {
-      throw e;
+      return new PipelineRun(plan, options).start();
     } catch (Exception e) {
       throw new PipelineFailedException(
           "Pipeline '" + options.name() + "' could not start: " + e.getMessage(), e);

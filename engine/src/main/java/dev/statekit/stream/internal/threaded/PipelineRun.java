@@ -43,8 +43,28 @@ public final class PipelineRun implements RunningPipeline {
     this.options = options;
   }
 
-  /** Restores, wires and starts the tasks. */
+  /**
+   * Restores, wires and starts the tasks; if that fails, closes what the tasks had opened (sink
+   * writers, state stores) before rethrowing.
+   */
   public PipelineRun start() throws Exception {
+    try {
+      wire();
+    } catch (Exception | Error e) {
+      for (TaskState state : states) {
+        try {
+          state.close();
+        } catch (Exception closing) {
+          e.addSuppressed(closing);
+        }
+      }
+      throw e;
+    }
+    threads.forEach(Thread::start);
+    return this;
+  }
+
+  private void wire() throws Exception {
     String name = options.name();
     var store = options.checkpointStore();
     Optional<StoredCheckpoint> latest = options.restore() ? store.latest(name) : Optional.empty();
@@ -74,7 +94,7 @@ public final class PipelineRun implements RunningPipeline {
     for (int s = plan.stages().size() - 1; s >= 1; s--) {
       Plan.Stage stage = plan.stages().get(s);
       for (int w = 0; w < stage.parallelism(); w++) {
-        TaskState state = new TaskState();
+        TaskState state = newState();
         KeyedExchange exchange = wiring.exchange(s + 1, w, queues);
         Operator head = wiring.chain(s, w, state, exchange);
         int channels = plan.stages().get(s - 1).parallelism();
@@ -85,8 +105,13 @@ public final class PipelineRun implements RunningPipeline {
       }
     }
     spawnReaders(wiring, queues, latest.isPresent(), parts, positions, watermark);
-    threads.forEach(Thread::start);
-    return this;
+  }
+
+  /** A task's state, closed by {@link #start()} should wiring fail after it was made. */
+  private TaskState newState() {
+    TaskState state = new TaskState();
+    states.add(state);
+    return state;
   }
 
   /** One task per source reader, each with its own chain and watermark generator. */
@@ -102,7 +127,7 @@ public final class PipelineRun implements RunningPipeline {
     SourceBarriers barriers =
         new SourceBarriers(coordinator, readers, options.checkpointInterval().toNanos());
     for (int r = 0; r < readers; r++) {
-      TaskState state = new TaskState();
+      TaskState state = newState();
       KeyedExchange exchange = wiring.exchange(1, r, queues);
       Operator head = wiring.chain(0, r, state, exchange);
       WatermarkSpec.Generator generator = Wiring.generator(state);
@@ -154,7 +179,6 @@ public final class PipelineRun implements RunningPipeline {
   }
 
   private void spawn(String threadName, Runnable task, TaskState state) {
-    states.add(state);
     Thread thread =
         new Thread(
             () -> {
