@@ -77,6 +77,9 @@ public final class OperatorContext {
   public <T> SinkWriter<T> openSideOutput(Sink<T> sink) throws Exception {
     SinkWriter<T> writer = sink.open(worker, workers());
     task.writers.add(writer);
+    if (writer instanceof KeyNamingWriter naming) {
+      naming.keysWrittenBy(routing == null ? null : routing.keySerde());
+    }
     return writer;
   }
 

@@ -23,6 +23,11 @@ public final class Routing {
     return partitions;
   }
 
+  /** How keys are serialized. */
+  public Serde<Object> keySerde() {
+    return keySerde;
+  }
+
   /** The partition of {@code key}. */
   public int partition(Object key) {
     if (partitions == 1) {

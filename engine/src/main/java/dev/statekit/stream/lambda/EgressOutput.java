@@ -7,6 +7,10 @@ import dev.statekit.stream.Record;
 import dev.statekit.stream.Sink;
 import dev.statekit.stream.SinkWriter;
 import dev.statekit.stream.SourcePosition;
+import dev.statekit.stream.internal.KeyNamingWriter;
+import dev.statekit.stream.serde.AutoSerde;
+import dev.statekit.stream.serde.Serde;
+import dev.statekit.stream.state.internal.StateKeys;
 import dev.statekit.types.Type;
 import dev.statekit.types.TypeName;
 import java.util.ArrayList;
@@ -45,6 +49,8 @@ import java.util.function.Function;
  * record that comes from a source record is named by the egress, that record's split and offset,
  * its key and its place among that record's results ({@code <egress>/<split>@<offset>/<key>/<n>});
  * a window's or timer's result by the egress, its key and time ({@code <egress>/<key>/<time>/<n>}).
+ * A key is named there as the state table names it: a string as itself, another key as the
+ * base64url of what its stage's key serde writes.
  *
  * @param <T> the values' type
  */
@@ -139,8 +145,16 @@ public final class EgressOutput<T> implements Sink<T> {
    * Delivers each checkpoint's results as the checkpoint is taken, with ids that a run over the
    * same input repeats.
    */
-  private final class InProcessWriter implements SinkWriter<T> {
+  private final class InProcessWriter implements SinkWriter<T>, KeyNamingWriter {
     private final List<Result> pending = new ArrayList<>();
+    private Serde<Object> keySerde = AutoSerde.KEYS;
+
+    @Override
+    public void keysWrittenBy(Serde<Object> stageKeys) {
+      if (stageKeys != null) {
+        keySerde = stageKeys;
+      }
+    }
 
     @Override
     public void write(Record<T> record) {
@@ -148,10 +162,23 @@ public final class EgressOutput<T> implements Sink<T> {
       T value = record.value();
       pending.add(
           new Result(
-              base(record, source),
-              source,
-              key == null ? null : key.apply(value),
-              type.serialize(value)));
+              base(record), source, key == null ? null : key.apply(value), type.serialize(value)));
+    }
+
+    /**
+     * The key as the state table names it: a string as itself, another key as the base64url of its
+     * serialized form. A key that the serde cannot write (a source's key in a stage that is not
+     * keyed) is named by its string form, as nothing else names it.
+     */
+    private String keyName(Object recordKey) {
+      if (recordKey == null) {
+        return "";
+      }
+      try {
+        return StateKeys.encode(recordKey, keySerde);
+      } catch (RuntimeException e) {
+        return String.valueOf(recordKey);
+      }
     }
 
     /**
@@ -161,18 +188,12 @@ public final class EgressOutput<T> implements Sink<T> {
      * none, and is named by its key and time, which it fires once. Neither depends on where
      * checkpoints fall, on the writer, or on other records' timestamps.
      */
-    private String base(Record<T> record, String source) {
+    private String base(Record<T> record) {
       SourcePosition position = record.position();
+      String name = keyName(record.key());
       return position == null
-          ? egress.asString() + "/" + source + "/" + record.timestamp() + "/"
-          : egress.asString()
-              + "/"
-              + position.split()
-              + "@"
-              + position.offset()
-              + "/"
-              + source
-              + "/";
+          ? egress.asString() + "/" + name + "/" + record.timestamp() + "/"
+          : egress.asString() + "/" + position.split() + "@" + position.offset() + "/" + name + "/";
     }
 
     @Override

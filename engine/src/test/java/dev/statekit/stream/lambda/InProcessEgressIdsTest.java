@@ -103,4 +103,25 @@ class InProcessEgressIdsTest {
     assertEquals(90, delivered.size());
     assertEquals(90, delivered.stream().map(EgressRecord::id).distinct().count());
   }
+
+  /**
+   * Keys are named in ids as the state table names them (a string as itself, another key by its
+   * serialized form), not by their {@code toString}: {@code List.of("a, b")} and {@code
+   * List.of("a", "b")} both print {@code [a, b]}, and their windows' results had one id whenever
+   * two workers (or two checkpoints) delivered them.
+   */
+  @Test
+  void keysThatPrintAlikeHaveResultsOfTheirOwnIds() throws Exception {
+    List<EgressRecord> delivered = new CopyOnWriteArrayList<>();
+    Pipeline.from(Sources.generate(40, i -> (int) i, i -> 0L, 100))
+        .withWatermarks(WatermarkStrategy.<Integer>boundedOutOfOrderness(Duration.ZERO))
+        .keyBy(i -> i % 2 == 0 ? List.of("a, b" + i / 2) : List.of("a", "b" + i / 2), 2)
+        .window(Windows.tumbling(Duration.ofSeconds(1)))
+        .aggregate(AggregateFunction.count())
+        .map(String::valueOf)
+        .to(EgressOutput.to(delivered::addAll, OUT, Types.stringType()))
+        .run(every(Duration.ofMillis(1), 2));
+    assertEquals(40, delivered.size());
+    assertEquals(40, delivered.stream().map(EgressRecord::id).distinct().count());
+  }
 }
