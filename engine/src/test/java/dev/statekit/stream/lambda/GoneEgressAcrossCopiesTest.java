@@ -270,4 +270,138 @@ class GoneEgressAcrossCopiesTest {
     assertEquals(
         List.of("test/counts k1:1", "test/counts k2:1"), texts(every).stream().sorted().toList());
   }
+
+  /**
+   * Counts messages per key; the counts of keys starting with "!" are dead letters (to egress
+   * {@code dead}), the others go to egress counts. Both outputs go to {@code sink}.
+   */
+  private BatchPipeline twoOutputs(InMemoryBatchStore store, EgressSink sink, TypeName dead) {
+    return twoOutputs(store, sink, dead, BatchFaultHook.NONE);
+  }
+
+  private BatchPipeline twoOutputs(
+      InMemoryBatchStore store, EgressSink sink, TypeName dead, BatchFaultHook hook) {
+    Pipeline plan =
+        Pipeline.from(BatchSource.records())
+            .map(b -> new String(b, StandardCharsets.UTF_8))
+            .keyBy(k -> k)
+            .<String>process(
+                (record, context, out) -> {
+                  ValueState<Long> seen = context.state(SEEN);
+                  long count = seen.value() == null ? 1 : seen.value() + 1;
+                  seen.update(count);
+                  out.collect(record.value() + ":" + count);
+                },
+                SEEN)
+            .<String>process(
+                "check",
+                (record, out) -> {
+                  if (record.value().startsWith("!")) {
+                    throw new IllegalArgumentException("refused " + record.value());
+                  }
+                  out.collect(record.value());
+                },
+                dev.statekit.stream.FailurePolicy.deadLetter(
+                    EgressOutput.to(
+                        sink,
+                        dead,
+                        Types.simple(
+                            TypeName.of("test", "dead-letter"),
+                            (dev.statekit.stream.DeadLetter<String> d) ->
+                                d.record().value().getBytes(StandardCharsets.UTF_8),
+                            bytes -> {
+                              throw new UnsupportedOperationException();
+                            }))))
+            .to(EgressOutput.to(sink, COUNTS, Types.stringType()));
+    BatchPipeline pipeline =
+        BatchPipeline.builder("two", plan)
+            .store(store)
+            .clock(clock)
+            .batchTimeout(Duration.ofMinutes(1))
+            .faultHook(hook)
+            .build();
+    pipeline.registerSplits(List.of(QUEUE));
+    return pipeline;
+  }
+
+  /**
+   * FIFO group g: m (a dead letter) then n (a count). The first deployment applies both and writes
+   * their receipts, but its delivery fails: neither result went out. The next deployment renamed
+   * the dead letters' egress: m goes back, and n must go back with it, its kept result not
+   * delivered (reported done, SQS would delete n and hand m over again after it). Before, n's
+   * result went out and n was reported done.
+   */
+  @Test
+  void aGroupsLaterReceiptWaitsForAnEarlierOneWhoseEgressIsGone() {
+    InMemoryBatchStore store = new InMemoryBatchStore(clock);
+    List<EgressRecord> every = Collections.synchronizedList(new ArrayList<>());
+    boolean[] down = {true};
+    EgressSink flaky =
+        records -> {
+          if (down[0]) {
+            throw new IllegalStateException("sink down");
+          }
+          every.addAll(records);
+        };
+    TypeName dead = TypeName.of("test", "dead");
+    Object first = run(twoOutputs(store, flaky, dead), fifo("m=g=!x", "n=g=k1"));
+    assertTrue(first instanceof RuntimeException, "the first delivery failed: " + first);
+    down[0] = false;
+
+    BatchResult renamed =
+        twoOutputs(store, flaky, TypeName.of("test", "dead-renamed"))
+            .process(fifo("m=g=!x", "n=g=k1", "z=h=k2"));
+    assertEquals(List.of("m", "n"), renamed.failedOffsets(), renamed.toString());
+    assertEquals(List.of("test/counts k2:1"), texts(every), "n's result went out before m's");
+
+    every.clear();
+    BatchResult back = twoOutputs(store, flaky, dead).process(fifo("m=g=!x", "n=g=k1"));
+    assertTrue(back.succeeded(), back.toString());
+    assertEquals(List.of("test/dead !x:1", "test/counts k1:1"), texts(every));
+  }
+
+  /**
+   * As above, with both found receipted meanwhile: B (dead letters renamed) reads before A applies
+   * m and n and writes their receipts, A's delivery failing; A's instance then confirms them. B's
+   * write conflicts and it finds both receipted: m goes back, and n with it (SQS would otherwise
+   * delete n and hand m over again after it), its result kept. Before, B delivered n's kept result
+   * and reported n done.
+   */
+  @Test
+  void aGroupsLaterMessageReceiptedMeanwhileWaitsForAnEarlierOneWhoseEgressIsGone()
+      throws Exception {
+    InMemoryBatchStore store = new InMemoryBatchStore(clock);
+    List<EgressRecord> every = Collections.synchronizedList(new ArrayList<>());
+    boolean[] down = {true};
+    EgressSink flaky =
+        records -> {
+          if (down[0]) {
+            down[0] = false;
+            throw new IllegalStateException("sink down");
+          }
+          every.addAll(records);
+        };
+    TypeName dead = TypeName.of("test", "dead");
+    CountDownLatch bLoaded = new CountDownLatch(1);
+    CountDownLatch bGo = new CountDownLatch(1);
+    BatchPipeline a = twoOutputs(store, flaky, dead);
+    BatchPipeline b =
+        twoOutputs(
+            store,
+            every::addAll,
+            TypeName.of("test", "dead-renamed"),
+            HotKeys.pauseAt(BatchFaultHook.Step.LOADED, bLoaded, bGo));
+    AtomicReference<Object> bResult = new AtomicReference<>();
+    Thread tb = new Thread(() -> bResult.set(run(b, fifo("m=g=!x", "n=g=k1"))));
+    tb.start();
+    await(bLoaded);
+    Object aResult = run(a, fifo("m=g=!x", "n=g=k1")); // receipts written, delivery fails
+    Object a2Result = run(a, fifo("z=h=k2")); // the receipts read: the keys' entries go
+    every.clear();
+    bGo.countDown();
+    tb.join();
+    String why = "B: " + bResult.get() + "; A: " + aResult + ", A2: " + a2Result;
+    assertTrue(bResult.get().toString().startsWith("[m, n] "), why);
+    assertEquals(List.of(), texts(every), "B delivered n's kept result while m went back; " + why);
+  }
 }

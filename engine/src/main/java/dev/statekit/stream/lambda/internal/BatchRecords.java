@@ -5,7 +5,6 @@ import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +52,12 @@ final class BatchRecords {
         continue;
       }
       String group = group(outcome.index);
+      if (group != null && failedGroups.contains(group)) {
+        // Behind a message of its group that goes back: even a kept result waits, so that the
+        // group's results go out in its order.
+        failedOffsets.add(outcome.offset);
+        continue;
+      }
       byte[] receipt = batch.ordered() ? null : receipts.get(outcome.offset);
       if (receipt != null) {
         String missing = redeliver(outcome.offset, receipt);
@@ -65,10 +70,6 @@ final class BatchRecords {
             failedGroups.add(group);
           }
         }
-        continue;
-      }
-      if (group != null && failedGroups.contains(group)) {
-        failedOffsets.add(outcome.offset);
         continue;
       }
       if (outcome.failed()) {
@@ -95,25 +96,32 @@ final class BatchRecords {
     if (ids.isEmpty()) {
       return;
     }
-    Map<String, Integer> indices = new HashMap<>();
+    List<SourceOutcome> meanwhile = new ArrayList<>();
     for (SourceOutcome outcome : outcomes) {
       if (ids.contains(outcome.offset)) {
-        indices.put(outcome.offset, outcome.index);
+        meanwhile.add(outcome);
       }
     }
     outcomes.removeIf(outcome -> ids.contains(outcome.offset));
-    for (String id : ids) {
-      String missing = redeliver(id, receipts.get(id));
+    // In batch order: a message behind one of its group that goes back goes back too, its kept
+    // results waiting, so that the group's results go out in its order.
+    Set<String> backGroups = groupsOf(failedOffsets);
+    for (SourceOutcome outcome : meanwhile) {
+      String group = group(outcome.index);
+      if (group != null && backGroups.contains(group) && failedBefore(group, outcome.index)) {
+        failedOffsets.add(outcome.offset);
+        continue;
+      }
+      String missing = redeliver(outcome.offset, receipts.get(outcome.offset));
       if (missing != null) {
-        failedOffsets.add(id);
+        failedOffsets.add(outcome.offset);
         failure = failure == null ? missing : failure;
-        int index = indices.get(id);
-        String group = group(index);
         if (group != null) {
+          backGroups.add(group);
           // The messages after it of its order group go back with it, as after a failed one.
           outcomes.removeIf(
               later -> {
-                boolean back = later.index > index && group.equals(group(later.index));
+                boolean back = later.index > outcome.index && group.equals(group(later.index));
                 if (back) {
                   failedOffsets.add(later.offset);
                 }
@@ -122,6 +130,34 @@ final class BatchRecords {
         }
       }
     }
+  }
+
+  /** The order groups of messages {@code offsets}. */
+  private Set<String> groupsOf(List<String> offsets) {
+    Set<String> groups = new HashSet<>();
+    if (offsets.isEmpty()) {
+      return groups;
+    }
+    Set<String> wanted = new HashSet<>(offsets);
+    List<Record<byte[]>> records = batch.records();
+    for (int i = 0; i < records.size(); i++) {
+      String group = group(i);
+      if (group != null && wanted.contains(records.get(i).position().offset())) {
+        groups.add(group);
+      }
+    }
+    return groups;
+  }
+
+  /** True if a message of {@code group} before message {@code index} goes back. */
+  private boolean failedBefore(String group, int index) {
+    Set<String> failed = new HashSet<>(failedOffsets);
+    for (int i = 0; i < index; i++) {
+      if (group.equals(group(i)) && failed.contains(batch.records().get(i).position().offset())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
