@@ -11,7 +11,8 @@ import java.util.Set;
  * Which of an address's invocations were applied before: by the marks read with its state (its
  * queue group's sequence, the idempotency key, and for a bundle that may be a repeat its sender's
  * mark), by a timer that is gone, or earlier in the same batch (a message re-sent after the queue's
- * deduplication window can arrive beside its first copy).
+ * deduplication window can arrive beside its first copy; a FIFO message whose visibility timeout
+ * ran out within the batching window is received twice).
  *
  * <p>A bundle's first delivery, soon after its commit, is never a repeat: its sender sends it again
  * only with {@code resend} set, and a copy sent again within SQS's deduplication window is dropped
@@ -51,11 +52,14 @@ final class RepeatFilter {
       Set<TimerKey> timers) {
     Set<InboundInvocation> repeats = Collections.newSetFromMap(new IdentityHashMap<>());
     Set<TimerKey> timersInBatch = new HashSet<>();
+    Set<List<String>> sequencesInBatch = new HashSet<>();
     long nowMillis = settings.clock.millis();
     long now = nowMillis / 1000;
     for (Delivery d : deliveries) {
       boolean repeated =
-          (d.hasQueueSequence() && marks.queueSeen(d.groupId, d.sequence))
+          (d.hasQueueSequence()
+                  && (marks.queueSeen(d.groupId, d.sequence)
+                      || !sequencesInBatch.add(List.of(d.groupId, d.sequence))))
               || (d.idempotencyKey != null && marks.idSeen(d.idempotencyKey));
       for (InboundInvocation inbound : d.invocations) {
         boolean bundled = inbound.bundleSender != null;
