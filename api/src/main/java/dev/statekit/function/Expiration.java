@@ -37,7 +37,8 @@ public final class Expiration {
   /**
    * The value expires {@code duration} after its last write.
    *
-   * @throws IllegalArgumentException if the duration is under one millisecond
+   * @throws IllegalArgumentException if the duration is under one millisecond, or longer than a
+   *     long of milliseconds
    */
   public static Expiration expireAfterWriting(Duration duration) {
     return new Expiration(Mode.AFTER_WRITE, requirePositive(duration));
@@ -46,7 +47,8 @@ public final class Expiration {
   /**
    * The value expires {@code duration} after the last invocation that read or wrote it.
    *
-   * @throws IllegalArgumentException if the duration is under one millisecond
+   * @throws IllegalArgumentException if the duration is under one millisecond, or longer than a
+   *     long of milliseconds
    */
   public static Expiration expireAfterCall(Duration duration) {
     return new Expiration(Mode.AFTER_CALL, requirePositive(duration));
@@ -54,7 +56,16 @@ public final class Expiration {
 
   private static Duration requirePositive(Duration duration) {
     Objects.requireNonNull(duration, "duration");
-    if (duration.toMillis() < 1) {
+    long millis;
+    try {
+      millis = duration.toMillis();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(
+          "An expiration's duration must fit in a long of milliseconds, got "
+              + duration
+              + "; use Expiration.none() for values that never expire");
+    }
+    if (millis < 1) {
       throw new IllegalArgumentException(
           "An expiration needs a duration of at least 1 ms, got "
               + duration

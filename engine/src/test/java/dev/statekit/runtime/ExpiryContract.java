@@ -1,12 +1,17 @@
 package dev.statekit.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.bus.QueueMessage;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
+import dev.statekit.function.StatefulFunctions;
+import dev.statekit.function.ValueSpec;
 import dev.statekit.runtime.store.AddressState;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +57,63 @@ abstract class ExpiryContract extends RuntimeFixture {
         state.expiresAtSeconds() >= clock.millis() / 1000 + Duration.ofDays(14).toSeconds(),
         "and as long as it must remember what it applied");
     assertEquals(0, store().reload(forever).expiresAtSeconds(), "a value that never expires");
+  }
+
+  static final dev.statekit.types.TypeName KEEPER =
+      dev.statekit.types.TypeName.of("test", "keeper");
+  static final ValueSpec<Long> KEPT =
+      ValueSpec.named("kept")
+          .withLongType()
+          .thatExpireAfterWrite(Duration.ofMillis(Long.MAX_VALUE));
+
+  /**
+   * A value whose expiry lies past the clock's end (a "practically never" duration) never expires,
+   * and its batch's other messages are applied. Before, its expiry overflowed and the whole batch
+   * threw, settling nothing and telling no one.
+   */
+  @Test
+  void aValueThatWouldExpirePastTheEndOfTimeNeverExpires() {
+    StatefulFunctions functions =
+        StatefulFunctions.builder()
+            .withFunction(
+                KEEPER,
+                (context, message) ->
+                    context.storage().set(KEPT, context.storage().get(KEPT).orElse(0L) + 1),
+                KEPT)
+            .withFunction(
+                TestFunctions.COUNTER,
+                TestFunctions::counter,
+                TestFunctions.COUNT,
+                TestFunctions.SUM)
+            .build();
+    FunctionRuntime runtime = runtime(b -> {}, functions);
+    Address keeper = address(KEEPER, "k");
+    Address counter = address(TestFunctions.COUNTER, "neighbour");
+    enqueue(MessageBuilder.forAddress(keeper).withValue(1L).build());
+    enqueue(MessageBuilder.forAddress(counter).withValue(1L).build());
+    List<QueueMessage> batch =
+        queue().receive(10).stream().map(QueueSource.Received::message).toList();
+
+    QueueBatchResult result = runtime.processQueueBatch(batch);
+
+    assertEquals(2, result.applied(), result.toString());
+    assertEquals(1, value(counter, TestFunctions.COUNT));
+    AddressState kept = store().reload(keeper);
+    assertEquals(0, kept.values().get(KEPT.name()).expiresAtMillis(), "never expires");
+    assertEquals(0, kept.expiresAtSeconds(), "nor does its item");
+  }
+
+  /** A duration longer than a long of milliseconds is refused where it is declared, saying so. */
+  @Test
+  void anExpiryBeyondALongOfMillisecondsIsRefusedWhereDeclared() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ValueSpec.named("forever")
+                    .withLongType()
+                    .thatExpireAfterCall(ChronoUnit.FOREVER.getDuration()));
+    assertTrue(e.getMessage().contains("Expiration.none()"), e.getMessage());
   }
 
   static DirectInvocation command(Address a, String command) {

@@ -214,8 +214,13 @@ record NextState(
     return values;
   }
 
+  /** When a value written or called now expires: 0 (never) for none, and past the end of time. */
   private static long expiresAt(Expiration expiration, long now) {
-    return expiration.mode() == Expiration.Mode.NONE ? 0 : now + expiration.duration().toMillis();
+    if (expiration.mode() == Expiration.Mode.NONE) {
+      return 0;
+    }
+    long millis = expiration.duration().toMillis();
+    return millis > Long.MAX_VALUE - now ? 0 : now + millis;
   }
 
   /**
