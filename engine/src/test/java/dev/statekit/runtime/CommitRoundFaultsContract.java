@@ -155,6 +155,36 @@ abstract class CommitRoundFaultsContract extends RuntimeFixture {
     assertEquals(1, counted.records().size(), "its egress record delivered");
   }
 
+  /**
+   * The same with a message whose effects the runtime refuses (an egress without a route): it is
+   * dead-lettered without running, its 200 KB body whole in the commit's outbox. Before, its dead
+   * letter was not counted in what takes the commit's room, and the valid message was dead-lettered
+   * as "state too large" in its place.
+   */
+  @ParameterizedTest(name = "refused first: {0}")
+  @ValueSource(booleans = {true, false})
+  void aValidMessageBesideALargeMessageWhoseEffectsAreRefusedIsApplied(boolean refusedFirst) {
+    FunctionRuntime runtime = runtime(b -> {}, functions());
+    Address room = address(ROOM, "refused-" + refusedFirst);
+    Message refused =
+        MessageBuilder.forAddress(room).withValue("bad:0:" + "p".repeat(200_000)).build();
+    Message valid = MessageBuilder.forAddress(room).withValue("e:250000:valid").build();
+    enqueue(refusedFirst ? refused : valid);
+    enqueue(refusedFirst ? valid : refused);
+
+    drain(runtime);
+
+    List<String> letters = deadLetterErrors();
+    assertEquals(1, letters.size(), () -> "only the refused one: " + shorten(letters));
+    assertTrue(letters.get(0).contains("test/nowhere"), () -> shorten(letters).toString());
+    assertEquals(1, value(room, COUNT), "the valid message applied");
+    assertEquals(1, counted.records().size(), "its egress record delivered");
+  }
+
+  private static List<String> shorten(List<String> letters) {
+    return letters.stream().map(l -> l.substring(0, Math.min(200, l.length()))).toList();
+  }
+
   // ---- 1. a crash at each step of a batch that runs in two rounds; the batch comes again ----
 
   /**

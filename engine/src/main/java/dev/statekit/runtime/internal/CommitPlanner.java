@@ -79,6 +79,11 @@ final class CommitPlanner {
         continue;
       }
       InboundInvocation culprit = runs.run(skip, 1).ran.get(0);
+      if (skip.containsKey(culprit)) {
+        // A dead letter that does not fit even as the commit's first: the commit refuses it with
+        // the reason, as when the state is too large without this batch.
+        return new CommitPlan(plan, next);
+      }
       skip.put(
           culprit,
           new StateTooLargeException(

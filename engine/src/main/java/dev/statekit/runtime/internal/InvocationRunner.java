@@ -99,8 +99,14 @@ final class InvocationRunner {
         plan.settle(inbound, DeliveryOutcome.DUPLICATE, null);
       } else if (stop != null) {
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
+      } else if ((skip.containsKey(inbound) || pastLastAttempt(inbound))
+          && plan.ran.size() >= limit) {
+        // Its dead letter carries the message, and takes room in the commit as a run does.
+        stop = new NoRoomInCommit(loaded.address().toString());
+        plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else if (skip.containsKey(inbound)) {
         deadLetter(check, plan, inbound, skip.get(inbound));
+        plan.ran.add(inbound);
       } else if (pastLastAttempt(inbound)) {
         // Its last attempt may have sent its dead letter (saying it was not applied) and lost the
         // answer: applying it now would make that dead letter lie. It is dead-lettered again
@@ -115,6 +121,7 @@ final class InvocationRunner {
                     + " times, past its last attempt ("
                     + settings.maxAttempts
                     + "), which failed and may have dead-lettered it; so it is not applied now"));
+        plan.ran.add(inbound);
       } else if (inbound.timer != null && check.wasCancelled(inbound.timer)) {
         // Cancelled earlier in this run: the cancellation wins, and its delete of the timer is
         // the commit's only change to it (DynamoDB refuses two on one item).

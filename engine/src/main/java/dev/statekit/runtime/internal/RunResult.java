@@ -19,9 +19,9 @@ final class RunResult {
   final List<InvocationEffects> appliedEffects = new ArrayList<>();
 
   /**
-   * The invocations that ran and take room in the commit, in order: those applied, and those
-   * dead-lettered because their function failed on their last attempt (the dead letter carries the
-   * message).
+   * The invocations that take room in the commit, in order: those applied, and those dead-lettered
+   * in it (their function failed on their last attempt, their effects were refused, or they came
+   * past their last attempt), whose dead letter carries the message.
    */
   final List<InboundInvocation> ran = new ArrayList<>();
 
