@@ -30,7 +30,8 @@ public final class WatermarkStrategy<T> {
     if (bound.isNegative()) {
       throw new IllegalArgumentException("The out-of-orderness bound is >= 0, got " + bound);
     }
-    return new WatermarkStrategy<>(bound.toMillis(), null, 0);
+    return new WatermarkStrategy<>(
+        dev.statekit.stream.internal.EventTime.span(bound, "The out-of-orderness bound"), null, 0);
   }
 
   /** Takes each record's timestamp from its value instead of the record's own timestamp. */

@@ -62,10 +62,11 @@ public final class Windows {
 
   private static long positive(Duration d, String what) {
     Objects.requireNonNull(d, what);
-    if (d.toMillis() < 1) {
+    long ms = dev.statekit.stream.internal.EventTime.span(d, "A window's " + what);
+    if (ms < 1) {
       throw new IllegalArgumentException("A window's " + what + " is at least 1 ms, got " + d);
     }
-    return d.toMillis();
+    return ms;
   }
 
   /** The kind. */

@@ -35,6 +35,7 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
     private final ToLongFunction<Object> timestamps;
     private final long idleTimeout;
     private long maxTimestamp = Long.MIN_VALUE;
+    private long recentMax = Long.MIN_VALUE;
     private long emitted = Long.MIN_VALUE;
     private boolean saidIdle;
 
@@ -56,10 +57,34 @@ public record WatermarkSpec(WatermarkStrategy<Object> strategy) implements Opera
                 + " has no event timestamp: give the source timestamps or use"
                 + " WatermarkStrategy.withTimestamps(extractor)");
       }
-      if (timed.timestamp() > maxTimestamp) {
-        maxTimestamp = timed.timestamp();
+      long timestamp = timed.timestamp();
+      if (!EventTime.accepts(timestamp)) {
+        throw new IllegalArgumentException(
+            "Record "
+                + record
+                + " has event time "
+                + timestamp
+                + ", outside what windows and watermarks work with (within 2^62 ms of the epoch,"
+                + " about 146 million years): fix the timestamp extractor, or drop or dead-letter"
+                + " such records in a process(...) step before withWatermarks");
+      }
+      if (timestamp > maxTimestamp) {
+        maxTimestamp = timestamp;
+      }
+      if (timestamp > recentMax) {
+        recentMax = timestamp;
       }
       next.emit(timed);
+    }
+
+    /**
+     * The highest timestamp of the records since the last call ({@link Long#MIN_VALUE} if none),
+     * and starts again: what one source record moved event time to, whatever records before it did.
+     */
+    public long takeRecentMax() {
+      long max = recentMax;
+      recentMax = Long.MIN_VALUE;
+      return max;
     }
 
     /** After each poll: emits the watermark if it moved. */

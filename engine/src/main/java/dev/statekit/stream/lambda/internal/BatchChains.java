@@ -107,11 +107,14 @@ public final class BatchChains {
       return operators.get(0);
     }
 
-    /** The highest timestamp the chain's watermark generator saw, or {@link Long#MIN_VALUE}. */
-    public long maxTimestamp() {
+    /**
+     * The highest timestamp the chain's watermark generator saw since the last call, or {@link
+     * Long#MIN_VALUE}: that of the records one source record made.
+     */
+    public long takeRecentMaxTimestamp() {
       for (Operator operator : operators) {
         if (operator instanceof WatermarkSpec.Generator generator) {
-          return generator.maxTimestamp();
+          return generator.takeRecentMax();
         }
       }
       return Long.MIN_VALUE;

@@ -77,7 +77,8 @@ final class SourcePass {
         outcome.keyed.clear();
         outcome.outputs.clear();
       }
-      outcome.maxTimestamp = stateless.maxTimestamp();
+      // Its own records' times: a message before it that failed (and goes back) moves nothing.
+      outcome.maxTimestamp = stateless.takeRecentMaxTimestamp();
       outcomes.add(outcome);
       if (outcome.failed() && batch.ordered()) {
         break;
