@@ -1,7 +1,6 @@
 package dev.statekit.runtime.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.bus.EnvelopeCodec;
@@ -42,6 +41,15 @@ public final class DeliveryTranslator {
 
   /** The characters of a rejected element's reason in an array's answer. */
   static final int MAX_ARRAY_ERROR = 300;
+
+  /**
+   * The bytes of an array's answer: under the 6 MB (6,291,456 bytes) Lambda returns, with room for
+   * its own framing.
+   */
+  static final int MAX_ARRAY_ANSWER_BYTES = 6_000_000;
+
+  /** The most bytes an element's short answer takes ({@link #shortAnswer}). */
+  private static final int MAX_SHORT_ANSWER = 240;
 
   private static final Log FAILURES =
       Log.named(dev.statekit.runtime.FunctionRuntime.FAILURES_LOGGER);
@@ -129,12 +137,76 @@ public final class DeliveryTranslator {
     }
     processor.process(deliveries);
     count(deliveries);
-    ObjectNode answer = JsonNodeFactory.instance.objectNode();
-    ArrayNode results = answer.putArray("results");
-    deliveries.forEach(
-        d ->
-            results.add(d.call ? CallAnswers.json(CallAnswers.result(d)) : shortStatus(result(d))));
-    return PlainJson.text(answer).getBytes(StandardCharsets.UTF_8);
+    return arrayAnswer(deliveries);
+  }
+
+  /**
+   * {@code {"results": [...]}}, one per envelope, within {@link #MAX_ARRAY_ANSWER_BYTES}: an
+   * element whose whole answer (a reply of up to 16 KiB, a reason quoting the envelope) would leave
+   * too little room for the ones after it is answered in short, its status kept and its reply or
+   * reason left out, saying how to read it.
+   */
+  private static byte[] arrayAnswer(List<Delivery> deliveries) {
+    StringBuilder answer = new StringBuilder("{\"results\":[");
+    long bytes = answer.length() + 2;
+    for (int i = 0; i < deliveries.size(); i++) {
+      Delivery d = deliveries.get(i);
+      ObjectNode whole = d.call ? CallAnswers.json(CallAnswers.result(d)) : shortStatus(result(d));
+      String element = PlainJson.text(whole);
+      long elementBytes = utf8Length(element);
+      long rest = (long) (deliveries.size() - 1 - i) * (MAX_SHORT_ANSWER + 1);
+      if (bytes + elementBytes + rest > MAX_ARRAY_ANSWER_BYTES) {
+        element = PlainJson.text(shortAnswer(d, whole));
+        elementBytes = element.length();
+      }
+      answer.append(i == 0 ? "" : ",").append(element);
+      bytes += elementBytes + 1;
+    }
+    return answer.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * An element's answer without its reply or reason: ASCII of at most {@link #MAX_SHORT_ANSWER}.
+   */
+  private static ObjectNode shortAnswer(Delivery d, ObjectNode whole) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.set("status", whole.get("status"));
+    String status = whole.path("status").asText();
+    if (status.equals("applied") || status.equals("duplicate")) {
+      if (whole.has("repeat")) {
+        node.set("repeat", whole.get("repeat"));
+      }
+      if (d.call) {
+        node.putNull("reply");
+        node.put(
+            "note",
+            d.idempotencyKey != null
+                ? "Applied; its reply did not fit in this answer (Lambda returns at most 6 MB):"
+                    + " call again alone with the same id to read it"
+                : "Applied; its reply did not fit in this answer (Lambda returns at most 6 MB),"
+                    + " and a call without an id cannot read it again: give calls ids");
+      }
+      return node;
+    }
+    node.put(
+        "error",
+        "Its reason did not fit in this answer (Lambda returns at most 6 MB): send it again"
+            + " alone, with the same id, to read it");
+    if (whole.has("retry")) {
+      node.set("retry", whole.get("retry"));
+    }
+    return node;
+  }
+
+  private static long utf8Length(String text) {
+    long bytes = text.length();
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c >= 0x80) {
+        bytes += c >= 0x800 && !Character.isSurrogate(c) ? 2 : 1;
+      }
+    }
+    return bytes;
   }
 
   /**
