@@ -5,6 +5,7 @@ import dev.statekit.aws.RetryPolicy;
 import dev.statekit.stream.state.StateStoreException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
@@ -34,7 +35,8 @@ final class DynamoDbErrors {
           "DynamoDB throttled " + action + " on table '" + table + "'; retry later",
           e);
     }
-    if (e instanceof ConditionalCheckFailedException || e instanceof TransactionCanceledException) {
+    if (e instanceof ConditionalCheckFailedException
+        || (e instanceof TransactionCanceledException cancelled && lostToAWriter(cancelled))) {
       return new StateStoreException(
           Reason.CONFLICT,
           "Another writer changed the items of table '"
@@ -44,9 +46,25 @@ final class DynamoDbErrors {
               + "; read them again and retry",
           e);
     }
+    // A transaction cancelled for throttling or a server error passes; one refused for what it
+    // holds does not: neither is another writer's doing.
     return new StateStoreException(
         RetryPolicy.reasonOf(e),
         "DynamoDB failed " + action + " on table '" + table + "': " + e.getMessage(),
         e);
+  }
+
+  /**
+   * True if a condition failed or another transaction was writing an item: reading again settles
+   * it.
+   */
+  private static boolean lostToAWriter(TransactionCanceledException e) {
+    for (CancellationReason reason : e.cancellationReasons()) {
+      if ("ConditionalCheckFailed".equals(reason.code())
+          || "TransactionConflict".equals(reason.code())) {
+        return true;
+      }
+    }
+    return false;
   }
 }
