@@ -196,9 +196,9 @@ public final class EgressRecord {
       return this;
     }
 
-    /** The topic or stream. */
+    /** The topic or stream; null or empty for none (the sink's own, if it has one). */
     public Builder destination(String destination) {
-      this.destination = destination;
+      this.destination = destination == null || destination.isEmpty() ? null : destination;
       return this;
     }
 

@@ -135,6 +135,15 @@ public final class EgressRoutes {
         throw new IllegalArgumentException(
             "A record for egress " + egress + " is not a valid " + type + ": " + e.getMessage(), e);
       }
+      if (single == null && destination == null) {
+        throw new IllegalArgumentException(
+            "A record for egress "
+                + egress
+                + " names no "
+                + (format.equals(KAFKA_TYPE) ? "topic" : "stream")
+                + ", and its route picks the sink by it: set it in the record, or route the"
+                + " egress to one sink");
+      }
       EgressSink sink = single != null ? single : byDestination.apply(destination);
       if (sink == null) {
         throw new IllegalArgumentException(

@@ -26,7 +26,7 @@ public final class EgressRecords {
   public static Kafka kafka(byte[] bytes) {
     try {
       KafkaProducerRecord r = KafkaProducerRecord.parseFrom(bytes);
-      return new Kafka(r.getTopic(), unset(r.getKey()), r.getValueBytes().toByteArray());
+      return new Kafka(unset(r.getTopic()), unset(r.getKey()), r.getValueBytes().toByteArray());
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
@@ -41,7 +41,7 @@ public final class EgressRecords {
     try {
       KinesisEgressRecord r = KinesisEgressRecord.parseFrom(bytes);
       return new Kinesis(
-          r.getStream(),
+          unset(r.getStream()),
           r.getPartitionKey(),
           unset(r.getExplicitHashKey()),
           r.getValueBytes().toByteArray());

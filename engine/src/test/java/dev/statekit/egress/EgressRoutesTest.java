@@ -126,6 +126,32 @@ class EgressRoutesTest {
     assertEquals(java.util.List.of("x"), plain.texts());
   }
 
+  /**
+   * A Kafka record without a topic (proto3's "") names none: a route by topic says so, where it
+   * looked for the sink of topic "" and a sink of its own was handed "" as a destination.
+   */
+  @Test
+  void aKafkaRecordWithoutATopicNamesNone() {
+    byte[] noTopic =
+        dev.statekit.protocol.internal.wire.KafkaProducerRecord.newBuilder()
+            .setKey("order-7")
+            .setValueBytes(com.google.protobuf.ByteString.copyFromUtf8("{}"))
+            .build()
+            .toByteArray();
+    String kafkaType = "type.googleapis.com/io.statefun.sdk.egress.KafkaProducerRecord";
+
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> routes.resolve("id-1", ORDERS, SOURCE, kafkaType, noTopic));
+    assertTrue(e.getMessage().contains("names no topic"), e.getMessage());
+
+    EgressRoutes oneSink = EgressRoutes.builder().routeKafka(ORDERS, paid).build();
+    EgressRecord record = oneSink.resolve("id-1", ORDERS, SOURCE, kafkaType, noTopic).record();
+    assertTrue(record.destination().isEmpty(), record.toString());
+    assertEquals("order-7", record.key().orElseThrow());
+  }
+
   private EgressRoutes.Routed resolve(EgressMessage message) {
     return routes.resolve(
         "id-1",
