@@ -191,6 +191,14 @@ public final class RetryPolicy {
   }
 
   /**
+   * Whether an error code passes, for a call or for one entry of a batch (an SQS {@code
+   * SendMessageBatch} entry throttled by KMS comes as a sender fault that passes).
+   */
+  public static boolean isPassingErrorCode(String code) {
+    return code != null && PASSING_ERROR_CODES.contains(code);
+  }
+
+  /**
    * Whether a per-item error code passes: throttling, a transaction conflict or a server error
    * reported for one item of a batch ({@code CancellationReason.code()}, {@code
    * BatchStatementError.code()}), as opposed to a failed condition or a bad request.

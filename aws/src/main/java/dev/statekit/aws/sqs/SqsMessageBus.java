@@ -103,7 +103,10 @@ public final class SqsMessageBus implements MessageBus {
               sqs.sendMessageBatch(b -> b.queueUrl(queueUrl).entries(entries));
           response.successful().forEach(ok -> pending.remove(ok.id()));
           for (BatchResultErrorEntry failed : response.failed()) {
-            (Boolean.TRUE.equals(failed.senderFault()) ? permanent : retryable).add(failed.id());
+            boolean refused =
+                Boolean.TRUE.equals(failed.senderFault())
+                    && !RetryPolicy.isPassingErrorCode(failed.code());
+            (refused ? permanent : retryable).add(failed.id());
             held.add(messages.get(Integer.parseInt(failed.id())).groupId());
             lastError = failed.code() + ": " + failed.message();
           }
