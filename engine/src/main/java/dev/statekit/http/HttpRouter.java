@@ -89,7 +89,7 @@ public final class HttpRouter {
 
   /** {@link #precheck(String, String, long)} for a request to {@code path}. */
   public HttpAnswer precheck(String method, String path, String contentType, long declaredLength) {
-    if (calls != null && CallRequests.isCall(path)) {
+    if (isCallPath(path)) {
       HttpAnswer refused = CallRequests.precheck(method, contentType);
       return refused != null ? refused : declaredLength > maxRequestBytes ? tooLarge() : null;
     }
@@ -108,6 +108,16 @@ public final class HttpRouter {
       return tooLarge();
     }
     return null;
+  }
+
+  /**
+   * True if {@code path} is a call's: under the call prefix, and not a served function's own path
+   * ({@code /call/center} for a function of namespace {@code call}, which Flink posts to).
+   */
+  private boolean isCallPath(String path) {
+    return calls != null
+        && CallRequests.isCall(path)
+        && !functionPaths.containsKey(normalize(path));
   }
 
   /** The answer for a body past the limit. */
@@ -142,7 +152,7 @@ public final class HttpRouter {
     if (refused != null) {
       return refused;
     }
-    if (calls != null && CallRequests.isCall(path)) {
+    if (isCallPath(path)) {
       if (body == null || body.length == 0) {
         return HttpAnswer.error(
             400, "The call's body is empty; send {\"typename\": \"...\", \"value\": ...}");
