@@ -196,23 +196,34 @@ final class ToFunctionReader {
     }
   }
 
-  /** Namespace, type, id; merged into {@code into} as protobuf merges a repeated message. */
+  /**
+   * Namespace, type, id; merged into {@code into} as the reference SDK's protobuf (3.7) merges a
+   * repeated message: the piece is read whole, then its non-empty parts replace those before.
+   */
   private String[] readAddress(int end, String[] into, int namespaceRole)
       throws CharacterCodingException {
-    String[] address = into == null ? new String[] {"", "", ""} : into;
+    String[] piece = {"", "", ""};
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        address[0] = readString(end, namespaceRole);
+        piece[0] = readString(end, namespaceRole);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
-        address[1] = readString(end, namespaceRole + 1);
+        piece[1] = readString(end, namespaceRole + 1);
       } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
-        address[2] = readString(end, -1);
+        piece[2] = readString(end, -1);
       } else {
         skipField(tag, end);
       }
     }
-    return address;
+    if (into == null) {
+      return piece;
+    }
+    for (int i = 0; i < 3; i++) {
+      if (!piece[i].isEmpty()) {
+        into[i] = piece[i];
+      }
+    }
+    return into;
   }
 
   private void readPersistedValue(int end) throws CharacterCodingException {
@@ -261,7 +272,8 @@ final class ToFunctionReader {
       argumentStarts = Arrays.copyOf(argumentStarts, size);
       argumentEnds = Arrays.copyOf(argumentEnds, size);
     }
-    if (caller != null) {
+    // An all-empty caller is none, as the reference SDK reads it: a message from an ingress.
+    if (caller != null && !(caller[0].isEmpty() && caller[1].isEmpty() && caller[2].isEmpty())) {
       callers[invocationCount] = caller;
     }
     argumentTypeIndexes[invocationCount] = typeIndex(type);
@@ -295,39 +307,58 @@ final class ToFunctionReader {
   }
 
   /**
-   * Typename, has_value, value; a repeated TypedValue merges field by field, into {@code type} and
-   * the value's range.
+   * Typename, has_value, value, into {@code type} and the value's range. A repeated TypedValue is
+   * merged as the reference SDK's protobuf (3.7) merges one: the piece is read whole, then what it
+   * sets to other than the default (a typename, {@code has_value} true, a non-empty value) replaces
+   * what came before.
    *
    * @return the type name
    */
   private String readTypedValue(int end, int typeRole, String type)
       throws CharacterCodingException {
+    int startBefore = valueStart;
+    int endBefore = valueEnd;
     String usual = readUsualTypedValue(end, typeRole);
     if (usual != null) {
-      return usual;
+      if (valueStart == valueEnd) {
+        valueStart = startBefore;
+        valueEnd = endBefore;
+      }
+      return usual.isEmpty() ? type : usual;
     }
+    String pieceType = "";
+    boolean piecePresent = false;
+    int pieceStart = 0;
+    int pieceEnd = 0;
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        type = readString(end, typeRole);
+        pieceType = readString(end, typeRole);
       } else if (tag == ((2 << 3) | VARINT)) {
-        valuePresent = readVarint64(end) != 0;
+        piecePresent = readVarint64(end) != 0;
       } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
-        valueEnd = readLengthEnd(end);
-        valueStart = pos;
-        pos = valueEnd;
+        pieceEnd = readLengthEnd(end);
+        pieceStart = pos;
+        pos = pieceEnd;
       } else {
         skipField(tag, end);
       }
     }
-    return type;
+    if (piecePresent) {
+      valuePresent = true;
+    }
+    if (pieceEnd > pieceStart) {
+      valueStart = pieceStart;
+      valueEnd = pieceEnd;
+    }
+    return pieceType.isEmpty() ? type : pieceType;
   }
 
   /**
    * Reads the typed value if it is laid out as the runtime and every SDK write one with a short
    * name and value: {@code 0A len typename 10 01 1A len value}, nothing else, each length one byte.
    * Those bytes are checked one by one, in place of the general loop's tags and varints, and read
-   * as the loop would read them (all three fields set, so a merge is the same too).
+   * as the loop would read them.
    *
    * @return the type name; {@code null}, having read nothing, for any other layout
    */

@@ -7,14 +7,15 @@ import dev.statekit.function.ValueSpec;
 import dev.statekit.types.TypeName;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.statefun.sdk.java.StatefulFunctionSpec;
+import org.apache.flink.statefun.sdk.java.message.EgressMessageBuilder;
 import org.apache.flink.statefun.sdk.java.slice.Slices;
-import org.apache.flink.statefun.sdk.java.types.Types;
 import org.apache.flink.statefun.sdk.reqreply.generated.FromFunction;
 import org.junit.jupiter.api.Test;
 
 /**
  * The same request bytes, answered by StateKit's handler and by statefun-sdk-java 3.3.0's, for the
- * same function (count in an int state, answer its new value).
+ * same function (count in an int state, egress "<id> <count> <caller>"): forged layouts a runtime
+ * never sends, read as the SDK reads them.
  */
 class SdkParityTest {
   private static final ValueSpec<Integer> SEEN = ValueSpec.named("seen").withIntType();
@@ -26,8 +27,20 @@ class SdkParityTest {
           StatefulFunctions.builder()
               .withFunction(
                   TypeName.of("test", "counter"),
-                  (context, message) ->
-                      context.storage().set(SEEN, context.storage().get(SEEN).orElse(0) + 1),
+                  (context, message) -> {
+                    int seen = context.storage().get(SEEN).orElse(0) + 1;
+                    context.storage().set(SEEN, seen);
+                    context.send(
+                        dev.statekit.function.EgressMessageBuilder.forEgress(
+                                TypeName.of("test", "out"))
+                            .withValue(
+                                context.self().id()
+                                    + " "
+                                    + seen
+                                    + " "
+                                    + context.caller().map(a -> a.toString()).orElse("ingress"))
+                            .build());
+                  },
                   SEEN)
               .build());
 
@@ -41,38 +54,109 @@ class SdkParityTest {
                   .withSupplier(
                       () ->
                           (context, message) -> {
-                            context
-                                .storage()
-                                .set(SDK_SEEN, context.storage().get(SDK_SEEN).orElse(0) + 1);
+                            int seen = context.storage().get(SDK_SEEN).orElse(0) + 1;
+                            context.storage().set(SDK_SEEN, seen);
+                            context.send(
+                                EgressMessageBuilder.forEgress(
+                                        org.apache.flink.statefun.sdk.java.TypeName
+                                            .typeNameFromString("test/out"))
+                                    .withValue(
+                                        context.self().id()
+                                            + " "
+                                            + seen
+                                            + " "
+                                            + context
+                                                .caller()
+                                                .map(
+                                                    a ->
+                                                        a.type().namespace()
+                                                            + "/"
+                                                            + a.type().name()
+                                                            + "/"
+                                                            + a.id())
+                                                .orElse("ingress"))
+                                    .build());
                             return CompletableFuture.completedFuture(null);
                           })
                   .build())
           .requestReplyHandler();
 
+  private void assertSameAnswer(byte[] request) throws Exception {
+    FromFunction sdkAnswer = PeerWire.parse(sdk.handle(Slices.wrap(request)).get().toByteArray());
+    FromFunction ourAnswer;
+    try {
+      ourAnswer = PeerWire.parse(ours.invoke(request));
+    } catch (RuntimeException e) {
+      throw new AssertionError(
+          "StateKit refused a request the reference SDK answers with " + sdkAnswer, e);
+    }
+    assertEquals(sdkAnswer, ourAnswer);
+  }
+
   /**
-   * A PersistedValue named twice (forged: a runtime sends each state once). protobuf keeps both
-   * entries; the SDK takes the first one with the name
-   * (StateValueContexts.findPersistedValueByName), StateKit's AddressRun.offer lets the last one
-   * overwrite it.
+   * An Invocation whose caller is present but empty ({@code 0A 00}): the SDK
+   * (ProtoUtils.sdkAddressFromProto) reads an all-empty address as no caller, i.e. a message from
+   * an ingress. StateKit refused the whole batch as an "incomplete caller address".
+   */
+  @Test
+  void anEmptyCallerIsAnIngressMessageAsTheSdkReadsIt() throws Exception {
+    assertSameAnswer(
+        PeerWire.request("test", "counter", "a")
+            .state("seen", PeerWire.integer(1))
+            .message(PeerWire.address("", "", ""), PeerWire.string("x"))
+            .bytes());
+  }
+
+  private static byte[] field(int number, byte[]... parts) {
+    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      body.writeBytes(part);
+    }
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    for (int v : new int[] {(number << 3) | 2, body.size()}) {
+      while ((v & ~0x7F) != 0) {
+        out.write((v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      out.write(v);
+    }
+    out.writeBytes(body.toByteArray());
+    return out.toByteArray();
+  }
+
+  /**
+   * A PersistedValue whose state_value comes in two pieces: the runtime's value (int 10), then a
+   * second state_value holding only an explicit has_value = false (12 02 10 00). The SDK's
+   * protobuf-java 3.7.1 merges a repeated singular message with Message.mergeFrom, which skips the
+   * later piece's proto3 default (has_value stays true: the state is 10 and becomes 11); StateKit's
+   * reader merged field by field on the wire (has_value became false: the state absent, then 1).
+   */
+  @Test
+  void aStateValueSentInTwoPiecesIsMergedAsTheSdkMergesIt() throws Exception {
+    byte[] typedTen = PeerWire.integer(10).toByteArray();
+    byte[] persisted =
+        field(
+            2,
+            field(1, "seen".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+            field(2, typedTen),
+            new byte[] {0x12, 0x02, 0x10, 0x00});
+    byte[] target = field(1, PeerWire.address("test", "counter", "a").toByteArray());
+    byte[] invocation = field(3, field(2, PeerWire.string("x").toByteArray()));
+    byte[] request = field(100, target, persisted, invocation);
+    assertSameAnswer(request);
+  }
+
+  /**
+   * A PersistedValue named twice: protobuf keeps both entries; the SDK takes the first one with the
+   * name (StateValueContexts.findPersistedValueByName).
    */
   @Test
   void aStateSentTwiceIsReadAsTheSdkReadsIt() throws Exception {
-    byte[] request =
+    assertSameAnswer(
         PeerWire.request("test", "counter", "a")
             .state("seen", PeerWire.integer(10))
             .state("seen", PeerWire.integer(20))
             .message(PeerWire.string("x"))
-            .bytes();
-
-    FromFunction sdkAnswer = PeerWire.parse(sdk.handle(Slices.wrap(request)).get().toByteArray());
-    FromFunction ourAnswer = PeerWire.parse(ours.invoke(request));
-
-    assertEquals(
-        11,
-        PeerWire.value(
-            Types.integerType(),
-            sdkAnswer.getInvocationResult().getStateMutations(0).getStateValue()),
-        "the SDK reads the first");
-    assertEquals(sdkAnswer, ourAnswer);
+            .bytes());
   }
 }

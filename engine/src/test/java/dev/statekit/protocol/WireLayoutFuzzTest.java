@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * Requests written by hand in every layout protobuf accepts (fields out of order, repeated singular
  * fields and messages, non-minimal varints, unknown fields of each wire type, groups, the usual
  * typed value layout next to others), then some with a byte changed or cut short: the reader, fresh
- * and reused, reads them as protobuf-java does. Seeded; a failure names its seed.
+ * and reused, reads them as the reference SDK's protobuf-java does. Seeded; a failure names its
+ * seed.
  */
 class WireLayoutFuzzTest {
   private static final String[] NAMES = {
@@ -35,7 +36,7 @@ class WireLayoutFuzzTest {
   private final ToFunctionReaderFuzzTest peer = new ToFunctionReaderFuzzTest();
 
   @Test
-  void handWrittenLayoutsAreReadAsProtobufReadsThem() {
+  void handWrittenLayoutsAreReadAsTheSdkReadsThem() {
     long base = Long.getLong("statekit.fuzz.seed", 20261203L);
     for (int run = 0; run < 20_000; run++) {
       long seed = base + run;
@@ -67,12 +68,8 @@ class WireLayoutFuzzTest {
                   for (int i = 0; i < 5000; i++) {
                     long seed = first + i;
                     byte[] bytes = toFunction(new Random(seed));
-                    dev.statekit.protocol.internal.wire.ToFunction expected;
-                    try {
-                      expected = dev.statekit.protocol.internal.wire.ToFunction.parseFrom(bytes);
-                    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-                      expected = null;
-                    }
+                    dev.statekit.protocol.internal.wire.ToFunction expected =
+                        ToFunctionReaderFuzzTest.asTheSdkReadsIt(bytes);
                     ToFunctionReader reader;
                     try {
                       reader = ToFunctionReader.borrow(bytes, shared);
