@@ -97,31 +97,55 @@ class GoneEgressAcrossCopiesTest {
   private String receiptedMeanwhile(String... first) throws Exception {
     InMemoryBatchStore store = new InMemoryBatchStore(clock);
     List<EgressRecord> every = Collections.synchronizedList(new ArrayList<>());
+    Meanwhile runs =
+        whileBWaits(
+            HotKeys.counts(store, clock, downOnce(every), BatchFaultHook.NONE),
+            hook -> HotKeys.counts(store, clock, every::addAll, hook, RENAMED),
+            fifo("m=g=m", "n=g=n"),
+            fifo(first), // the key (pending) and receipts; delivery fails
+            fifo("m2=h=m2")); // the receipts read: the entries go
+    return runs.b() + "; outputs " + texts(every) + "; A: " + runs.a();
+  }
+
+  /** Down for its first delivery only (the receipts written beside it still land). */
+  private static EgressSink downOnce(List<EgressRecord> every) {
     boolean[] down = {true};
-    EgressSink flaky =
-        records -> {
-          if (down[0]) {
-            down[0] = false;
-            throw new IllegalStateException("sink down");
-          }
-          every.addAll(records);
-        };
-    EgressSink sink = every::addAll;
+    return records -> {
+      if (down[0]) {
+        down[0] = false;
+        throw new IllegalStateException("sink down");
+      }
+      every.addAll(records);
+    };
+  }
+
+  /** What B answered, and what A answered to each of its batches. */
+  private record Meanwhile(Object b, List<Object> a) {}
+
+  /**
+   * B (deployed with the fault hook given) takes {@code bBatch} and, once it has read, waits while
+   * A runs {@code aBatches}; then B goes on.
+   */
+  private static Meanwhile whileBWaits(
+      BatchPipeline a,
+      java.util.function.Function<BatchFaultHook, BatchPipeline> b,
+      SourceBatch bBatch,
+      SourceBatch... aBatches)
+      throws InterruptedException {
     CountDownLatch bLoaded = new CountDownLatch(1);
     CountDownLatch bGo = new CountDownLatch(1);
-    BatchPipeline a = HotKeys.counts(store, clock, flaky, BatchFaultHook.NONE);
-    BatchPipeline b =
-        HotKeys.counts(
-            store, clock, sink, HotKeys.pauseAt(BatchFaultHook.Step.LOADED, bLoaded, bGo), RENAMED);
+    BatchPipeline paused = b.apply(HotKeys.pauseAt(BatchFaultHook.Step.LOADED, bLoaded, bGo));
     AtomicReference<Object> bResult = new AtomicReference<>();
-    Thread tb = new Thread(() -> bResult.set(run(b, fifo("m=g=m", "n=g=n"))));
+    Thread tb = new Thread(() -> bResult.set(run(paused, bBatch)));
     tb.start();
     await(bLoaded); // B read: no receipts, no key
-    Object aResult = run(a, fifo(first)); // the key (pending) and receipts; delivery fails
-    Object a2Result = run(a, fifo("m2=h=m2")); // the receipts read: the entries go
+    List<Object> aResults = new ArrayList<>();
+    for (SourceBatch batch : aBatches) {
+      aResults.add(run(a, batch));
+    }
     bGo.countDown();
     tb.join();
-    return bResult.get() + "; outputs " + texts(every) + "; A: " + aResult + ", A2: " + a2Result;
+    return new Meanwhile(bResult.get(), aResults);
   }
 
   /**
@@ -371,37 +395,17 @@ class GoneEgressAcrossCopiesTest {
   void aGroupsLaterMessageReceiptedMeanwhileWaitsForAnEarlierOneWhoseEgressIsGone()
       throws Exception {
     InMemoryBatchStore store = new InMemoryBatchStore(clock);
-    List<EgressRecord> every = Collections.synchronizedList(new ArrayList<>());
-    boolean[] down = {true};
-    EgressSink flaky =
-        records -> {
-          if (down[0]) {
-            down[0] = false;
-            throw new IllegalStateException("sink down");
-          }
-          every.addAll(records);
-        };
-    TypeName dead = TypeName.of("test", "dead");
-    CountDownLatch bLoaded = new CountDownLatch(1);
-    CountDownLatch bGo = new CountDownLatch(1);
-    BatchPipeline a = twoOutputs(store, flaky, dead);
-    BatchPipeline b =
-        twoOutputs(
-            store,
-            every::addAll,
-            TypeName.of("test", "dead-renamed"),
-            HotKeys.pauseAt(BatchFaultHook.Step.LOADED, bLoaded, bGo));
-    AtomicReference<Object> bResult = new AtomicReference<>();
-    Thread tb = new Thread(() -> bResult.set(run(b, fifo("m=g=!x", "n=g=k1"))));
-    tb.start();
-    await(bLoaded);
-    Object aResult = run(a, fifo("m=g=!x", "n=g=k1")); // receipts written, delivery fails
-    Object a2Result = run(a, fifo("z=h=k2")); // the receipts read: the keys' entries go
-    every.clear();
-    bGo.countDown();
-    tb.join();
-    String why = "B: " + bResult.get() + "; A: " + aResult + ", A2: " + a2Result;
-    assertTrue(bResult.get().toString().startsWith("[m, n] "), why);
-    assertEquals(List.of(), texts(every), "B delivered n's kept result while m went back; " + why);
+    List<EgressRecord> fromA = Collections.synchronizedList(new ArrayList<>());
+    List<EgressRecord> fromB = Collections.synchronizedList(new ArrayList<>());
+    TypeName renamed = TypeName.of("test", "dead-renamed");
+    Meanwhile runs =
+        whileBWaits(
+            twoOutputs(store, downOnce(fromA), TypeName.of("test", "dead"), BatchFaultHook.NONE),
+            hook -> twoOutputs(store, fromB::addAll, renamed, hook),
+            fifo("m=g=!x", "n=g=k1"),
+            fifo("m=g=!x", "n=g=k1"), // receipts written, delivery fails
+            fifo("z=h=k2")); // the receipts read: the keys' entries go
+    assertTrue(runs.b().toString().startsWith("[m, n] "), runs.toString());
+    assertEquals(List.of(), texts(fromB), "B delivered n's kept result while m went back");
   }
 }
