@@ -1,6 +1,7 @@
 package dev.statekit.bus;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A queue the runtime sends to: messages between functions and fired timers go to the ingress FIFO
@@ -21,4 +22,12 @@ public interface MessageBus {
 
   /** The largest body, in bytes, the queue takes (with its attributes). */
   int maxMessageBytes();
+
+  /**
+   * The queue's name, as an SQS event's {@code eventSourceARN} ends, if the bus is on a named
+   * queue: the runtime then takes ordered (FIFO) batches from that queue only.
+   */
+  default Optional<String> queueName() {
+    return Optional.empty();
+  }
 }

@@ -64,8 +64,10 @@ public final class FunctionRuntime {
   private final DeliveryTranslator entries;
   private final TimerSweeper sweeper;
   private final WakeUps wakeUps;
+  private final String ingressQueue;
 
-  private FunctionRuntime(RuntimeSettings settings) {
+  private FunctionRuntime(RuntimeSettings settings, String ingressQueue) {
+    this.ingressQueue = ingressQueue;
     this.entries = new DeliveryTranslator(settings);
     this.sweeper = new TimerSweeper(settings);
     this.wakeUps = new WakeUps(settings);
@@ -205,7 +207,7 @@ public final class FunctionRuntime {
    * finish are reported as failed, so only those come back.
    */
   public BatchConsumer<QueueRecord> queueConsumer() {
-    return records -> RuntimeRoutes.queueBatch(this, records);
+    return records -> RuntimeRoutes.queueBatch(this, ingressQueue, records);
   }
 
   /**
@@ -515,7 +517,8 @@ public final class FunctionRuntime {
               deliveredCacheSize,
               wakeUps,
               sweepInterval,
-              observer));
+              observer),
+          queue.queueName().orElse(null));
     }
 
     private static int atLeast(int minimum, int value, String name) {

@@ -59,4 +59,82 @@ class EntryPointRuntimeTest {
     assertTrue(e.getMessage().contains("/123456789012/ingress.fifo"), e.getMessage());
     assertTrue(entry.accepts(PayloadShape.ENVELOPE) && entry.accepts(PayloadShape.SCHEDULED));
   }
+
+  /** The ingress queue of {@code counter}'s functions, named as SQS names it. */
+  private static dev.statekit.bus.MessageBus named(String name) {
+    dev.statekit.bus.InMemoryMessageBus bus =
+        new dev.statekit.bus.InMemoryMessageBus(
+            java.time.Clock.systemUTC(), java.time.Duration.ofSeconds(30));
+    return new dev.statekit.bus.MessageBus() {
+      @Override
+      public void send(java.util.List<dev.statekit.bus.BusMessage> messages) {
+        bus.send(messages);
+      }
+
+      @Override
+      public int maxMessageBytes() {
+        return bus.maxMessageBytes();
+      }
+
+      @Override
+      public java.util.Optional<String> queueName() {
+        return java.util.Optional.of(name);
+      }
+    };
+  }
+
+  private static String fifoRecord(String id, String queue, String sequence) throws Exception {
+    String envelope =
+        "{\"target\":\"test/counter/q\",\"typename\":\"io.statefun.types/string\",\"value\":\"x\"}";
+    return "{\"messageId\":\""
+        + id
+        + "\",\"body\":"
+        + JSON.writeValueAsString(envelope)
+        + ",\"attributes\":{\"MessageGroupId\":\"test/counter/q\",\"SequenceNumber\":\""
+        + sequence
+        + "\",\"ApproximateReceiveCount\":\"1\"},\"eventSource\":\"aws:sqs\","
+        + "\"eventSourceARN\":\"arn:aws:sqs:eu-west-1:123456789012:"
+        + queue
+        + "\"}";
+  }
+
+  /**
+   * A FIFO message is remembered as applied by its group's sequence number, which another FIFO
+   * queue counts on its own: its messages are refused (they come back, then go to its dead-letter
+   * queue), not dropped as repeats of the ingress queue's nor applied twice. Before, a message of a
+   * second queue whose sequence number was behind the ingress queue's was dropped, unapplied.
+   */
+  @Test
+  void anotherFifoQueuesMessagesAreRefusedNotTakenForRepeats() throws Exception {
+    FunctionRuntime named =
+        FunctionRuntime.builder(
+                dev.statekit.function.StatefulFunctions.builder()
+                    .withFunction(
+                        CounterRuntime.COUNTER,
+                        (context, message) ->
+                            context
+                                .storage()
+                                .set(
+                                    CounterRuntime.SEEN,
+                                    context.storage().get(CounterRuntime.SEEN).orElse(0) + 1),
+                        CounterRuntime.SEEN)
+                    .build())
+            .store(counter.store)
+            .queue(named("ingress.fifo"))
+            .deadLetters(named("dead.fifo"))
+            .build();
+    EntryPoint entry = EntryPoint.builder().anyQueue(named.queueConsumer()).build();
+
+    String event =
+        "{\"Records\":["
+            + fifoRecord("m1", "ingress.fifo", "900")
+            + ","
+            + fifoRecord("o1", "other.fifo", "100")
+            + "]}";
+
+    assertEquals(
+        "{\"batchItemFailures\":[{\"itemIdentifier\":\"o1\"}]}",
+        new String(entry.invoke(utf8(event))));
+    assertEquals(1, counter.seen("q"), "the ingress queue's message applied, the other's not");
+  }
 }

@@ -5,12 +5,14 @@ import dev.statekit.bus.BusException;
 import dev.statekit.bus.BusMessage;
 import dev.statekit.bus.MessageBus;
 import dev.statekit.bus.QueueIds;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -51,6 +53,15 @@ public final class SqsMessageBus implements MessageBus {
           "'" + queueUrl + "' is not a queue URL; pass the URL SQS gave the queue (https://...)");
     }
     this.fifo = queueUrl.endsWith(".fifo");
+  }
+
+  /** The last part of the queue's URL: its name. */
+  @Override
+  public Optional<String> queueName() {
+    String path = URI.create(queueUrl).getPath();
+    String trimmed = path == null ? "" : path.replaceAll("/+$", "");
+    String name = trimmed.substring(trimmed.lastIndexOf('/') + 1);
+    return name.isEmpty() ? Optional.empty() : Optional.of(name);
   }
 
   /** Whether {@code text} is a queue URL (what SQS gave the queue), not its ARN or name. */

@@ -7,6 +7,7 @@ import dev.statekit.event.QueueRecord;
 import dev.statekit.runtime.FunctionRuntime;
 import dev.statekit.runtime.QueueBatchResult;
 import dev.statekit.runtime.SweepResult;
+import dev.statekit.telemetry.Log;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,12 +15,28 @@ import java.util.Map;
 
 /** The self-hosted runtime's entry points as the entry point's routes. */
 public final class RuntimeRoutes {
+  private static final Log LOG = Log.named(FunctionRuntime.FAILURES_LOGGER);
+
   private RuntimeRoutes() {}
 
-  /** The ingress queue's batches. */
-  public static BatchOutcome queueBatch(FunctionRuntime runtime, List<QueueRecord> records) {
+  /**
+   * The ingress queue's batches (and the wake-up queue's), refusing the messages of another FIFO
+   * queue when the ingress queue's name is known ({@code ingressQueue}, else null).
+   */
+  public static BatchOutcome queueBatch(
+      FunctionRuntime runtime, String ingressQueue, List<QueueRecord> records) {
     List<QueueMessage> messages = new ArrayList<>(records.size());
+    List<String> foreign = new ArrayList<>();
     for (QueueRecord record : records) {
+      if (ingressQueue != null
+          && record.sequenceNumber().isPresent()
+          && !ingressQueue.equals(record.queueName())) {
+        // What a FIFO message applied is remembered by its group's sequence number, and another
+        // FIFO queue's numbers would pass for repeats (or the other way round): only the ingress
+        // queue is taken, the others' messages go back, and on to their dead-letter queue.
+        foreign.add(record.messageId());
+        continue;
+      }
       messages.add(
           new QueueMessage(
               record.messageId(),
@@ -28,8 +45,22 @@ public final class RuntimeRoutes {
               record.sequenceNumber().orElse(null),
               record.receiveCount()));
     }
-    QueueBatchResult result = runtime.processQueueBatch(messages);
-    return BatchOutcome.failed(result.failedMessageIds());
+    if (!foreign.isEmpty()) {
+      LOG.warn(
+          "Refused "
+              + foreign.size()
+              + " message(s) of a FIFO queue that is not the runtime's ingress queue '"
+              + ingressQueue
+              + "' (the queue's messages come back, then go to its dead-letter queue): send"
+              + " messages for the runtime's functions to its ingress queue, or give the other"
+              + " queue a runtime of its own");
+    }
+    QueueBatchResult result = messages.isEmpty() ? null : runtime.processQueueBatch(messages);
+    List<String> failed = new ArrayList<>(foreign);
+    if (result != null) {
+      failed.addAll(result.failedMessageIds());
+    }
+    return BatchOutcome.failed(failed);
   }
 
   /**
