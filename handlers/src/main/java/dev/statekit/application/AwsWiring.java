@@ -5,6 +5,8 @@ import dev.statekit.aws.Priming;
 import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
 import dev.statekit.aws.sqs.SqsEgressSink;
 import dev.statekit.aws.sqs.SqsMessageBus;
+import dev.statekit.bus.BusMessage;
+import dev.statekit.bus.MessageBus;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.egress.LoggingSink;
@@ -240,11 +242,16 @@ final class AwsWiring {
   }
 
   private FunctionRuntime runtime(DynamoDbClient client, SqsClient sqs, EgressRoutes egress) {
+    return runtime(client, sqs, egress, new SqsMessageBus(sqs, queue));
+  }
+
+  private FunctionRuntime runtime(
+      DynamoDbClient client, SqsClient sqs, EgressRoutes egress, MessageBus ingress) {
     FunctionRuntime.Builder builder = FunctionRuntime.builder(functions);
     wakeUps.ifPresent(url -> builder.wakeUps(new SqsMessageBus(sqs, url)));
     return builder
         .store(new DynamoDbFunctionStore(client, table))
-        .queue(new SqsMessageBus(sqs, queue))
+        .queue(ingress)
         .deadLetters(new SqsMessageBus(sqs, deadLetters))
         .egress(egress)
         .observer(observer)
@@ -272,11 +279,28 @@ final class AwsWiring {
    */
   private void prime(boolean pipelines) {
     DynamoDbClient offlineDynamoDb = Priming.dynamoDbClient();
+    SqsClient offlineSqs = Priming.sqsClient();
+    MessageBus ingress = new SqsMessageBus(offlineSqs, queue);
+    // Priming events name queues of their own (priming.fifo): a bus that names no queue lets the
+    // offline runtime take them all, where the live one takes its ingress queue's only.
+    MessageBus anyQueue =
+        new MessageBus() {
+          @Override
+          public void send(List<BusMessage> messages) {
+            ingress.send(messages);
+          }
+
+          @Override
+          public int maxMessageBytes() {
+            return ingress.maxMessageBytes();
+          }
+        };
     FunctionRuntime offline =
         runtime(
             offlineDynamoDb,
-            Priming.sqsClient(),
-            EgressRoutes.builder().otherwise(records -> {}).build());
+            offlineSqs,
+            EgressRoutes.builder().otherwise(records -> {}).build(),
+            anyQueue);
     // Offline and never invoked from outside: it takes the priming events of any source. The
     // pipelines without their shard listing: priming calls no AWS API, not even offline Kinesis.
     EntryPointBuilder copy =
