@@ -3,6 +3,7 @@ package dev.statekit.entry.internal;
 import static dev.statekit.entry.internal.EventFields.malformed;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,13 +14,17 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * DynamoDB's typed JSON ({@code {"S": "x"}, {"N": "1"}, ...}), as stream events carry items, held
- * to what DynamoDB stores: at most 32 levels deep, numbers of DynamoDB's form and size (so a
- * consumer reading one as a {@code BigDecimal} never meets a million-digit exponent).
+ * to what DynamoDB stores: at most 32 levels deep, numbers of DynamoDB's precision and magnitude,
+ * in at most {@link EventLimits#MAX_NUMBER_LENGTH} characters (so a consumer reading one as a
+ * {@code BigDecimal} never meets a million-digit exponent).
  */
 final class DynamoDbJson {
-  /** Up to 38 significant digits, an exponent of at most 3 digits (DynamoDB's: -130 to 125). */
+  /**
+   * A decimal, with an exponent or in plain digits (DynamoDB returns and streams numbers in plain
+   * digits: 1E+100 as "1" and 100 zeros); its size is checked after.
+   */
   private static final Pattern NUMBER =
-      Pattern.compile("-?([0-9]{1,40}(\\.[0-9]{0,40})?|\\.[0-9]{1,40})([eE][+-]?[0-9]{1,3})?");
+      Pattern.compile("-?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]{1,4})?");
 
   private DynamoDbJson() {}
 
@@ -88,12 +93,28 @@ final class DynamoDbJson {
     return value.asText();
   }
 
+  /**
+   * {@code text} if DynamoDB can store it: at most 38 significant digits (zeros before the first
+   * and after the last not counted) and, unless zero, a magnitude from 1E-130 to under 1E+126,
+   * however it is written.
+   */
   private static String number(String text, String where) {
-    if (text.length() > EventLimits.MAX_NUMBER_LENGTH || !NUMBER.matcher(text).matches()) {
+    if (text.length() > EventLimits.MAX_NUMBER_LENGTH
+        || !NUMBER.matcher(text).matches()
+        || !storable(new BigDecimal(text))) {
       throw malformed(
           where + " '" + EventFields.shorten(text) + "' is not a number DynamoDB can store");
     }
     return text;
+  }
+
+  private static boolean storable(BigDecimal number) {
+    if (number.signum() == 0) {
+      return true;
+    }
+    BigDecimal digits = number.stripTrailingZeros();
+    long exponent = (long) digits.precision() - digits.scale() - 1;
+    return digits.precision() <= 38 && exponent >= -130 && exponent <= 125;
   }
 
   private static SdkBytes bytes(String base64, String where) {

@@ -41,8 +41,11 @@ public final class EventLimits {
   /** How deep a DynamoDB item nests (DynamoDB allows 32 levels). */
   static final int MAX_ITEM_DEPTH = 32;
 
-  /** A DynamoDB number: at most 38 digits and an exponent of -130 to 125, as text. */
-  static final int MAX_NUMBER_LENGTH = 64;
+  /**
+   * A DynamoDB number as text: 38 significant digits from 1E-130 to under 1E+126, which in plain
+   * digits (as DynamoDB streams them) take up to 133 characters.
+   */
+  static final int MAX_NUMBER_LENGTH = 200;
 
   /** Resources of a scheduled event, and its id and time. */
   static final int MAX_RESOURCES = 16;
