@@ -105,8 +105,8 @@ public final class SourceBatch {
      *     from the value)
      * @param data its bytes
      * @param headers its headers (partition key, attributes)
-     * @throws IllegalArgumentException if the offset is empty, or not a decimal number in an
-     *     ordered batch
+     * @throws IllegalArgumentException if the offset is empty, or in an ordered batch not a decimal
+     *     number or below the one before it
      */
     public Builder add(String offset, long timestamp, byte[] data, Map<String, String> headers) {
       Objects.requireNonNull(offset, "offset");
@@ -122,6 +122,21 @@ public final class SourceBatch {
                 + "' in "
                 + split
                 + "; use SourceBatch.unordered for message ids");
+      }
+      if (ordered && !records.isEmpty()) {
+        String before = records.get(records.size() - 1).position().offset();
+        if (SourcePosition.compareOffsets(offset, before) < 0) {
+          // Read as a repeat of what came before it, the record would be checkpointed past and
+          // never applied.
+          throw new IllegalArgumentException(
+              "An ordered split's records come in their sequence order, but "
+                  + offset
+                  + " follows "
+                  + before
+                  + " in "
+                  + split
+                  + ": add them in the order the shard holds them");
+        }
       }
       records.add(Record.of(null, data, timestamp, headers, new SourcePosition(split, offset)));
       return this;
