@@ -242,11 +242,15 @@ final class AwsWiring {
   }
 
   private FunctionRuntime runtime(DynamoDbClient client, SqsClient sqs, EgressRoutes egress) {
-    return runtime(client, sqs, egress, new SqsMessageBus(sqs, queue));
+    return runtime(client, sqs, egress, new SqsMessageBus(sqs, queue), observer);
   }
 
   private FunctionRuntime runtime(
-      DynamoDbClient client, SqsClient sqs, EgressRoutes egress, MessageBus ingress) {
+      DynamoDbClient client,
+      SqsClient sqs,
+      EgressRoutes egress,
+      MessageBus ingress,
+      InvocationObserver observer) {
     FunctionRuntime.Builder builder = FunctionRuntime.builder(functions);
     wakeUps.ifPresent(url -> builder.wakeUps(new SqsMessageBus(sqs, url)));
     return builder
@@ -300,7 +304,9 @@ final class AwsWiring {
             offlineDynamoDb,
             offlineSqs,
             EgressRoutes.builder().otherwise(records -> {}).build(),
-            anyQueue);
+            anyQueue,
+            // Nothing it runs happened: the application's observer hears of none of it.
+            InvocationObserver.NONE);
     // Offline and never invoked from outside: it takes the priming events of any source. The
     // pipelines without their shard listing: priming calls no AWS API, not even offline Kinesis.
     EntryPointBuilder copy =
