@@ -1,5 +1,6 @@
 package dev.statekit.local;
 
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -8,6 +9,8 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -86,13 +89,17 @@ final class LocalLambdaServer implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    server.createContext(INVOKE_PREFIX, exchange -> invokeApi(exchange, functions));
-    server.createContext("/statekit/", control::handle);
+    List<HttpContext> contexts = new ArrayList<>();
+    contexts.add(server.createContext(INVOKE_PREFIX, exchange -> invokeApi(exchange, functions)));
+    contexts.add(server.createContext("/statekit/", control::handle));
     if (console != null) {
-      server.createContext(ConsoleApi.API, console::api);
-      server.createContext("/console", console::page);
+      contexts.add(server.createContext(ConsoleApi.API, console::api));
+      contexts.add(server.createContext("/console", console::page));
     }
-    server.createContext("/", exchange -> functionUrl(exchange, functions, urlFunction));
+    contexts.add(
+        server.createContext("/", exchange -> functionUrl(exchange, functions, urlFunction)));
+    BrowserGuard guard = new BrowserGuard(host);
+    contexts.forEach(context -> context.getFilters().add(guard));
     server.setExecutor(executor);
     server.start();
     return new LocalLambdaServer(
@@ -146,6 +153,11 @@ final class LocalLambdaServer implements AutoCloseable {
       }
       byte[] payload = body(exchange);
       if (payload == null) {
+        return;
+      }
+      if ("DryRun".equals(exchange.getRequestHeaders().getFirst("X-Amz-Invocation-Type"))) {
+        // Lambda checks the caller may invoke and runs nothing: nothing here to check.
+        exchange.sendResponseHeaders(204, -1);
         return;
       }
       try {

@@ -68,7 +68,7 @@ class LocalServerAbuseTest {
     }
     Thread.sleep(300); // let the server hand each to a thread
 
-    try (Socket probe = send("GET /statekit/state/a/b/c HTTP/1.1\r\nHost: x\r\n\r\n")) {
+    try (Socket probe = send("GET /statekit/state/a/b/c HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")) {
       String answer = readHead(probe, WAIT);
       assertTrue(answer.startsWith("HTTP/1.1 200"), "not answered within " + WAIT + ": " + answer);
     }
@@ -85,7 +85,7 @@ class LocalServerAbuseTest {
           send(
               "POST "
                   + path
-                  + " HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000000\r\n"
+                  + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4000000000\r\n"
                   + "Content-Type: application/octet-stream\r\n\r\n")) {
         String answer = readHead(socket, WAIT);
         assertTrue(
