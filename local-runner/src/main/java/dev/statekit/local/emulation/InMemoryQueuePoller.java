@@ -87,6 +87,12 @@ public final class InMemoryQueuePoller extends PollLoop {
           EventWriter.batchItemFailures(
               function.invoke(EventWriter.sqs(messages, arn, "us-east-1")));
       List<String> failed = failures == null ? List.of() : failures;
+      if (!receipts.keySet().containsAll(failed)) {
+        // Lambda takes an identifier that is not in the batch for a failure of the whole batch.
+        activity.log(
+            name, "answered unknown ids " + failed + ": the whole batch stays on the queue");
+        return true;
+      }
       receipts.forEach(
           (id, receipt) -> {
             if (!failed.contains(id)) {
