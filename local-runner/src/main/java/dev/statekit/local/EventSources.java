@@ -7,10 +7,12 @@ import dev.statekit.local.emulation.ScheduleTicker;
 import dev.statekit.local.emulation.SqsPoller;
 import dev.statekit.local.template.EventSource;
 import dev.statekit.local.template.FunctionDef;
+import dev.statekit.local.template.Intrinsics;
 import dev.statekit.local.template.LocalResource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The event sources of every function of a deployment, emulated on background threads: each SQS
@@ -80,7 +82,10 @@ final class EventSources implements AutoCloseable {
                         region,
                         (int) event.number("BatchSize", 100),
                         (int) event.number("MaximumBatchingWindowInSeconds", 0),
-                        "LATEST".equals(event.properties().path("StartingPosition").asText())),
+                        "LATEST".equals(event.properties().path("StartingPosition").asText()),
+                        event.reportsBatchItemFailures(),
+                        (int) event.number("MaximumRetryAttempts", -1),
+                        onFailure(deployment, event, label, sources)),
                     target::invoke,
                     activity);
             sources.run(label, poller, poller::stop, "reads the shards of " + stream.ref());
@@ -103,6 +108,28 @@ final class EventSources implements AutoCloseable {
       }
     }
     return sources;
+  }
+
+  /**
+   * The event's {@code DestinationConfig.OnFailure} as a sender of given-up batches' records: an
+   * SQS queue of the template; null (said in the description) for none or one not emulated.
+   */
+  private static Consumer<String> onFailure(
+      LocalDeployment deployment, EventSource event, String label, EventSources sources) {
+    JsonNode destination = event.properties().at("/DestinationConfig/OnFailure/Destination");
+    if (destination.isMissingNode()) {
+      return null;
+    }
+    String id = Intrinsics.referencedLogicalId(destination);
+    LocalResource queue = id == null ? null : deployment.resources().get(id);
+    if (queue == null || !queue.type().equals("AWS::SQS::Queue")) {
+      sources.described.add(
+          label + ": its OnFailure destination is not emulated (only a queue of the template is)");
+      return null;
+    }
+    String url = queue.ref();
+    return record ->
+        deployment.backend().sqsClient().sendMessage(b -> b.queueUrl(url).messageBody(record));
   }
 
   private void run(String label, Runnable loop, Runnable stop, String what) {

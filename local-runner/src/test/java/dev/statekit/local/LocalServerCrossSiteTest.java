@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The serve's port has no authentication and listens on 127.0.0.1, but any web page the developer
  * has open can make the browser send a "simple" request (POST, Content-Type text/plain, no
- * preflight) to 127.0.0.1, and a page on a DNS-rebound name can even read the answers. Such requests
- * are refused (403). Before, nothing looked at Origin, Sec-Fetch-Site or Host, so a page of another
- * site invoked the functions (applied messages to state; on {@code serve --aws} to the real table)
- * and resent dead letters as it liked.
+ * preflight) to 127.0.0.1, and a page on a DNS-rebound name can even read the answers. Such
+ * requests are refused (403). Before, nothing looked at Origin, Sec-Fetch-Site or Host, so a page
+ * of another site invoked the functions (applied messages to state; on {@code serve --aws} to the
+ * real table) and resent dead letters as it liked.
  */
 class LocalServerCrossSiteTest {
   private final AtomicInteger invoked = new AtomicInteger();

@@ -1,10 +1,18 @@
 package dev.statekit.local.emulation;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.statekit.aws.events.EventWriter;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.Record;
@@ -14,17 +22,28 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 /**
  * What Lambda's Kinesis event source mapping does, for one stream: each shard is read in order into
  * batches (up to the batch size, waiting up to the batching window), one invocation at a time per
- * shard. After {@code batchItemFailures} the shard is read again from the first failed record;
- * after a function error, the whole batch is retried. Nothing is skipped.
+ * shard, and a shard's children once it is closed and read to its end (after a split or merge).
+ * With {@code ReportBatchItemFailures}, after {@code batchItemFailures} the shard is read again
+ * from the first failed record (without it, the answer is not read and the batch is done); after a
+ * function error, the whole batch is retried. After {@code MaximumRetryAttempts} retries of a batch
+ * (unbounded by default), it is given up: recorded in the {@code OnFailure} destination, and the
+ * shard read on past it.
  */
 public final class KinesisPoller extends PollLoop {
   private static final long IDLE_POLL_MILLIS = 1000;
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final KinesisClient kinesis;
   private final Settings settings;
   private final Invoker function;
   private final Activity activity;
   private final Map<String, String> iterators = new LinkedHashMap<>();
+
+  /** Shards read to their end after they closed: their children may be read. */
+  private final Set<String> finished = new HashSet<>();
+
+  /** The retries of each shard's failing batch so far. */
+  private final Map<String, Integer> retries = new HashMap<>();
 
   /**
    * How the mapping is configured.
@@ -36,6 +55,11 @@ public final class KinesisPoller extends PollLoop {
    * @param batchSize the most records per invocation
    * @param batchingWindowSeconds how long to wait to fill a batch
    * @param latest start at the end of each shard ({@code LATEST}) rather than its start
+   * @param reportsFailures whether the answer's {@code batchItemFailures} are read ({@code
+   *     FunctionResponseTypes: [ReportBatchItemFailures]})
+   * @param maxRetryAttempts retries of a failing batch before it is given up; -1 for no bound
+   * @param onFailure takes the record of a given-up batch (its {@code OnFailure} destination), or
+   *     null
    */
   public record Settings(
       String name,
@@ -44,7 +68,10 @@ public final class KinesisPoller extends PollLoop {
       String region,
       int batchSize,
       int batchingWindowSeconds,
-      boolean latest) {}
+      boolean latest,
+      boolean reportsFailures,
+      int maxRetryAttempts,
+      Consumer<String> onFailure) {}
 
   /** Reads for {@code function}. */
   public KinesisPoller(
@@ -62,27 +89,56 @@ public final class KinesisPoller extends PollLoop {
       openShards();
     }
     boolean anything = false;
+    boolean closed = false;
     for (String shard : List.copyOf(iterators.keySet())) {
       anything |= pollShard(shard);
+      if (iterators.get(shard) == null) {
+        // Closed by a split or merge and read to its end: its records go on in its children.
+        iterators.remove(shard);
+        finished.add(shard);
+        closed = true;
+      }
+    }
+    if (closed) {
+      openShards();
     }
     return anything;
   }
 
+  /**
+   * Opens the shards not read yet whose parents are read to their end (or gone): at the start (or
+   * end, for {@code LATEST}) of each at the first listing, a child at its start.
+   */
   private void openShards() {
-    for (Shard shard : kinesis.listShards(b -> b.streamName(settings.streamName())).shards()) {
+    boolean first = iterators.isEmpty() && finished.isEmpty();
+    List<Shard> shards = kinesis.listShards(b -> b.streamName(settings.streamName())).shards();
+    Set<String> listed = new HashSet<>();
+    shards.forEach(shard -> listed.add(shard.shardId()));
+    for (Shard shard : shards) {
+      String id = shard.shardId();
+      if (iterators.containsKey(id)
+          || finished.contains(id)
+          || unread(shard.parentShardId(), listed)
+          || unread(shard.adjacentParentShardId(), listed)) {
+        continue;
+      }
+      boolean latest = first && settings.latest();
       iterators.put(
-          shard.shardId(),
+          id,
           kinesis
               .getShardIterator(
                   b ->
                       b.streamName(settings.streamName())
-                          .shardId(shard.shardId())
+                          .shardId(id)
                           .shardIteratorType(
-                              settings.latest()
-                                  ? ShardIteratorType.LATEST
-                                  : ShardIteratorType.TRIM_HORIZON))
+                              latest ? ShardIteratorType.LATEST : ShardIteratorType.TRIM_HORIZON))
               .shardIterator());
     }
+  }
+
+  /** True if {@code parent} is a listed shard not yet read to its end. */
+  private boolean unread(String parent, Set<String> listed) {
+    return parent != null && listed.contains(parent) && !finished.contains(parent);
   }
 
   /** Reads one batch of one shard and invokes the function with it; false if there was none. */
@@ -109,8 +165,69 @@ public final class KinesisPoller extends PollLoop {
       return false;
     }
     String retryFrom = invoke(shard, batch);
-    iterators.put(shard, retryFrom == null ? iterator : at(shard, retryFrom));
+    if (retryFrom == null) {
+      retries.remove(shard);
+      iterators.put(shard, iterator);
+      return true;
+    }
+    int retried = retries.merge(shard, 1, Integer::sum);
+    if (settings.maxRetryAttempts() >= 0 && retried > settings.maxRetryAttempts()) {
+      retries.remove(shard);
+      giveUp(shard, retryFrom, batch);
+      iterators.put(shard, iterator);
+    } else {
+      iterators.put(shard, at(shard, retryFrom));
+    }
     return true;
+  }
+
+  /**
+   * Gives up the batch from {@code from}: its record, as Lambda writes one, goes to the {@code
+   * OnFailure} destination, and the shard is read on after it.
+   */
+  private void giveUp(String shard, String from, List<Record> batch) {
+    String last = batch.get(batch.size() - 1).sequenceNumber();
+    activity.log(
+        settings.name(),
+        shard
+            + ": gave up "
+            + from
+            + " to "
+            + last
+            + " after "
+            + settings.maxRetryAttempts()
+            + " retries"
+            + (settings.onFailure() == null ? " (no OnFailure destination)" : ", recorded"));
+    if (settings.onFailure() != null) {
+      settings.onFailure().accept(givenUpRecord(shard, from, last, batch));
+    }
+  }
+
+  /** What Lambda writes to an {@code OnFailure} destination for a given-up Kinesis batch. */
+  private String givenUpRecord(String shard, String from, String last, List<Record> batch) {
+    ObjectNode record = JSON.createObjectNode();
+    ObjectNode request = record.putObject("requestContext");
+    request.put("requestId", UUID.randomUUID().toString());
+    request.put("condition", "RetryAttemptsExhausted");
+    request.put("approximateInvokeCount", settings.maxRetryAttempts() + 1);
+    ObjectNode response = record.putObject("responseContext");
+    response.put("statusCode", 200);
+    response.put("executedVersion", "$LATEST");
+    response.put("functionError", "Unhandled");
+    record.put("version", "1.0");
+    record.put("timestamp", Instant.now().toString());
+    ObjectNode info = record.putObject("KinesisBatchInfo");
+    info.put("shardId", shard);
+    info.put("startSequenceNumber", from);
+    info.put("endSequenceNumber", last);
+    info.put(
+        "approximateArrivalOfFirstRecord", batch.get(0).approximateArrivalTimestamp().toString());
+    info.put(
+        "approximateArrivalOfLastRecord",
+        batch.get(batch.size() - 1).approximateArrivalTimestamp().toString());
+    info.put("batchSize", batch.size());
+    info.put("streamArn", settings.streamArn());
+    return record.toString();
   }
 
   /** Invokes with one batch; the sequence number to read again from, or null if all succeeded. */
@@ -118,7 +235,7 @@ public final class KinesisPoller extends PollLoop {
     byte[] event = EventWriter.kinesis(batch, shard, settings.streamArn(), settings.region());
     try {
       List<String> failures = EventWriter.batchItemFailures(function.invoke(event));
-      if (failures == null || failures.isEmpty()) {
+      if (failures == null || failures.isEmpty() || !settings.reportsFailures()) {
         activity.log(settings.name(), shard + ": " + batch.size() + " record(s) done");
         return null;
       }
