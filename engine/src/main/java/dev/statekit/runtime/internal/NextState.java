@@ -103,6 +103,15 @@ record NextState(
     Outbox.Builder outbox = builder.build();
     Set<String> waiting = new HashSet<>();
     for (Delivery delivery : deliveries) {
+      // A part dead-lettered now has its letter written now, whatever the other parts of its
+      // message: its mark is written too, and when the message comes again for a part left for a
+      // later commit, this part is a repeat and would never be dead-lettered.
+      for (InboundInvocation inbound : delivery.invocations) {
+        if (delivery.fromQueue && plan.outcomes.get(inbound) == DeliveryOutcome.DEAD_LETTERED) {
+          outbox.addDeadLetters(
+              DeadLetters.of(delivery, inbound, plan.failures.get(inbound), "no"));
+        }
+      }
       if (!done(plan, delivery)) {
         if (delivery.groupId != null) {
           waiting.add(delivery.groupId);
@@ -122,12 +131,6 @@ record NextState(
           marks.recordReply(
               delivery.idempotencyKey,
               CallReplies.of(plan.replies.get(delivery.invocations.get(0)), nowSeconds));
-        }
-      }
-      for (InboundInvocation inbound : delivery.invocations) {
-        if (delivery.fromQueue && plan.outcomes.get(inbound) == DeliveryOutcome.DEAD_LETTERED) {
-          outbox.addDeadLetters(
-              DeadLetters.of(delivery, inbound, plan.failures.get(inbound), "no"));
         }
       }
     }
