@@ -2,16 +2,11 @@ package dev.statekit.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import dev.statekit.local.template.FunctionDef;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,33 +20,20 @@ import org.junit.jupiter.api.Test;
  * envelope applied it to the state.
  */
 class InvokeApiInvocationTypeTest {
-  private final AtomicInteger invoked = new AtomicInteger();
+  private CountingServe serve;
+  private AtomicInteger invoked;
   private LocalLambdaServer server;
 
   @BeforeEach
   void start() throws IOException {
-    RequestStreamHandler counting =
-        (in, out, context) -> {
-          invoked.incrementAndGet();
-          out.write("{}".getBytes(StandardCharsets.UTF_8));
-        };
-    LocalFunction function =
-        new LocalFunction(
-            new FunctionDef("AppFunction", "x.Count", Map.of(), List.of(), null, false, 512, 30),
-            counting);
-    server =
-        LocalLambdaServer.start(
-            "127.0.0.1",
-            0,
-            name -> name.equals("AppFunction") ? function : null,
-            "AppFunction",
-            new ControlApi(address -> "{}"),
-            null);
+    serve = new CountingServe();
+    invoked = serve.invoked;
+    server = serve.server;
   }
 
   @AfterEach
   void stop() {
-    server.close();
+    serve.close();
   }
 
   @Test

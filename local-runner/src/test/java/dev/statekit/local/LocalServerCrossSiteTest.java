@@ -3,15 +3,11 @@ package dev.statekit.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import dev.statekit.local.template.FunctionDef;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,33 +22,20 @@ import org.junit.jupiter.api.Test;
  * real table) and resent dead letters as it liked.
  */
 class LocalServerCrossSiteTest {
-  private final AtomicInteger invoked = new AtomicInteger();
+  private CountingServe serve;
+  private AtomicInteger invoked;
   private LocalLambdaServer server;
 
   @BeforeEach
   void start() throws IOException {
-    RequestStreamHandler counting =
-        (in, out, context) -> {
-          invoked.incrementAndGet();
-          out.write("{}".getBytes(StandardCharsets.UTF_8));
-        };
-    LocalFunction function =
-        new LocalFunction(
-            new FunctionDef("AppFunction", "x.Count", Map.of(), List.of(), null, false, 512, 30),
-            counting);
-    server =
-        LocalLambdaServer.start(
-            "127.0.0.1",
-            0,
-            name -> name.equals("AppFunction") ? function : null,
-            "AppFunction",
-            new ControlApi(address -> "{}"),
-            null);
+    serve = new CountingServe();
+    invoked = serve.invoked;
+    server = serve.server;
   }
 
   @AfterEach
   void stop() {
-    server.close();
+    serve.close();
   }
 
   @Test
