@@ -88,24 +88,11 @@ class BundlePartsDeadLetteredTest extends RuntimeFixture {
     Address room = address(ROOM, "big");
     enqueue(MessageBuilder.forAddress(room).withValue("store:250000:x").build());
     drain(runtime);
-    List<DirectResult> sent =
-        runtime.invoke(
-            List.of(
-                DirectInvocation.of(
-                    MessageBuilder.forAddress(Address.of(FANOUT, "f-" + run))
-                        .withValue(room.id() + "|2|80000")
-                        .build())));
-    assertEquals(DirectResult.Status.APPLIED, sent.get(0).status(), sent::toString);
+    fanOut(runtime, "f", room.id() + "|2|80000");
 
     drain(runtime);
 
-    List<String> letters = deadLetterReport();
-    assertEquals(
-        2,
-        letters.size(),
-        () ->
-            "one dead letter per refused message: "
-                + letters.stream().map(l -> l.substring(0, Math.min(160, l.length()))).toList());
+    assertDeadLetters(2);
   }
 
   @Test
@@ -115,26 +102,13 @@ class BundlePartsDeadLetteredTest extends RuntimeFixture {
     // A valid message first in the group: 250 KB of egress.
     enqueue(MessageBuilder.forAddress(room).withValue("e:250000:valid").build());
     // Then one bundle of two refused messages of 80 KB each: 250 + 80 fits a commit, 250 + 160 not.
-    List<DirectResult> sent =
-        runtime.invoke(
-            List.of(
-                DirectInvocation.of(
-                    MessageBuilder.forAddress(Address.of(FANOUT, "f-" + run))
-                        .withValue(room.id() + "|2|80000")
-                        .build())));
-    assertEquals(DirectResult.Status.APPLIED, sent.get(0).status(), sent::toString);
+    fanOut(runtime, "f", room.id() + "|2|80000");
 
     drain(runtime);
 
     assertEquals(1, value(room, COUNT), "the valid message applied");
     assertEquals(1, counted.records().size(), "its egress record");
-    List<String> letters = deadLetterReport();
-    assertEquals(
-        2,
-        letters.size(),
-        () ->
-            "one dead letter per refused message: "
-                + letters.stream().map(l -> l.substring(0, Math.min(160, l.length()))).toList());
+    assertDeadLetters(2);
   }
 
   /** A bundle of a refused message and one that fails its first attempt, then succeeds. */
@@ -143,21 +117,35 @@ class BundlePartsDeadLetteredTest extends RuntimeFixture {
     FAILED_ONCE.set(false);
     FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
     Address room = address(ROOM, "beside-failed");
-    List<DirectResult> sent =
-        runtime.invoke(
-            List.of(
-                DirectInvocation.of(
-                    MessageBuilder.forAddress(Address.of(FANOUT, "g-" + run))
-                        .withValue(room.id() + "|1|10|once:10:ok")
-                        .build())));
-    assertEquals(DirectResult.Status.APPLIED, sent.get(0).status(), sent::toString);
+    fanOut(runtime, "g", room.id() + "|1|10|once:10:ok");
 
     drain(runtime); // the bundle: its second part fails and goes back
     waitForVisibility();
     drain(runtime); // the bundle again: its first part a repeat, its second applied
 
     assertEquals(1, value(room, COUNT), "the failing part applied when it came again");
+    assertDeadLetters(1);
+  }
+
+  /** Has {@code fanout/<prefix>-<run>} send the bundle {@code order} describes. */
+  private void fanOut(FunctionRuntime runtime, String prefix, String order) {
+    List<DirectResult> sent =
+        runtime.invoke(
+            List.of(
+                DirectInvocation.of(
+                    MessageBuilder.forAddress(Address.of(FANOUT, prefix + "-" + run))
+                        .withValue(order)
+                        .build())));
+    assertEquals(DirectResult.Status.APPLIED, sent.get(0).status(), sent::toString);
+  }
+
+  private void assertDeadLetters(int expected) {
     List<String> letters = deadLetterReport();
-    assertEquals(1, letters.size(), letters::toString);
+    assertEquals(
+        expected,
+        letters.size(),
+        () ->
+            "one dead letter per refused message: "
+                + letters.stream().map(l -> l.substring(0, Math.min(160, l.length()))).toList());
   }
 }
