@@ -40,7 +40,8 @@ final class EventSources implements AutoCloseable {
         String label = function.logicalId() + "." + event.name();
         LocalFunction target = deployment.function(function.logicalId());
         if (!event.enabled()) {
-          sources.described.add(label + ": switched off in the template (Enabled: false)");
+          sources.described.add(
+              label + ": switched off in the template (Enabled: false, or State: DISABLED)");
           continue;
         }
         if (!target.takes(event.type())) {

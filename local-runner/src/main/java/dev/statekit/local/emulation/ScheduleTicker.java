@@ -54,6 +54,12 @@ public final class ScheduleTicker implements Runnable {
               + expression
               + "'; pass --tick to set a period");
     }
+    if (m.group(1).length() > 9 || Long.parseLong(m.group(1)) < 1) {
+      throw new IllegalArgumentException(
+          "A schedule's rate is 1 or more (EventBridge refuses '"
+              + expression
+              + "'); pass --tick to fire faster locally");
+    }
     long n = Long.parseLong(m.group(1));
     return switch (m.group(2).replaceAll("s$", "")) {
       case "minute" -> Duration.ofMinutes(n);

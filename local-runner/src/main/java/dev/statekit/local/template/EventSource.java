@@ -27,10 +27,16 @@ public record EventSource(String name, String type, JsonNode properties) {
     return value == null ? fallback : value.asLong(fallback);
   }
 
-  /** False if the template switches the event source off ({@code Enabled: false}). */
+  /**
+   * False if the template switches the event source off ({@code Enabled: false}, or a schedule's
+   * {@code State: DISABLED}).
+   */
   public boolean enabled() {
     JsonNode enabled = properties.get("Enabled");
-    return enabled == null || enabled.asBoolean(true);
+    if (enabled != null && !enabled.asBoolean(true)) {
+      return false;
+    }
+    return !"DISABLED".equalsIgnoreCase(properties.path("State").asText(""));
   }
 
   /** True if {@code FunctionResponseTypes} holds {@code ReportBatchItemFailures}. */
