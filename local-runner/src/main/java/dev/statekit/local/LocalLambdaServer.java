@@ -32,6 +32,9 @@ import java.util.function.Function;
  * </ul>
  */
 final class LocalLambdaServer implements AutoCloseable {
+  private static final dev.statekit.telemetry.Log LOG =
+      dev.statekit.telemetry.Log.of(LocalLambdaServer.class);
+
   /** Lambda's limit of a synchronous invocation's request payload, and a function URL's. */
   static final int MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
 
@@ -155,9 +158,28 @@ final class LocalLambdaServer implements AutoCloseable {
       if (payload == null) {
         return;
       }
-      if ("DryRun".equals(exchange.getRequestHeaders().getFirst("X-Amz-Invocation-Type"))) {
+      String type = exchange.getRequestHeaders().getFirst("X-Amz-Invocation-Type");
+      if ("DryRun".equals(type)) {
         // Lambda checks the caller may invoke and runs nothing: nothing here to check.
         exchange.sendResponseHeaders(204, -1);
+        return;
+      }
+      if ("Event".equals(type)) {
+        // Queued and answered at once; run once in the background (Lambda's two retries of a
+        // failed asynchronous invocation are not emulated).
+        exchange.sendResponseHeaders(202, -1);
+        Thread run =
+            new Thread(
+                () -> {
+                  try {
+                    function.invoke(payload);
+                  } catch (LocalFunction.FunctionError e) {
+                    LOG.warn("An asynchronous invocation of " + name + " failed", e);
+                  }
+                },
+                "statekit-async-" + name);
+        run.setDaemon(true);
+        run.start();
         return;
       }
       try {

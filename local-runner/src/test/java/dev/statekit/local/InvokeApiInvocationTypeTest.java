@@ -13,11 +13,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The serve's invoke API is documented to work with {@code aws lambda invoke --endpoint-url}. The
- * CLI's {@code --invocation-type DryRun} (header {@code X-Amz-Invocation-Type: DryRun}) asks Lambda
- * to check the request and the caller's permission and run nothing: Lambda answers 204 and never
- * invokes the function. Before, the serve ignored the header and ran the payload: a dry run of an
- * envelope applied it to the state.
+ * The serve's invoke API works with {@code aws lambda invoke --endpoint-url}, and its invocation
+ * types as Lambda's: {@code DryRun} (header {@code X-Amz-Invocation-Type: DryRun}) checks the
+ * request and runs nothing, answered 204; {@code Event} is answered 202 at once and runs after.
+ * Before, the serve ignored the header: a dry run of an envelope applied it to the state, and an
+ * asynchronous invoke was answered 200 after running.
  */
 class InvokeApiInvocationTypeTest {
   private CountingServe serve;
@@ -52,5 +52,25 @@ class InvokeApiInvocationTypeTest {
                 HttpResponse.BodyHandlers.ofString());
     assertEquals(0, invoked.get(), "a dry run ran the function; answered " + answer.statusCode());
     assertEquals(204, answer.statusCode(), "Lambda answers a dry run 204");
+  }
+
+  /** An asynchronous invoke is answered 202 at once, and the function runs after. */
+  @Test
+  void anEventInvokeIsAnswered202AndRunsInTheBackground() throws Exception {
+    HttpResponse<String> answer =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(server.url() + "2015-03-31/functions/AppFunction/invocations"))
+                    .header("X-Amz-Invocation-Type", "Event")
+                    .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertEquals(202, answer.statusCode(), "Lambda answers an asynchronous invoke 202");
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (invoked.get() == 0 && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(1, invoked.get(), "the function ran once");
   }
 }
