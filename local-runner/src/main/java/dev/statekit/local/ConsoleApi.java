@@ -99,7 +99,8 @@ final class ConsoleApi {
         // An address the page or a caller wrote wrong: bad input, said as such.
         error(exchange, 400, e.getMessage());
       } catch (BodyTooLarge e) {
-        discardRest(exchange);
+        // Answered while its sender still sends, the refusal could be cut off by the close.
+        LocalLambdaServer.drain(exchange.getRequestBody(), LocalLambdaServer.MOST_DRAINED);
         error(exchange, 413, e.getMessage());
       } catch (IllegalArgumentException e) {
         error(exchange, 400, e.getMessage());
@@ -149,22 +150,6 @@ final class ConsoleApi {
   private static final class BodyTooLarge extends RuntimeException {
     BodyTooLarge(String message) {
       super(message);
-    }
-  }
-
-  /** The most of a refused body read and dropped, so that its sender reads the refusal. */
-  private static final long MAX_DISCARDED_BYTES = 16L << 20;
-
-  /**
-   * Reads and drops what is left of a refused body (up to {@link #MAX_DISCARDED_BYTES}): answered
-   * while it still sends, a client is cut off by the server's close and may never see the answer.
-   */
-  private static void discardRest(HttpExchange exchange) throws IOException {
-    byte[] sink = new byte[64 * 1024];
-    long left = MAX_DISCARDED_BYTES;
-    int n;
-    while (left > 0 && (n = exchange.getRequestBody().read(sink, 0, sink.length)) > 0) {
-      left -= n;
     }
   }
 

@@ -39,7 +39,7 @@ final class LocalLambdaServer implements AutoCloseable {
   static final int MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
 
   /** The most of a refused body read before the answer. */
-  private static final long MOST_DRAINED = 4L * MAX_PAYLOAD_BYTES;
+  static final long MOST_DRAINED = 4L * MAX_PAYLOAD_BYTES;
 
   /** Exchanges served at once; more are refused (the JDK server closes their connection). */
   private static final int MAX_EXCHANGES = 256;
@@ -260,7 +260,8 @@ final class LocalLambdaServer implements AutoCloseable {
     return body;
   }
 
-  private static void drain(java.io.InputStream in, long most) throws IOException {
+  /** Reads and drops up to {@code most} bytes of {@code in}, to its end if sooner. */
+  static void drain(java.io.InputStream in, long most) throws IOException {
     byte[] sink = new byte[64 * 1024];
     for (long read = 0; read < most; ) {
       int n = in.read(sink, 0, (int) Math.min(sink.length, most - read));
