@@ -147,22 +147,23 @@ public final class DeliveryTranslator {
    * reason left out, saying how to read it.
    */
   private static byte[] arrayAnswer(List<Delivery> deliveries) {
-    StringBuilder answer = new StringBuilder("{\"results\":[");
-    long bytes = answer.length() + 2;
+    java.io.ByteArrayOutputStream answer = new java.io.ByteArrayOutputStream();
+    answer.writeBytes("{\"results\":[".getBytes(StandardCharsets.UTF_8));
     for (int i = 0; i < deliveries.size(); i++) {
       Delivery d = deliveries.get(i);
       ObjectNode whole = d.call ? CallAnswers.json(CallAnswers.result(d)) : shortStatus(result(d));
-      String element = PlainJson.text(whole);
-      long elementBytes = utf8Length(element);
-      long rest = (long) (deliveries.size() - 1 - i) * (MAX_SHORT_ANSWER + 1);
-      if (bytes + elementBytes + rest > MAX_ARRAY_ANSWER_BYTES) {
-        element = PlainJson.text(shortAnswer(d, whole));
-        elementBytes = element.length();
+      byte[] element = PlainJson.text(whole).getBytes(StandardCharsets.UTF_8);
+      long rest = (long) (deliveries.size() - 1 - i) * (MAX_SHORT_ANSWER + 1) + 2;
+      if (answer.size() + 1L + element.length + rest > MAX_ARRAY_ANSWER_BYTES) {
+        element = PlainJson.text(shortAnswer(d, whole)).getBytes(StandardCharsets.UTF_8);
       }
-      answer.append(i == 0 ? "" : ",").append(element);
-      bytes += elementBytes + 1;
+      if (i > 0) {
+        answer.write(',');
+      }
+      answer.writeBytes(element);
     }
-    return answer.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+    answer.writeBytes("]}".getBytes(StandardCharsets.UTF_8));
+    return answer.toByteArray();
   }
 
   /**
@@ -196,17 +197,6 @@ public final class DeliveryTranslator {
       node.set("retry", whole.get("retry"));
     }
     return node;
-  }
-
-  private static long utf8Length(String text) {
-    long bytes = text.length();
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c >= 0x80) {
-        bytes += c >= 0x800 && !Character.isSurrogate(c) ? 2 : 1;
-      }
-    }
-    return bytes;
   }
 
   /**
