@@ -162,6 +162,12 @@ class BatchStoreCallsTest {
     }
 
     @Override
+    public boolean deleteSplit(String pipeline, SplitState state) {
+      note();
+      return store.deleteSplit(pipeline, state);
+    }
+
+    @Override
     public void putTimers(String pipeline, List<TimerItem> timers) {
       note();
       store.putTimers(pipeline, timers);

@@ -327,6 +327,11 @@ class DecodedStateCacheTest {
     }
 
     @Override
+    public boolean deleteSplit(String pipeline, SplitState state) {
+      return rest.deleteSplit(pipeline, state);
+    }
+
+    @Override
     public void putTimers(String pipeline, List<TimerItem> timers) {
       rest.putTimers(pipeline, timers);
     }

@@ -281,6 +281,81 @@ public final class BatchEngine {
   }
 
   /**
+   * Deletes the state of splits that will never have records again, each only if it had no batch
+   * for {@code quietFor}, no range given up and not replayed, and no batch attempted beyond its
+   * checkpoint; the windows it delivered stay recorded on the tick's item, so none fires twice.
+   *
+   * @return the splits forgotten
+   */
+  public List<String> forgetSplits(Collection<String> splits, long quietForMs) {
+    List<String> forgotten = new ArrayList<>();
+    for (String split : new TreeSet<>(splits)) {
+      if (SplitState.TICK.equals(split)) {
+        continue;
+      }
+      for (int round = 0; ; round++) {
+        long now = settings.clock().millis();
+        List<SplitState> read = store().readSplits(name);
+        SplitState state =
+            read.stream().filter(s -> s.split().equals(split)).findFirst().orElse(null);
+        if (state == null || !quietSince(state, now - quietForMs)) {
+          break;
+        }
+        recordFired(state.firedThrough(), now);
+        if (store().deleteSplit(name, state)) {
+          forgotten.add(split);
+          break;
+        }
+        if (round > 10) {
+          throw new dev.statekit.stream.state.StateStoreException(
+              dev.statekit.StateKitException.Reason.CONFLICT,
+              "The checkpoint of " + split + " kept changing while it was being forgotten");
+        }
+      }
+    }
+    return forgotten;
+  }
+
+  private boolean quietSince(SplitState state, long since) {
+    if (state.activeAt() > since || !state.givenUp().isEmpty()) {
+      return false;
+    }
+    for (Attempt attempt : store().latestAttempts(name, state.split(), 1)) {
+      if (ShardFence.beyond(attempt, state.position())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Records on the tick's item that the windows ending at or before {@code through} fired. */
+  void recordFired(long through, long now) {
+    while (true) {
+      SplitState tick = new Progress(store().readSplits(name), now, 0).split(SplitState.TICK);
+      if (tick.firedThrough() >= through) {
+        return;
+      }
+      SplitState next =
+          new SplitState(
+              SplitState.TICK,
+              tick.version() + 1,
+              null,
+              null,
+              List.of(),
+              Long.MIN_VALUE,
+              Long.MIN_VALUE,
+              Long.MIN_VALUE,
+              0,
+              now,
+              through,
+              List.of());
+      if (store().writeSplit(name, next)) {
+        return;
+      }
+    }
+  }
+
+  /**
    * The event time a split joins at, registered or first seen in a batch: windows ending at or
    * before it may have been delivered, so its records are late against them. A window fires at most
    * at the least of the splits' watermarks, each split counted at what its batch in flight reaches
