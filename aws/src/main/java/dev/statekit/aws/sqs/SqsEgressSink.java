@@ -42,11 +42,20 @@ public final class SqsEgressSink implements EgressSink {
 
   @Override
   public void deliver(List<EgressRecord> records) {
+    // Every record is checked before the first is sent: a refusal refuses the whole call, which
+    // is then delivered again record by record, so records sent before it would go twice.
+    List<BusMessage> messages = new ArrayList<>(records.size());
+    int[] sizes = new int[records.size()];
+    for (int i = 0; i < records.size(); i++) {
+      BusMessage message = message(records.get(i));
+      sizes[i] = checked(records.get(i), message);
+      messages.add(message);
+    }
     List<BusMessage> batch = new ArrayList<>();
     int batchBytes = 0;
-    for (EgressRecord record : records) {
-      BusMessage message = message(record);
-      int bytes = checked(record, message);
+    for (int i = 0; i < messages.size(); i++) {
+      BusMessage message = messages.get(i);
+      int bytes = sizes[i];
       if (batch.size() == MessageBus.MAX_BATCH || batchBytes + bytes > queue.maxMessageBytes()) {
         send(batch);
         batch = new ArrayList<>();
