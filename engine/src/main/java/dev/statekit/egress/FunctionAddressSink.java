@@ -17,7 +17,9 @@ import java.util.Objects;
  *
  * <p>Inside the runtime, records for this sink travel like the sending function's own messages:
  * through its outbox, in order, applied exactly once. {@link #deliver} on its own sends them to the
- * queue as ingress messages, deduplicated by record id within SQS's window.
+ * queue as ingress messages, each with the record's id as its idempotency key: a record delivered
+ * again is applied once for the runtime's key retention (7 hours by default), not only within SQS's
+ * five-minute window.
  */
 public final class FunctionAddressSink implements EgressSink {
   private final Address target;
@@ -58,11 +60,14 @@ public final class FunctionAddressSink implements EgressSink {
   }
 
   private BusMessage checked(EgressRecord record) {
+    // The record's id is the envelope's idempotency key too: SQS drops a repeat only within its
+    // five-minute window, the runtime for as long as it keeps its keys.
+    String id = QueueIds.fit(record.id());
     BusMessage message =
         new BusMessage(
             QueueIds.groupId(target),
-            QueueIds.fit(record.id()),
-            EnvelopeCodec.renderText(target, record.valueTypeName(), record.value(), null));
+            id,
+            EnvelopeCodec.renderText(target, record.valueTypeName(), record.value(), id));
     int bytes = message.sqsBytes();
     if (bytes > queue.maxMessageBytes()) {
       throw EgressException.refusing(
