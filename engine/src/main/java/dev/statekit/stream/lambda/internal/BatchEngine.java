@@ -424,7 +424,10 @@ public final class BatchEngine {
     }
   }
 
-  /** Items of keys: from this process's cache where it has them, unless {@code fresh}. */
+  /**
+   * Items of keys: from this process's cache (the items it wrote) where it has them, unless {@code
+   * fresh}.
+   */
   Map<String, KeyItem> readKeys(Collection<String> keys, boolean fresh) {
     Map<String, KeyItem> items = new HashMap<>(Sized.capacity(keys.size()));
     List<String> missing = new ArrayList<>();
@@ -437,9 +440,11 @@ public final class BatchEngine {
       }
     }
     if (!missing.isEmpty()) {
-      Map<String, KeyItem> read = store().readKeys(name, shape.keyedOperator(), missing);
-      read.values().forEach(cache::put);
-      items.putAll(read);
+      // Only what this process writes is cached, never what it reads: a read item may carry an
+      // expiry (DynamoDB's TTL deletes it, and a later write starts again at version 1, so a
+      // copy of it would pass for that newer item), and a read racing this process's own write
+      // would put an older version back.
+      items.putAll(store().readKeys(name, shape.keyedOperator(), missing));
     }
     return items;
   }
