@@ -587,6 +587,32 @@ abstract class CommitRoundFaultsContract extends RuntimeFixture {
   }
 
   /**
+   * The same with the fired timer last: [many:50, many:49, fired bad]. The checks of the two runs
+   * count 99 timer changes; the fired one, refused and dead-lettered without running, adds its
+   * timer's removal, a 100th change no check counted, and the commit would hold 101 actions, which
+   * DynamoDB refuses: the two valid messages were dead-lettered with it. It now waits for a commit
+   * of its own.
+   */
+  @Test
+  void aRefusedDelayedMessageAfterTimerHeavyMessagesDoesNotTakeThemToTheDeadLetterQueue() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address room = address(ROOM, "uncounted-last");
+    enqueue(message(room, "setbad:0:b:tok"));
+    drain(runtime);
+    clock.advance(Duration.ofMinutes(2));
+    enqueue(message(room, "many:0:p1:50"));
+    enqueue(message(room, "many:0:p2:49"));
+    assertEquals(1, runtime.sweepTimers().sent(), "the fired timer, behind the two in its group");
+
+    drain(runtime);
+
+    List<String> letters = deadLetterErrors();
+    assertEquals(1, letters.size(), letters::toString);
+    assertTrue(letters.get(0).contains("nowhere"), letters::toString);
+    assertEquals(3, value(room, COUNT), "setbad and the two timer-heavy messages applied");
+  }
+
+  /**
    * A delayed message whose effects the runtime refuses is dead-lettered and its timer consumed;
    * its owner's token (the address's own) must go with it, or the token stays pending for ever and
    * every later message setting it is refused.

@@ -69,6 +69,15 @@ final class EffectCheck {
     }
   }
 
+  /**
+   * Whether firing {@code inbound} without running it (its dead letter) would take the commit past
+   * the timer changes one commit holds: the checks of the invocations before it did not count it.
+   */
+  boolean firingOverflows(InboundInvocation inbound) {
+    return inbound.timer != null
+        && timerChanges() + timerChangesOf(inbound) > RuntimeSettings.MAX_TIMER_CHANGES;
+  }
+
   /** The delayed message failed and will come again: its timer and token stay as they were. */
   void notFired(InboundInvocation inbound) {
     consumed -= timerChangesOf(inbound);

@@ -100,8 +100,10 @@ final class InvocationRunner {
       } else if (stop != null) {
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else if ((skip.containsKey(inbound) || pastLastAttempt(inbound))
-          && plan.ran.size() >= limit) {
-        // Its dead letter carries the message, and takes room in the commit as a run does.
+          && (plan.ran.size() >= limit
+              || (!plan.ran.isEmpty() && check.firingOverflows(inbound)))) {
+        // Its dead letter carries the message, and takes room in the commit as a run does; a
+        // fired timer's removal, too, among the commit's timer changes.
         stop = new NoRoomInCommit(loaded.address().toString());
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else if (skip.containsKey(inbound)) {
