@@ -19,7 +19,8 @@ import java.util.TreeSet;
  *
  * @param id the checkpoint id
  * @param positions the source offsets of the last record the checkpoint includes, by split
- * @param watermark the source's watermark at the barrier
+ * @param watermark the event time a restore resumes at: the least watermark of the source's readers
+ *     at the barrier, or the keyed workers' least event time there if that is later
  * @param parts the names of the parts written for it
  * @param lineage the checkpoints whose state this one builds on (with this one complete)
  */

@@ -66,16 +66,33 @@ final class CheckpointCoordinator {
     ack(id, parts);
   }
 
+  /**
+   * A keyed worker passed the barrier at event time {@code watermark}, with its parts. A worker's
+   * event time never goes back, so it may be ahead of its readers' (one idle while the others moved
+   * on, then woken behind them): the windows it fired up to there must not open again after a
+   * restore, so the checkpoint holds the least of the workers' event times when that is later than
+   * the readers'.
+   */
+  void ackWorker(long id, long watermark, Map<String, byte[]> parts) {
+    synchronized (this) {
+      Pending p = pending.computeIfAbsent(id, k -> new Pending());
+      p.leastWorker = Math.min(p.leastWorker, watermark);
+    }
+    ack(id, parts);
+  }
+
   private static final class Pending {
     final Map<String, byte[]> parts = new HashMap<>();
     final Map<String, String> positions = new HashMap<>();
     long least = Long.MAX_VALUE;
     long leastActive = Long.MAX_VALUE;
+    long leastWorker = Long.MAX_VALUE;
     boolean active;
     int acks;
 
     long watermark() {
-      return active ? leastActive : least == Long.MAX_VALUE ? Long.MIN_VALUE : least;
+      long readers = active ? leastActive : least == Long.MAX_VALUE ? Long.MIN_VALUE : least;
+      return leastWorker == Long.MAX_VALUE ? readers : Math.max(readers, leastWorker);
     }
   }
 

@@ -193,7 +193,7 @@ final class WorkerTask implements Runnable {
     }
     state.notifyComplete(coordinator.completed());
     head.barrier(checkpointId);
-    coordinator.ack(checkpointId, state.snapshot(checkpointId));
+    coordinator.ackWorker(checkpointId, watermark, state.snapshot(checkpointId));
     lastCheckpoint = checkpointId;
     return true;
   }
