@@ -11,7 +11,6 @@ import dev.statekit.runtime.store.OutboxKey;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -70,11 +69,14 @@ abstract class LongAddressEdgesContract extends RuntimeFixture {
     OutboxKey key = new OutboxKey(0, clock.millis(), "edge-" + run);
 
     store().registerOutboxes(key, List.of(atLimit));
-    store().outboxesTried(key, List.of(atLimit), clock.millis());
+    store().outboxesTried(key, java.util.Map.of(atLimit, java.util.Set.of("e0")), clock.millis());
 
-    assertEquals(OptionalInt.of(1), store().outboxPending(key, atLimit));
+    assertEquals(
+        java.util.Optional.of(
+            new dev.statekit.runtime.store.OutboxTries(1, java.util.Set.of("e0"))),
+        store().outboxPending(key, atLimit));
     store().settleOutboxes(key, List.of(atLimit));
-    assertEquals(OptionalInt.empty(), store().outboxPending(key, atLimit));
+    assertEquals(java.util.Optional.empty(), store().outboxPending(key, atLimit));
   }
 
   // Two messages (two groups) in one queue batch: one to a plain address, one to an address whose

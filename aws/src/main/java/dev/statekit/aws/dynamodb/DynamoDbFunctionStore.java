@@ -20,6 +20,7 @@ import dev.statekit.runtime.store.FunctionStore;
 import dev.statekit.runtime.store.LoadResult;
 import dev.statekit.runtime.store.OutboxEntry;
 import dev.statekit.runtime.store.OutboxKey;
+import dev.statekit.runtime.store.OutboxTries;
 import dev.statekit.runtime.store.SortedKeys;
 import dev.statekit.runtime.store.SpilledMark;
 import dev.statekit.runtime.store.StateTooLargeException;
@@ -36,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -275,7 +275,7 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   }
 
   @Override
-  public OptionalInt outboxPending(OutboxKey key, Address address) {
+  public Optional<OutboxTries> outboxPending(OutboxKey key, Address address) {
     String text = DynamoDbOutboxItems.text(address);
     Map<String, AttributeValue> item =
         call(
@@ -287,16 +287,19 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                             b.tableName(table)
                                 .key(DynamoDbOutboxItems.key(key))
                                 .consistentRead(true)
-                                .projectionExpression("a, #n")
+                                .projectionExpression("a, #n, #o")
                                 .expressionAttributeNames(
-                                    Map.of("#n", DynamoDbOutboxItems.attemptsOf(text))))
+                                    Map.of(
+                                        "#n",
+                                        DynamoDbOutboxItems.attemptsOf(text),
+                                        "#o",
+                                        DynamoDbOutboxItems.outOf(text))))
                     .item());
     AttributeValue addresses = item == null ? null : item.get(DynamoDbOutboxItems.ADDRESSES);
     if (addresses == null || !addresses.hasSs() || !addresses.ss().contains(text)) {
-      return OptionalInt.empty();
+      return Optional.empty();
     }
-    AttributeValue attempts = item.get(DynamoDbOutboxItems.attemptsOf(text));
-    return OptionalInt.of(attempts == null ? 0 : Integer.parseInt(attempts.n()));
+    return Optional.of(DynamoDbOutboxItems.tries(item, text));
   }
 
   @Override
@@ -312,7 +315,13 @@ public final class DynamoDbFunctionStore implements FunctionStore {
       texts.add(text);
       String name = "#n" + names.size();
       names.put(name, DynamoDbOutboxItems.attemptsOf(text));
-      counts.append(counts.length() == 0 ? " REMOVE " : ", ").append(name);
+      String outName = "#n" + names.size();
+      names.put(outName, DynamoDbOutboxItems.outOf(text));
+      counts
+          .append(counts.length() == 0 ? " REMOVE " : ", ")
+          .append(name)
+          .append(", ")
+          .append(outName);
     }
     try {
       call(
@@ -364,13 +373,24 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   }
 
   @Override
-  public void outboxesTried(OutboxKey key, Collection<Address> addresses, long triedAtMillis) {
+  public void outboxesTried(OutboxKey key, Map<Address, Set<String>> out, long triedAtMillis) {
     Map<String, String> names = new HashMap<>();
-    StringBuilder counts = new StringBuilder();
-    for (Address address : addresses) {
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":tried", DynamoDbStateItems.number(triedAtMillis));
+    StringBuilder adds = new StringBuilder();
+    for (Map.Entry<Address, Set<String>> tried : out.entrySet()) {
+      String text = DynamoDbOutboxItems.text(tried.getKey());
       String name = "#n" + names.size();
-      names.put(name, DynamoDbOutboxItems.attemptsOf(DynamoDbOutboxItems.text(address)));
-      counts.append(counts.length() == 0 ? " ADD " : ", ").append(name).append(" :one");
+      names.put(name, DynamoDbOutboxItems.attemptsOf(text));
+      values.put(":one", DynamoDbStateItems.number(1));
+      adds.append(adds.length() == 0 ? " ADD " : ", ").append(name).append(" :one");
+      if (!tried.getValue().isEmpty()) {
+        String outName = "#n" + names.size();
+        String outValue = ":o" + values.size();
+        names.put(outName, DynamoDbOutboxItems.outOf(text));
+        values.put(outValue, AttributeValue.fromSs(List.copyOf(tried.getValue())));
+        adds.append(", ").append(outName).append(' ').append(outValue);
+      }
     }
     try {
       call(
@@ -380,17 +400,12 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                   b -> {
                     b.tableName(table)
                         .key(DynamoDbOutboxItems.key(key))
-                        .updateExpression("SET tried = :tried" + counts)
-                        .conditionExpression("attribute_exists(pk)");
+                        .updateExpression("SET tried = :tried" + adds)
+                        .conditionExpression("attribute_exists(pk)")
+                        .expressionAttributeValues(values);
                     if (!names.isEmpty()) {
                       b.expressionAttributeNames(names);
                     }
-                    b.expressionAttributeValues(
-                        names.isEmpty()
-                            ? Map.of(":tried", DynamoDbStateItems.number(triedAtMillis))
-                            : Map.of(
-                                ":tried", DynamoDbStateItems.number(triedAtMillis),
-                                ":one", DynamoDbStateItems.number(1)));
                   }));
     } catch (ConditionalCheckFailedException gone) {
       // Delivered meanwhile.

@@ -172,7 +172,8 @@ final class SimStore implements FunctionStore {
   }
 
   @Override
-  public java.util.OptionalInt outboxPending(OutboxKey key, Address address) {
+  public java.util.Optional<dev.statekit.runtime.store.OutboxTries> outboxPending(
+      OutboxKey key, Address address) {
     return call("outbox pending " + address, false, () -> real.outboxPending(key, address));
   }
 
@@ -195,10 +196,11 @@ final class SimStore implements FunctionStore {
   }
 
   @Override
-  public void outboxesTried(OutboxKey key, Collection<Address> addresses, long triedAtMillis) {
+  public void outboxesTried(
+      OutboxKey key, java.util.Map<Address, java.util.Set<String>> out, long triedAtMillis) {
     run(
-        "outboxes tried " + key.id() + " " + addresses,
-        () -> real.outboxesTried(key, addresses, triedAtMillis));
+        "outboxes tried " + key.id() + " " + out.keySet(),
+        () -> real.outboxesTried(key, out, triedAtMillis));
   }
 
   @Override

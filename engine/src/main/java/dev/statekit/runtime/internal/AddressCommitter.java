@@ -8,6 +8,7 @@ import dev.statekit.runtime.store.AddressState;
 import dev.statekit.runtime.store.Commit;
 import dev.statekit.runtime.store.CommitConflictException;
 import dev.statekit.runtime.store.OutboxKey;
+import dev.statekit.runtime.store.OutboxTries;
 import dev.statekit.runtime.store.SpilledMark;
 import dev.statekit.runtime.store.StoreException;
 import dev.statekit.runtime.store.StoreUnavailableException;
@@ -20,7 +21,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -303,9 +304,9 @@ final class AddressCommitter {
       return true;
     }
     OutboxKey key = loaded.outboxKey();
-    OptionalInt tries =
-        key == null ? OptionalInt.of(0) : settings.store.outboxPending(key, address);
-    return tries.isEmpty() || deliverPrevious(previous, key, tries.getAsInt(), duplicates);
+    Optional<OutboxTries> tries =
+        key == null ? Optional.of(OutboxTries.NONE) : settings.store.outboxPending(key, address);
+    return tries.isEmpty() || deliverPrevious(previous, key, tries.get(), duplicates);
   }
 
   /**
@@ -314,14 +315,17 @@ final class AddressCommitter {
    * carries on; else the try counts on its registration, and the address's messages wait.
    */
   private boolean deliverPrevious(
-      Outbox previous, OutboxKey key, int tries, Set<InboundInvocation> duplicates) {
+      Outbox previous, OutboxKey key, OutboxTries tries, Set<InboundInvocation> duplicates) {
     PendingOutbox pending = new PendingOutbox(address, loaded.outboxVersion(), previous);
-    Undelivered failed = delivery.deliver(List.of(pending), true).get(address);
-    if (failed != null && !OutboxOutcomes.deadLetterIfLast(settings, pending, failed, tries + 1)) {
+    Undelivered failed =
+        delivery.deliver(List.of(pending), true, Map.of(address, tries.out())).get(address);
+    int attempts = tries.attempts() + 1;
+    if (failed != null && !OutboxOutcomes.deadLetterIfLast(settings, pending, failed, attempts)) {
       if (key != null) {
-        OutboxOutcomes.tried(settings, key, List.of(address));
+        OutboxOutcomes.tried(
+            settings, key, Map.of(address, Undelivered.out(pending, failed, tries.out())));
       }
-      waitFor(failed, tries + 1, duplicates);
+      waitFor(failed, attempts, duplicates);
       return false;
     }
     settings.delivered.record(address, previous.getIncarnation(), loaded.outboxVersion());

@@ -156,25 +156,25 @@ public final class BatchProcessor {
     }
     Map<Address, AddressCommitter> committers = new LinkedHashMap<>();
     work.forEach(c -> committers.put(c.address(), c));
-    Set<Address> pending = new HashSet<>();
+    Map<Address, Set<String>> pending = new HashMap<>();
     for (PendingOutbox outbox : outboxes) {
       Undelivered undelivered = failed.get(outbox.address());
       if (undelivered != null
           && !OutboxOutcomes.deadLetterIfLast(settings, outbox, undelivered, 1)) {
-        pending.add(outbox.address());
+        pending.put(outbox.address(), Undelivered.out(outbox, undelivered, Set.of()));
         undeliveredYet(committers.get(outbox.address()), undelivered);
         continue;
       }
       settings.delivered.record(
           outbox.address(), outbox.outbox().getIncarnation(), outbox.version());
     }
-    Map<OutboxKey, List<Address>> tried = new LinkedHashMap<>();
+    Map<OutboxKey, Map<Address, Set<String>>> tried = new LinkedHashMap<>();
     pending.forEach(
-        address ->
-            tried.computeIfAbsent(outboxKeys.get(address), k -> new ArrayList<>()).add(address));
-    tried.forEach((key, addresses) -> OutboxOutcomes.tried(settings, key, addresses));
+        (address, out) ->
+            tried.computeIfAbsent(outboxKeys.get(address), k -> new HashMap<>()).put(address, out));
+    tried.forEach((key, out) -> OutboxOutcomes.tried(settings, key, out));
     settings.hook.reached(FaultHook.Step.DELIVERED, null);
-    byKey(work).forEach((key, registered) -> settle(key, registered, pending));
+    byKey(work).forEach((key, registered) -> settle(key, registered, pending.keySet()));
     settings.hook.reached(FaultHook.Step.SETTLED, null);
   }
 

@@ -45,13 +45,22 @@ final class OutboxDelivery {
    * @return what did not go out, by address (empty when all went out)
    */
   Map<Address, Undelivered> deliver(List<PendingOutbox> outboxes, boolean resend) {
+    return deliver(outboxes, resend, Map.of());
+  }
+
+  /**
+   * Delivers all but what earlier tries delivered: {@code out}, by address, names their egress
+   * records and dead letters ({@link Undelivered#out}), which are skipped.
+   */
+  Map<Address, Undelivered> deliver(
+      List<PendingOutbox> outboxes, boolean resend, Map<Address, Set<String>> out) {
     Map<Address, Undelivered> failures = new ConcurrentHashMap<>();
     if (outboxes.isEmpty()) {
       return failures;
     }
     List<Callable<Void>> steps = new ArrayList<>();
     steps.add(() -> sendBundles(outboxes, resend, failures));
-    egressBySink(outboxes, failures)
+    egressBySink(outboxes, out, failures)
         .forEach(
             (sink, records) ->
                 steps.add(
@@ -62,7 +71,11 @@ final class OutboxDelivery {
     List<Sent> deadLetters = new ArrayList<>();
     for (PendingOutbox pending : outboxes) {
       List<DeadLetter> letters = pending.outbox().getDeadLettersList();
+      Set<String> skip = out.getOrDefault(pending.address(), Set.of());
       for (int i = 0; i < letters.size(); i++) {
+        if (skip.contains(Undelivered.deadLetterItem(i))) {
+          continue;
+        }
         deadLetters.add(new Sent(pending.address(), i, DeadLetters.message(letters.get(i))));
       }
     }
@@ -155,11 +168,17 @@ final class OutboxDelivery {
   }
 
   private Map<EgressSink, List<Routed>> egressBySink(
-      List<PendingOutbox> outboxes, Map<Address, Undelivered> failures) {
+      List<PendingOutbox> outboxes,
+      Map<Address, Set<String>> out,
+      Map<Address, Undelivered> failures) {
     Map<EgressSink, List<Routed>> bySink = new LinkedHashMap<>();
     for (PendingOutbox pending : outboxes) {
       List<OutgoingEgress> egress = pending.outbox().getEgressList();
+      Set<String> skip = out.getOrDefault(pending.address(), Set.of());
       for (int i = 0; i < egress.size(); i++) {
+        if (skip.contains(Undelivered.egressItem(i))) {
+          continue;
+        }
         OutgoingEgress record = egress.get(i);
         try {
           EgressRoutes.Routed routed =

@@ -8,6 +8,8 @@ import dev.statekit.runtime.store.StoreException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * What becomes of an outbox after a delivery: taken off its registration once out, or, when what
@@ -28,12 +30,13 @@ final class OutboxOutcomes {
   }
 
   /**
-   * Counts a failed try of the outboxes of {@code addresses} on their registration. Should that
-   * fail, they are only tried more often than {@code maxAttempts} before their dead letters.
+   * Counts a failed try of the outboxes of the addresses of {@code out} on their registration, with
+   * what of each went out all the same. Should that fail, they are only tried more often than
+   * {@code maxAttempts} before their dead letters, and what went out may go again.
    */
-  static void tried(RuntimeSettings settings, OutboxKey key, Collection<Address> addresses) {
+  static void tried(RuntimeSettings settings, OutboxKey key, Map<Address, Set<String>> out) {
     try {
-      settings.store.outboxesTried(key, addresses, settings.clock.millis());
+      settings.store.outboxesTried(key, out, settings.clock.millis());
     } catch (StoreException e) {
       // As said.
     }

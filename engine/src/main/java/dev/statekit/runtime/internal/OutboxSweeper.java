@@ -5,8 +5,10 @@ import dev.statekit.runtime.store.AddressState;
 import dev.statekit.runtime.store.OutboxEntry;
 import dev.statekit.runtime.store.StoreException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -66,8 +68,10 @@ final class OutboxSweeper {
           }
         }
       }
-      Map<Address, Undelivered> failed = delivery.deliver(pending, true);
-      List<Address> stillPending = new ArrayList<>();
+      Map<Address, Set<String>> out = new HashMap<>();
+      pending.forEach(outbox -> out.put(outbox.address(), entry.tries(outbox.address()).out()));
+      Map<Address, Undelivered> failed = delivery.deliver(pending, true, out);
+      Map<Address, Set<String>> stillPending = new HashMap<>();
       for (PendingOutbox outbox : pending) {
         Undelivered undelivered = failed.get(outbox.address());
         if (undelivered == null
@@ -76,7 +80,8 @@ final class OutboxSweeper {
           done.add(outbox.address());
           settled.incrementAndGet();
         } else {
-          stillPending.add(outbox.address());
+          stillPending.put(
+              outbox.address(), Undelivered.out(outbox, undelivered, out.get(outbox.address())));
         }
       }
       if (stillPending.isEmpty()

@@ -23,6 +23,7 @@ public final class DynamoDbOutboxItems {
   public static final String ADDRESSES = "a";
   static final String REGISTRATIONS = "r";
   private static final String ATTEMPTS = "n:";
+  private static final String OUT = "o:";
   static final String TRIED = "tried";
 
   private DynamoDbOutboxItems() {}
@@ -54,14 +55,34 @@ public final class DynamoDbOutboxItems {
       stored.ss().forEach(text -> addresses.add(address(text)));
     }
     Map<Address, Integer> attempts = new HashMap<>();
+    Map<Address, Set<String>> out = new HashMap<>();
     for (Address address : addresses) {
       AttributeValue count = item.get(attemptsOf(text(address)));
       if (count != null) {
         attempts.put(address, (int) longOf(count));
       }
+      out.put(address, outOf(item.get(outOf(text(address)))));
     }
     return new OutboxEntry(
-        key, addresses, longOf(item.get(REGISTRATIONS)), attempts, longOf(item.get(TRIED)));
+        key, addresses, longOf(item.get(REGISTRATIONS)), attempts, out, longOf(item.get(TRIED)));
+  }
+
+  /** An address's {@link dev.statekit.runtime.store.OutboxTries} as the item stores them. */
+  public static OutboxTries tries(Map<String, AttributeValue> item, String addressText) {
+    return new OutboxTries(
+        (int) longOf(item.get(attemptsOf(addressText))), outOf(item.get(outOf(addressText))));
+  }
+
+  private static Set<String> outOf(AttributeValue set) {
+    return set != null && set.hasSs() ? Set.copyOf(set.ss()) : Set.of();
+  }
+
+  /**
+   * The string set of what of an address's outbox failed tries delivered all the same ({@link
+   * #text} form).
+   */
+  public static String outOf(String addressText) {
+    return OUT + addressText;
   }
 
   /** The attribute that counts the failed tries of an address's outbox ({@link #text} form). */

@@ -5,7 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * Where the runtime keeps function state, durable timers, the registrations of outboxes not yet
@@ -61,11 +61,12 @@ public interface FunctionStore {
 
   /**
    * Whether {@code address} is still registered under {@code key}, as of the latest write (its
-   * outbox is not known delivered), and if so how many tries to deliver it failed.
+   * outbox is not known delivered), and if so how many tries to deliver it failed and what they
+   * delivered all the same.
    *
    * @return empty if it is not registered there
    */
-  OptionalInt outboxPending(OutboxKey key, Address address);
+  Optional<OutboxTries> outboxPending(OutboxKey key, Address address);
 
   /**
    * Records that the outboxes of {@code addresses} registered under {@code key} were delivered (or
@@ -87,12 +88,15 @@ public interface FunctionStore {
   List<OutboxEntry> dueOutboxes(int shard, long dueBy, long triedBefore, int limit);
 
   /**
-   * Records that a try to deliver the outboxes of {@code addresses} registered under {@code key}
-   * failed at {@code triedAtMillis}: one attempt more for each, and no sweep takes the registration
-   * up again until {@code triedAtMillis} is long enough ago. Nothing happens for a key no longer
+   * Records that a try to deliver the outboxes of the addresses of {@code out} registered under
+   * {@code key} failed at {@code triedAtMillis}: one attempt more for each, what of each went out
+   * all the same added to its {@link OutboxTries#out()}, and no sweep takes the registration up
+   * again until {@code triedAtMillis} is long enough ago. Nothing happens for a key no longer
    * registered.
+   *
+   * @param out by address, what of its outbox this try delivered (may be empty)
    */
-  void outboxesTried(OutboxKey key, Collection<Address> addresses, long triedAtMillis);
+  void outboxesTried(OutboxKey key, Map<Address, Set<String>> out, long triedAtMillis);
 
   /**
    * Keeps marks that leave {@code address}'s item, each until its expiry. A mark whose stored

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -106,7 +105,8 @@ public final class InMemoryFunctionStore implements FunctionStore {
     OutboxEntry before = outboxes(key.shard()).get(sortKey);
     Set<Address> registered = new LinkedHashSet<>(addresses);
     if (before == null) {
-      outboxes(key.shard()).put(sortKey, new OutboxEntry(key, registered, 1, Map.of(), 0));
+      outboxes(key.shard())
+          .put(sortKey, new OutboxEntry(key, registered, 1, Map.of(), Map.of(), 0));
       return;
     }
     registered.addAll(before.addresses());
@@ -118,15 +118,16 @@ public final class InMemoryFunctionStore implements FunctionStore {
                 registered,
                 before.registrations() + 1,
                 before.attempts(),
+                before.out(),
                 before.triedAtMillis()));
   }
 
   @Override
-  public synchronized OptionalInt outboxPending(OutboxKey key, Address address) {
+  public synchronized Optional<OutboxTries> outboxPending(OutboxKey key, Address address) {
     OutboxEntry entry = outboxes(key.shard()).get(DynamoDbOutboxItems.sortKey(key));
     return entry != null && entry.addresses().contains(address)
-        ? OptionalInt.of(entry.attempts(address))
-        : OptionalInt.empty();
+        ? Optional.of(entry.tries(address))
+        : Optional.empty();
   }
 
   @Override
@@ -139,8 +140,10 @@ public final class InMemoryFunctionStore implements FunctionStore {
               left.removeAll(addresses);
               Map<Address, Integer> attempts = new HashMap<>(entry.attempts());
               attempts.keySet().removeAll(addresses);
+              Map<Address, Set<String>> out = new HashMap<>(entry.out());
+              out.keySet().removeAll(addresses);
               return new OutboxEntry(
-                  key, left, entry.registrations(), attempts, entry.triedAtMillis());
+                  key, left, entry.registrations(), attempts, out, entry.triedAtMillis());
             });
   }
 
@@ -172,15 +175,22 @@ public final class InMemoryFunctionStore implements FunctionStore {
 
   @Override
   public synchronized void outboxesTried(
-      OutboxKey key, Collection<Address> addresses, long triedAtMillis) {
+      OutboxKey key, Map<Address, Set<String>> tried, long triedAtMillis) {
     outboxes(key.shard())
         .computeIfPresent(
             DynamoDbOutboxItems.sortKey(key),
             (k, entry) -> {
               Map<Address, Integer> attempts = new HashMap<>(entry.attempts());
-              addresses.forEach(address -> attempts.merge(address, 1, Integer::sum));
+              Map<Address, Set<String>> out = new HashMap<>(entry.out());
+              tried.forEach(
+                  (address, items) -> {
+                    attempts.merge(address, 1, Integer::sum);
+                    Set<String> all = new HashSet<>(out.getOrDefault(address, Set.of()));
+                    all.addAll(items);
+                    out.put(address, all);
+                  });
               return new OutboxEntry(
-                  key, entry.addresses(), entry.registrations(), attempts, triedAtMillis);
+                  key, entry.addresses(), entry.registrations(), attempts, out, triedAtMillis);
             });
   }
 

@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -314,7 +316,7 @@ abstract class FunctionStoreContract {
     store().registerOutboxes(key, List.of(a, b));
     store().registerOutboxes(key, List.of(c));
 
-    assertEquals(java.util.OptionalInt.of(0), store().outboxPending(key, a));
+    assertEquals(Optional.of(OutboxTries.NONE), store().outboxPending(key, a));
     assertTrue(store().outboxPending(key, address("reg-other")).isEmpty());
     assertTrue(registrations(5, 9_999, 1).isEmpty(), "not due yet");
     OutboxEntry due = registrations(5, 10_000, 1).get(0);
@@ -322,17 +324,23 @@ abstract class FunctionStoreContract {
     assertEquals(2, due.registrations());
     assertEquals(0, due.attempts(a));
 
-    store().outboxesTried(key, List.of(a, b), 11_000);
+    store().outboxesTried(key, Map.of(a, Set.of(), b, Set.of("e0", "d1")), 11_000);
     store().settleOutboxes(key, List.of(a));
     assertTrue(store().outboxPending(key, a).isEmpty());
-    assertEquals(java.util.OptionalInt.of(1), store().outboxPending(key, b));
-    store().outboxesTried(key, List.of(b), 12_000);
+    assertEquals(
+        Optional.of(new OutboxTries(1, Set.of("e0", "d1"))), store().outboxPending(key, b));
+    store().outboxesTried(key, Map.of(b, Set.of("e0", "e2")), 12_000);
     assertTrue(registrations(5, 20_000, 12_000).isEmpty(), "tried since");
     OutboxEntry tried = registrations(5, 20_000, 12_001).get(0);
     assertEquals(2, tried.attempts(b), "each failed try counts for the address tried");
     assertEquals(0, tried.attempts(c), "the tries of others do not count for it");
     assertEquals(java.util.Map.of(b, 2), tried.attempts(), "a settled address's count goes");
-    assertEquals(java.util.OptionalInt.of(0), store().outboxPending(key, c));
+    assertEquals(
+        new OutboxTries(2, Set.of("e0", "d1", "e2")),
+        tried.tries(b),
+        "what went out adds up over the tries");
+    assertEquals(OutboxTries.NONE, tried.tries(a), "a settled address's items go");
+    assertEquals(Optional.of(OutboxTries.NONE), store().outboxPending(key, c));
 
     assertFalse(store().removeOutboxes(key, 1), "a registration was added since");
     assertTrue(store().removeOutboxes(key, 2));
