@@ -5,6 +5,7 @@ import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,6 +26,12 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
 
   /** In a list, the route of the output before ({@link #writeAll}): most lists have one route. */
   private static final short AS_BEFORE = -2;
+
+  /** The most {@link DataOutputStream#writeUTF} writes. */
+  private static final int MAX_SHORT_BYTES = 65_535;
+
+  /** More than any item holds: a longer string is a corrupt one, refused before it is allocated. */
+  private static final int MAX_LONG_BYTES = 16 << 20;
 
   static StoredOutput of(String route, String source, EgressRecord record) {
     return new StoredOutput(route, record.id(), source, record.key().orElse(null), record.value());
@@ -60,14 +67,37 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
         + (before != null && route.equals(before.route) || Routes.legacyIndex(route) >= 0
             ? 0
             : 2 + route.length())
-        + 2
-        + id.length()
-        + 2
-        + source.length()
+        + textSize(id)
+        + textSize(source)
         + 1
-        + (key == null ? 0 : 2 + key.length())
+        + (key == null ? 0 : textSize(key))
         + 4
         + value.length;
+  }
+
+  /** A string's bytes as written (for ASCII), in the list's format its own length asks for. */
+  private static int textSize(String text) {
+    return (isLong(text) ? 4 : 2) + text.length();
+  }
+
+  /**
+   * Whether {@code text} is past what {@link DataOutputStream#writeUTF} writes (65,535 bytes): a
+   * record key or id built from a long key. A list holding one is written in the long format.
+   */
+  private static boolean isLong(String text) {
+    if (text.length() <= MAX_SHORT_BYTES / 3) {
+      return false;
+    }
+    long bytes = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      bytes += c >= 1 && c <= 0x7F ? 1 : c <= 0x7FF ? 2 : 3;
+    }
+    return bytes > MAX_SHORT_BYTES;
+  }
+
+  private boolean hasLongText() {
+    return isLong(route) || isLong(id) || isLong(source) || (key != null && isLong(key));
   }
 
   /** The bytes {@link #writeAll} writes for {@code outputs} but their count. */
@@ -81,12 +111,17 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
     return bytes;
   }
 
-  /** Writes the outputs, their count first. */
+  /**
+   * Writes the outputs, their count first. A list with a string past 65,535 bytes is written in the
+   * long format, its count negative ({@code -1 - count}) and every string as an int length and
+   * UTF-8; any other list as before, so that a process of an earlier version reads it.
+   */
   static void writeAll(DataOutputStream out, List<StoredOutput> outputs) throws IOException {
-    out.writeInt(outputs.size());
+    boolean longFormat = outputs.stream().anyMatch(StoredOutput::hasLongText);
+    out.writeInt(longFormat ? -1 - outputs.size() : outputs.size());
     String before = null;
     for (StoredOutput output : outputs) {
-      output.write(out, before);
+      output.write(out, before, longFormat);
       before = output.route;
     }
   }
@@ -95,15 +130,17 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
   static List<StoredOutput> readAll(DataInputStream in) throws IOException {
     List<StoredOutput> outputs = new ArrayList<>();
     String before = null;
-    for (int n = in.readInt(); n > 0; n--) {
-      StoredOutput output = read(in, before);
+    int count = in.readInt();
+    boolean longFormat = count < 0;
+    for (int n = longFormat ? -1 - count : count; n > 0; n--) {
+      StoredOutput output = read(in, before, longFormat);
       outputs.add(output);
       before = output.route;
     }
     return outputs;
   }
 
-  private void write(DataOutputStream out, String before) throws IOException {
+  private void write(DataOutputStream out, String before, boolean longFormat) throws IOException {
     int legacy = Routes.legacyIndex(route);
     if (route.equals(before)) {
       out.writeShort(AS_BEFORE);
@@ -112,23 +149,48 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
       out.writeShort(legacy);
     } else {
       out.writeShort(NAMED);
-      out.writeUTF(route);
+      writeText(out, route, longFormat);
     }
-    out.writeUTF(id);
-    out.writeUTF(source);
+    writeText(out, id, longFormat);
+    writeText(out, source, longFormat);
     out.writeBoolean(key != null);
     if (key != null) {
-      out.writeUTF(key);
+      writeText(out, key, longFormat);
     }
     out.writeInt(value.length);
     out.write(value);
   }
 
-  private static StoredOutput read(DataInputStream in, String before) throws IOException {
+  private static void writeText(DataOutputStream out, String text, boolean longFormat)
+      throws IOException {
+    if (longFormat) {
+      byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+      out.writeInt(bytes.length);
+      out.write(bytes);
+    } else {
+      out.writeUTF(text);
+    }
+  }
+
+  private static String readText(DataInputStream in, boolean longFormat) throws IOException {
+    if (!longFormat) {
+      return in.readUTF();
+    }
+    int length = in.readInt();
+    if (length < 0 || length > MAX_LONG_BYTES) {
+      throw new IOException("an output's string of " + length + " bytes");
+    }
+    byte[] bytes = new byte[length];
+    in.readFully(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private static StoredOutput read(DataInputStream in, String before, boolean longFormat)
+      throws IOException {
     short index = in.readShort();
     String route;
     if (index == NAMED) {
-      route = in.readUTF();
+      route = readText(in, longFormat);
     } else if (index == AS_BEFORE) {
       if (before == null) {
         throw new IOException("an output names the route of none before it");
@@ -139,9 +201,9 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
     } else {
       throw new IOException("an output's route is " + index);
     }
-    String id = in.readUTF();
-    String source = in.readUTF();
-    String key = in.readBoolean() ? in.readUTF() : null;
+    String id = readText(in, longFormat);
+    String source = readText(in, longFormat);
+    String key = in.readBoolean() ? readText(in, longFormat) : null;
     byte[] value = new byte[in.readInt()];
     in.readFully(value);
     return new StoredOutput(route, id, source, key, value);
