@@ -79,6 +79,14 @@ abstract class CommitRoundFaultsContract extends RuntimeFixture {
             MessageBuilder.forAddress(context.self()).withValue("e:0:" + tag + "-" + i).build());
       }
     }
+    if (cmd.equals("setodd")) {
+      // A token cut inside a character (no message text can carry one), or one too long.
+      String token = parts[3].equals("long") ? "t".repeat(1_025) : parts[3] + "\uD83D";
+      context.sendAfter(
+          Duration.ofMinutes(1),
+          MessageBuilder.forAddress(context.self()).withValue("fire:0:" + tag).build(),
+          token);
+    }
     if (cmd.equals("setbad")) {
       context.sendAfter(
           Duration.ofMinutes(1),
@@ -593,6 +601,31 @@ abstract class CommitRoundFaultsContract extends RuntimeFixture {
    * DynamoDB refuses: the two valid messages were dead-lettered with it. It now waits for a commit
    * of its own.
    */
+  /**
+   * A cancellation token is a key of its owner's item: one holding half a character reached
+   * DynamoDB as another text, so cancelling it found nothing and its message came all the same.
+   * Such a token, or one past 1,024 bytes, is refused with the message that set it, and says why.
+   */
+  @Test
+  void aTokenCutInsideACharacterOrTooLongIsRefusedSayingWhy() {
+    FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
+    Address room = address(ROOM, "odd-token");
+    enqueue(message(room, "setodd:0:o:tok"));
+    enqueue(message(room, "setodd:0:l:long"));
+    enqueue(message(room, "set:0:s:fine"));
+    drain(runtime);
+
+    List<String> letters = deadLetterErrors();
+    assertEquals(2, letters.size(), letters::toString);
+    assertTrue(
+        letters.stream().anyMatch(l -> l.contains("half a character at index 3")),
+        letters::toString);
+    assertTrue(
+        letters.stream().anyMatch(l -> l.contains("1025 bytes, more than the 1024")),
+        letters::toString);
+    assertEquals(1, value(room, COUNT), "only the message with a fine token applied");
+  }
+
   @Test
   void aRefusedDelayedMessageAfterTimerHeavyMessagesDoesNotTakeThemToTheDeadLetterQueue() {
     FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());

@@ -18,9 +18,62 @@ final class AddressLimit {
 
   private AddressLimit() {}
 
+  /** The most bytes of a cancellation token, in UTF-8. */
+  static final int MAX_TOKEN_BYTES = 1_024;
+
   /** Why {@code address} cannot be kept, or null if it can. */
   static String problem(Address address) {
     String text = address.toString();
+    long bytes = utf8Bytes(text);
+    if (bytes < 0) {
+      return "The address "
+          + shown(text)
+          + " holds half a character at index "
+          + (-1 - bytes)
+          + " (an unpaired surrogate, as cutting a string inside an emoji leaves), which no"
+          + " DynamoDB key can hold; cut ids at whole characters (code points)";
+    }
+    if (bytes <= MAX_BYTES) {
+      return null;
+    }
+    return "The address "
+        + shown(text)
+        + " takes "
+        + bytes
+        + " bytes, more than the "
+        + MAX_BYTES
+        + " an address may take (its state is kept under its text, and a DynamoDB key holds"
+        + " 2,048 bytes); use a shorter id, for example a hash of the long one";
+  }
+
+  /**
+   * Why a cancellation token cannot be kept, or null if it can. It is a key of its owner's item and
+   * an attribute name of the request that frees it: half a character would reach DynamoDB as
+   * another text, so its cancellation would find nothing, and the timer would fire all the same.
+   */
+  static String tokenProblem(String token) {
+    long bytes = utf8Bytes(token);
+    if (bytes < 0) {
+      return "The cancellation token "
+          + shown(token)
+          + " holds half a character at index "
+          + (-1 - bytes)
+          + " (an unpaired surrogate), which DynamoDB cannot keep as it is; cut tokens at whole"
+          + " characters (code points)";
+    }
+    return bytes <= MAX_TOKEN_BYTES
+        ? null
+        : "The cancellation token "
+            + shown(token)
+            + " takes "
+            + bytes
+            + " bytes, more than the "
+            + MAX_TOKEN_BYTES
+            + " a token may take; use a shorter token, for example a hash of the long one";
+  }
+
+  /** Bytes of {@code text} in UTF-8, or {@code -1 - index} of its first unpaired surrogate. */
+  private static long utf8Bytes(String text) {
     long bytes = 0;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
@@ -34,27 +87,12 @@ final class AddressLimit {
         bytes += 4;
         i++;
       } else if (Character.isSurrogate(c)) {
-        return "The address "
-            + shown(text)
-            + " holds half a character at index "
-            + i
-            + " (an unpaired surrogate, as cutting a string inside an emoji leaves), which no"
-            + " DynamoDB key can hold; cut ids at whole characters (code points)";
+        return -1L - i;
       } else {
         bytes += 3;
       }
     }
-    if (bytes <= MAX_BYTES) {
-      return null;
-    }
-    return "The address "
-        + shown(text)
-        + " takes "
-        + bytes
-        + " bytes, more than the "
-        + MAX_BYTES
-        + " an address may take (its state is kept under its text, and a DynamoDB key holds"
-        + " 2,048 bytes); use a shorter id, for example a hash of the long one";
+    return bytes;
   }
 
   private static String shown(String text) {

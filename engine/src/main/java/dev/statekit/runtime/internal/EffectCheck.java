@@ -214,6 +214,10 @@ final class EffectCheck {
       // Due now and never cancelled: it goes out with the commit like any message.
       return fits(message.targetAddress(), message.valueTypeName().asString(), message.rawValue());
     }
+    String tokenProblem = token == null ? null : AddressLimit.tokenProblem(token);
+    if (tokenProblem != null) {
+      return new IllegalArgumentException("A delayed message from " + self + ": " + tokenProblem);
+    }
     if (token != null && tokens.containsKey(token)) {
       return new IllegalStateException(
           "Cancellation token '"
