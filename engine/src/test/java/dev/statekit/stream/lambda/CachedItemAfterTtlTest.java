@@ -108,6 +108,46 @@ class CachedItemAfterTtlTest {
   }
 
   /**
+   * The same without a state TTL: a key whose state is cleared is written with an expiry one
+   * retention period out. Instance 1 wrote "a" (version 1, cached as written, no expiry); instance
+   * 2 clears it (version 2, expiring); a day on, TTL deletes it, and instance 2 writes it anew
+   * (version 1, count 2). Instance 1's copy, written a day before, must not pass for that item.
+   */
+  @Test
+  void aCopyThisProcessWroteIsNotUsedOnceTheKeyMayHaveExpiredAndComeBack() {
+    Pipeline pipeline =
+        Pipeline.from(BatchSource.records())
+            .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
+            .keyBy(record -> record.substring(0, 1))
+            .<String>process(
+                (record, context, out) -> {
+                  ValueState<Long> state = context.state(seen);
+                  if (record.value().endsWith("!")) {
+                    state.clear();
+                    return;
+                  }
+                  long n = state.value() == null ? 1 : state.value() + 1;
+                  state.update(n);
+                  out.collect(record.value() + "#" + n);
+                },
+                seen)
+            .to(EgressOutput.to(results, TypeName.of("test", "running"), Types.stringType()));
+    BatchPipeline first =
+        BatchPipeline.builder("clearing", pipeline).store(store).clock(clock).build();
+    BatchPipeline second =
+        BatchPipeline.builder("clearing", pipeline).store(store).clock(clock).build();
+
+    first.process(batch(100, "a")); // a#1: version 1, no expiry, cached by instance 1
+    second.process(batch(101, "a!")); // cleared: version 2, expires a day on
+    clock.advance(Duration.ofDays(2));
+    store.expire();
+    second.process(batch(102, "a", "a")); // written anew: version 1, count 2
+    assertEquals("a#2", last());
+    first.process(batch(104, "a"));
+    assertEquals("a#3", last(), "instance 1 wrote over the key with its two-day-old copy");
+  }
+
+  /**
    * The in-memory store, with its key items apart so that they can expire as DynamoDB's TTL deletes
    * them ({@link #expire}); a key written again after that starts at version 1, as an INSERT does.
    */

@@ -56,7 +56,12 @@ public final class BatchEngine {
     this.settings = settings;
     this.outputs = new OutputDelivery(settings.refusedOutputs());
     this.codec = shape.hasKeyedStage() ? new TimerCodec(shape.keySerde()) : null;
-    this.cache = new ItemCache(settings.maxCachedKeys());
+    long leastExpiryMs =
+        settings.stateTtlSeconds() > 0
+            ? Math.min(settings.retentionMs(), settings.stateTtlSeconds() * 1000)
+            : settings.retentionMs();
+    // Half of it: expiries are written in whole seconds, by other processes' clocks.
+    this.cache = new ItemCache(settings.maxCachedKeys(), leastExpiryMs / 2, settings.clock());
     this.decoded = new DecodedItems(settings.maxCachedKeys());
   }
 
