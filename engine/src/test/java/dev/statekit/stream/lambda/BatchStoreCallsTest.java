@@ -15,7 +15,6 @@ import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -79,110 +78,23 @@ class BatchStoreCallsTest {
   }
 
   /** The in-memory store, noting the thread of every call. */
-  private static final class Calls implements BatchStore {
-    private final InMemoryBatchStore store;
+  private static final class Calls extends ForwardingBatchStore {
     private final boolean waits;
     final Map<String, Boolean> threads = new ConcurrentHashMap<>();
 
     Calls(InMemoryBatchStore store, boolean waits) {
-      this.store = store;
+      super(store);
       this.waits = waits;
     }
 
-    private void note() {
+    @Override
+    void before() {
       threads.put(Thread.currentThread().getName(), true);
     }
 
     @Override
     public boolean callsWait() {
       return waits;
-    }
-
-    @Override
-    public Map<String, KeyItem> readKeys(
-        String pipeline, String operator, Collection<String> keys) {
-      note();
-      return store.readKeys(pipeline, operator, keys);
-    }
-
-    @Override
-    public Set<String> writeKeys(String pipeline, String operator, List<KeyWrite> writes) {
-      note();
-      return store.writeKeys(pipeline, operator, writes);
-    }
-
-    @Override
-    public List<SplitState> readSplits(String pipeline) {
-      note();
-      return store.readSplits(pipeline);
-    }
-
-    @Override
-    public void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt) {
-      note();
-      store.putAttempt(pipeline, split, attempt, expiresAt);
-    }
-
-    @Override
-    public boolean putAttemptInOrder(
-        String pipeline, String split, Attempt attempt, long expiresAt) {
-      note();
-      return store.putAttemptInOrder(pipeline, split, attempt, expiresAt);
-    }
-
-    @Override
-    public List<Attempt> latestAttempts(String pipeline, String split, int limit) {
-      note();
-      return store.latestAttempts(pipeline, split, limit);
-    }
-
-    @Override
-    public List<Attempt> attempts(String pipeline, String split, String from, String to) {
-      note();
-      return store.attempts(pipeline, split, from, to);
-    }
-
-    @Override
-    public Map<String, byte[]> readReceipts(String pipeline, String split, Collection<String> ids) {
-      note();
-      return store.readReceipts(pipeline, split, ids);
-    }
-
-    @Override
-    public void writeReceipts(
-        String pipeline, String split, Map<String, byte[]> receipts, long expiresAt) {
-      note();
-      store.writeReceipts(pipeline, split, receipts, expiresAt);
-    }
-
-    @Override
-    public boolean writeSplit(String pipeline, SplitState state) {
-      note();
-      return store.writeSplit(pipeline, state);
-    }
-
-    @Override
-    public boolean deleteSplit(String pipeline, SplitState state) {
-      note();
-      return store.deleteSplit(pipeline, state);
-    }
-
-    @Override
-    public void putTimers(String pipeline, List<TimerItem> timers) {
-      note();
-      store.putTimers(pipeline, timers);
-    }
-
-    @Override
-    public List<TimerItem> timersDueBy(String pipeline, long time, int limit) {
-      note();
-      return store.timersDueBy(pipeline, time, limit);
-    }
-
-    @Override
-    public void deleteTimers(String pipeline, Collection<String> ids) {
-      note();
-      store.deleteTimers(pipeline, ids);
     }
   }
 }

@@ -151,15 +151,14 @@ class CachedItemAfterTtlTest {
    * The in-memory store, with its key items apart so that they can expire as DynamoDB's TTL deletes
    * them ({@link #expire}); a key written again after that starts at version 1, as an INSERT does.
    */
-  private static final class TtlKeys implements BatchStore {
+  private static final class TtlKeys extends ForwardingBatchStore {
     private record Stored(KeyItem item, long expiresAt) {}
 
-    private final InMemoryBatchStore rest;
     private final ManualClock clock;
     private final Map<String, Stored> keys = new HashMap<>();
 
     TtlKeys(InMemoryBatchStore rest, ManualClock clock) {
-      this.rest = rest;
+      super(rest);
       this.clock = clock;
     }
 
@@ -207,68 +206,6 @@ class CachedItemAfterTtlTest {
         }
       }
       return conflicts;
-    }
-
-    @Override
-    public List<SplitState> readSplits(String pipeline) {
-      return rest.readSplits(pipeline);
-    }
-
-    @Override
-    public void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt) {
-      rest.putAttempt(pipeline, split, attempt, expiresAt);
-    }
-
-    @Override
-    public boolean putAttemptInOrder(
-        String pipeline, String split, Attempt attempt, long expiresAt) {
-      return rest.putAttemptInOrder(pipeline, split, attempt, expiresAt);
-    }
-
-    @Override
-    public List<Attempt> latestAttempts(String pipeline, String split, int limit) {
-      return rest.latestAttempts(pipeline, split, limit);
-    }
-
-    @Override
-    public List<Attempt> attempts(String pipeline, String split, String from, String to) {
-      return rest.attempts(pipeline, split, from, to);
-    }
-
-    @Override
-    public Map<String, byte[]> readReceipts(String pipeline, String split, Collection<String> ids) {
-      return rest.readReceipts(pipeline, split, ids);
-    }
-
-    @Override
-    public void writeReceipts(
-        String pipeline, String split, Map<String, byte[]> receipts, long expiresAt) {
-      rest.writeReceipts(pipeline, split, receipts, expiresAt);
-    }
-
-    @Override
-    public boolean writeSplit(String pipeline, SplitState state) {
-      return rest.writeSplit(pipeline, state);
-    }
-
-    @Override
-    public boolean deleteSplit(String pipeline, SplitState state) {
-      return rest.deleteSplit(pipeline, state);
-    }
-
-    @Override
-    public void putTimers(String pipeline, List<TimerItem> timers) {
-      rest.putTimers(pipeline, timers);
-    }
-
-    @Override
-    public List<TimerItem> timersDueBy(String pipeline, long time, int limit) {
-      return rest.timersDueBy(pipeline, time, limit);
-    }
-
-    @Override
-    public void deleteTimers(String pipeline, Collection<String> ids) {
-      rest.deleteTimers(pipeline, ids);
     }
   }
 }

@@ -229,12 +229,11 @@ class DecodedStateCacheTest {
    * The in-memory store, with its key items kept apart so that a test can put them back to an older
    * copy, as a restore of the table would.
    */
-  private static final class RestorableKeys implements BatchStore {
-    private final InMemoryBatchStore rest;
+  private static final class RestorableKeys extends ForwardingBatchStore {
     private final Map<String, KeyItem> keys = new HashMap<>();
 
     RestorableKeys(InMemoryBatchStore rest) {
-      this.rest = rest;
+      super(rest);
     }
 
     synchronized Map<String, KeyItem> keys() {
@@ -282,68 +281,6 @@ class DecodedStateCacheTest {
         }
       }
       return conflicts;
-    }
-
-    @Override
-    public List<SplitState> readSplits(String pipeline) {
-      return rest.readSplits(pipeline);
-    }
-
-    @Override
-    public void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt) {
-      rest.putAttempt(pipeline, split, attempt, expiresAt);
-    }
-
-    @Override
-    public boolean putAttemptInOrder(
-        String pipeline, String split, Attempt attempt, long expiresAt) {
-      return rest.putAttemptInOrder(pipeline, split, attempt, expiresAt);
-    }
-
-    @Override
-    public List<Attempt> latestAttempts(String pipeline, String split, int limit) {
-      return rest.latestAttempts(pipeline, split, limit);
-    }
-
-    @Override
-    public List<Attempt> attempts(String pipeline, String split, String from, String to) {
-      return rest.attempts(pipeline, split, from, to);
-    }
-
-    @Override
-    public Map<String, byte[]> readReceipts(String pipeline, String split, Collection<String> ids) {
-      return rest.readReceipts(pipeline, split, ids);
-    }
-
-    @Override
-    public void writeReceipts(
-        String pipeline, String split, Map<String, byte[]> receipts, long expiresAt) {
-      rest.writeReceipts(pipeline, split, receipts, expiresAt);
-    }
-
-    @Override
-    public boolean writeSplit(String pipeline, SplitState state) {
-      return rest.writeSplit(pipeline, state);
-    }
-
-    @Override
-    public boolean deleteSplit(String pipeline, SplitState state) {
-      return rest.deleteSplit(pipeline, state);
-    }
-
-    @Override
-    public void putTimers(String pipeline, List<TimerItem> timers) {
-      rest.putTimers(pipeline, timers);
-    }
-
-    @Override
-    public List<TimerItem> timersDueBy(String pipeline, long time, int limit) {
-      return rest.timersDueBy(pipeline, time, limit);
-    }
-
-    @Override
-    public void deleteTimers(String pipeline, Collection<String> ids) {
-      rest.deleteTimers(pipeline, ids);
     }
   }
 }
