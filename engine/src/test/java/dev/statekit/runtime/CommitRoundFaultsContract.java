@@ -606,6 +606,45 @@ abstract class CommitRoundFaultsContract extends RuntimeFixture {
    * DynamoDB as another text, so cancelling it found nothing and its message came all the same.
    * Such a token, or one past 1,024 bytes, is refused with the message that set it, and says why.
    */
+  /**
+   * A deploy changed the type of a function's value: every message to an address that holds the old
+   * type is dead-lettered without running. Three 150 KB messages in one batch are three dead
+   * letters that do not fit one commit together; each must still reach the dead-letter queue once.
+   */
+  @Test
+  void largeMessagesToAnAddressWhoseStateNoLongerFitsItsTypeAreEachDeadLettered() {
+    TypeName shape = TypeName.of("test", "shape");
+    Address address = address(shape, "changed");
+    FunctionRuntime before =
+        runtime(
+            b -> {},
+            StatefulFunctions.builder()
+                .withFunction(shape, (context, message) -> context.storage().set(COUNT, 1L), COUNT)
+                .build());
+    enqueue(MessageBuilder.forAddress(address).withValue("first").build());
+    drain(before);
+    ValueSpec<String> renamedType = ValueSpec.named("count").withUtf8StringType();
+    FunctionRuntime after =
+        runtime(
+            b -> b.maxAttempts(3),
+            StatefulFunctions.builder()
+                .withFunction(
+                    shape,
+                    (context, message) -> context.storage().set(renamedType, "x"),
+                    renamedType)
+                .build());
+    for (int i = 0; i < 3; i++) {
+      enqueue(MessageBuilder.forAddress(address).withValue(i + "p".repeat(150_000)).build());
+    }
+
+    drain(after);
+
+    List<String> letters = deadLetterErrors();
+    assertEquals(3, letters.size(), letters::toString);
+    assertTrue(letters.stream().allMatch(l -> l.contains("count")), letters::toString);
+    assertEquals(1, value(address, COUNT), "the stored value is left as it was");
+  }
+
   @Test
   void aTokenCutInsideACharacterOrTooLongIsRefusedSayingWhy() {
     FunctionRuntime runtime = runtime(b -> b.maxAttempts(5), functions());
