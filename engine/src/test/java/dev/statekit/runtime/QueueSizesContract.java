@@ -67,17 +67,17 @@ abstract class QueueSizesContract extends RuntimeFixture {
   static final TypeName TOKENED = TypeName.of("sizes", "tokened");
 
   /**
-   * {@code <keep id>:<chars>}: delays by a second a message of that many characters to that KEEP
-   * address, under a cancellation token of 4,500 CJK characters (3 bytes each in UTF-8).
+   * {@code <keep id>:<chars>}: delays by a second, under a cancellation token, a message to that
+   * KEEP address of 4,500 CJK characters (3 bytes each in UTF-8) and that many more characters.
    */
   static void tokened(Context context, Message message) {
     String[] parts = message.asUtf8String().split(":", 2);
     context.sendAfter(
         Duration.ofSeconds(1),
         MessageBuilder.forAddress(QueueCharactersContract.KEEP, parts[0])
-            .withValue("x".repeat(Integer.parseInt(parts[1])))
+            .withValue("\u6f22".repeat(4500) + "x".repeat(Integer.parseInt(parts[1])))
             .build(),
-        "\u6f22".repeat(4500));
+        "token");
   }
 
   static final TypeName ODD_SENDER = TypeName.of("sizes", "odd-sender");
@@ -216,8 +216,8 @@ abstract class QueueSizesContract extends RuntimeFixture {
   }
 
   // A delayed message whose timer body is 253,800 characters, under a queue message less its
-  // margin, but 9,000 bytes more in UTF-8: its token's 4,500 characters take 3 bytes each, past
-  // what a queue message holds. Either the send is refused at once, or the message arrives: never
+  // margin, but 9,000 bytes more in UTF-8: 4,500 of its characters take 3 bytes each, past what a
+  // queue message holds. Either the send is refused at once, or the message arrives: never
   // a timer the queue refuses on every sweep.
   @Test
   void aDelayedMessageIsMeasuredInBytesNotCharacters() {
