@@ -44,23 +44,21 @@ class KinesisShardsIT {
   private final CollectingEgressSink results = new CollectingEgressSink();
 
   private BatchPipeline pipeline() {
-    return BatchPipeline.builder("counts", counts()).store(new InMemoryBatchStore()).build();
-  }
-
-  private Pipeline counts() {
-    return Pipeline.from(BatchSource.records())
-        .decode(Serdes.json(Long.class))
-        .withWatermarks(
-            WatermarkStrategy.<Long>boundedOutOfOrderness(Duration.ZERO)
-                .withTimestamps(t -> t)
-                .withIdleTimeout(Duration.ofHours(1)))
-        .keyBy(t -> "all")
-        .window(Windows.tumbling(Duration.ofSeconds(1)))
-        .aggregate(
-            AggregateFunction.<Long>count(),
-            Serdes.longs(),
-            (String key, TimeWindow w, Long n) -> w.start() + "=" + n)
-        .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
+    Pipeline counts =
+        Pipeline.from(BatchSource.records())
+            .decode(Serdes.json(Long.class))
+            .withWatermarks(
+                WatermarkStrategy.<Long>boundedOutOfOrderness(Duration.ZERO)
+                    .withTimestamps(t -> t)
+                    .withIdleTimeout(Duration.ofHours(1)))
+            .keyBy(t -> "all")
+            .window(Windows.tumbling(Duration.ofSeconds(1)))
+            .aggregate(
+                AggregateFunction.<Long>count(),
+                Serdes.longs(),
+                (String key, TimeWindow w, Long n) -> w.start() + "=" + n)
+            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
+    return BatchPipeline.builder("counts", counts).store(new InMemoryBatchStore()).build();
   }
 
   @Test
@@ -106,47 +104,6 @@ class KinesisShardsIT {
     List<String> childSplits = children.stream().map(id -> stream + "/" + id).toList();
     assertEquals(List.of(), pipeline.registerSplits(childSplits), "the tick registered them");
     assertEquals(List.of(), shards.register(), "and lists nothing new again");
-  }
-
-  /**
-   * A shard gone past the stream's retention is no longer listed: its split is forgotten once it
-   * had no batch for a day; a listed shard, however quiet, and another stream's split stay.
-   */
-  @Test
-  void aShardTheListingNoLongerShowsIsForgottenOnceQuietForADay(KinesisClient kinesis)
-      throws Exception {
-    String stream = stream(kinesis, 1);
-    dev.statekit.testing.ManualClock clock = new dev.statekit.testing.ManualClock(1_000_000);
-    BatchPipeline pipeline =
-        BatchPipeline.builder("counts", counts())
-            .store(new InMemoryBatchStore())
-            .clock(clock)
-            .build();
-    KinesisShards shards = new KinesisShards(kinesis, stream, pipeline);
-    String expired = stream + "/shardId-000000000099";
-    String other = stream + "-other/shardId-000000000000";
-    pipeline.registerSplits(List.of(expired, other));
-    String live = stream + "/" + shardIds(kinesis, stream).get(0);
-    ScheduledEvent tick = new ScheduledEvent("tick", Instant.now(), List.of());
-
-    shards.tickTask().run(tick);
-    assertEquals(
-        List.of(expired, live, other).stream().sorted().toList(),
-        splits(pipeline),
-        "registered a moment ago: the listing may lag");
-
-    clock.advance(Duration.ofHours(25));
-    shards.tickTask().run(tick);
-    assertEquals(List.of(live, other).stream().sorted().toList(), splits(pipeline));
-    assertEquals(List.of(), shards.register(), "nothing comes back");
-  }
-
-  private static List<String> splits(BatchPipeline pipeline) {
-    return pipeline.splits().stream()
-        .filter(split -> !split.isTick())
-        .map(dev.statekit.stream.lambda.SplitState::split)
-        .sorted()
-        .toList();
   }
 
   @Test

@@ -203,33 +203,6 @@ public final class BatchPipeline {
   }
 
   /**
-   * Forgets splits whose records can never be handed over again (a Kinesis shard closed by a
-   * reshard and gone past the stream's retention): their state leaves the store, so batches and
-   * ticks no longer read it. A split is forgotten only if it had no batch for {@code quietFor}, no
-   * range of it was given up and not replayed ({@link #givenUp()}), and no batch of it was
-   * attempted beyond its checkpoint; the others are left alone, to try again later. The windows it
-   * delivered stay recorded, so none fires twice. A batch of a forgotten split that comes all the
-   * same is taken for a new split's, its records applied again: forget only splits whose records
-   * nobody can read any more.
-   *
-   * @param quietFor how long each split must have had no batch; {@code KinesisShards} gives 24
-   *     hours, a Kinesis stream's least retention
-   * @return the splits forgotten
-   */
-  public List<String> forgetSplits(Collection<String> splits, Duration quietFor) {
-    Objects.requireNonNull(splits, "splits");
-    Objects.requireNonNull(quietFor, "quietFor");
-    if (quietFor.isNegative()) {
-      throw new IllegalArgumentException("quietFor must not be negative: " + quietFor);
-    }
-    long quietMs =
-        quietFor.compareTo(Duration.ofMillis(Long.MAX_VALUE)) >= 0
-            ? Long.MAX_VALUE
-            : quietFor.toMillis();
-    return engine.forgetSplits(splits, quietMs);
-  }
-
-  /**
    * The scheduled tick (every minute): moves the watermark of splits idle for the idle timeout on
    * with the wall clock, and fires the windows due.
    */

@@ -134,15 +134,6 @@ public interface BatchStore {
    */
   boolean writeSplit(String pipeline, SplitState state);
 
-  /**
-   * Deletes a split's state if its stored version is still {@code state.version()}: the split is
-   * gone for good (a Kinesis shard past its stream's retention), see {@link
-   * BatchPipeline#forgetSplits}.
-   *
-   * @return false if another invocation wrote it meanwhile, or it has no item; nothing was deleted
-   */
-  boolean deleteSplit(String pipeline, SplitState state);
-
   /** Adds timer items. */
   void putTimers(String pipeline, List<TimerItem> timers);
 

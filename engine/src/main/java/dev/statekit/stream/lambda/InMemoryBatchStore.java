@@ -201,17 +201,6 @@ public final class InMemoryBatchStore implements BatchStore {
   }
 
   @Override
-  public synchronized boolean deleteSplit(String pipeline, SplitState state) {
-    TreeMap<String, SplitState> stored = splits.get(pipeline);
-    SplitState current = stored == null ? null : stored.get(state.split());
-    if (current == null || current.version() != state.version()) {
-      return false;
-    }
-    stored.remove(state.split());
-    return true;
-  }
-
-  @Override
   public synchronized void putTimers(String pipeline, List<TimerItem> items) {
     TreeMap<String, TimerItem> stored = timers.computeIfAbsent(pipeline, p -> new TreeMap<>());
     items.forEach(item -> stored.put(item.id(), item));

@@ -168,23 +168,6 @@ abstract class BatchStoreContract {
   }
 
   @Test
-  void aSplitIsDeletedOnlyAtItsStoredVersion() {
-    BatchStore store = store();
-    SplitState gone = SplitState.fresh("stream/shardId-000000000007").withVersion(1);
-    SplitState kept = SplitState.fresh("stream/shardId-000000000008").withVersion(1);
-    assertFalse(store.deleteSplit(pipeline, gone), "nothing stored yet");
-    assertTrue(store.writeSplit(pipeline, gone));
-    assertTrue(store.writeSplit(pipeline, kept));
-    assertTrue(store.writeSplit(pipeline, gone.withVersion(2)));
-    assertFalse(store.deleteSplit(pipeline, gone), "version 2 is stored, not 1");
-    assertEquals(2, store.readSplits(pipeline).size());
-    assertTrue(store.deleteSplit(pipeline, gone.withVersion(2)));
-    assertEquals(List.of(kept.split()), splitNames(store.readSplits(pipeline)));
-    assertFalse(store.deleteSplit(pipeline, gone.withVersion(2)), "deleted already");
-    assertTrue(store.writeSplit(pipeline, gone), "written again from version 1");
-  }
-
-  @Test
   void attemptsComeLatestFirstOrByRangeOfFirstOffsets() {
     BatchStore store = store();
     String split = "stream/shardId-000000000002";

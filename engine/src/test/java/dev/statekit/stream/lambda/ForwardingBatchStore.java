@@ -86,12 +86,6 @@ abstract class ForwardingBatchStore implements BatchStore {
   }
 
   @Override
-  public boolean deleteSplit(String pipeline, SplitState state) {
-    before();
-    return delegate.deleteSplit(pipeline, state);
-  }
-
-  @Override
   public void putTimers(String pipeline, List<TimerItem> timers) {
     before();
     delegate.putTimers(pipeline, timers);

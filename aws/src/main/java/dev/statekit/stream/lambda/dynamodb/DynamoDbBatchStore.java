@@ -386,27 +386,6 @@ public final class DynamoDbBatchStore implements BatchStore {
   }
 
   @Override
-  public boolean deleteSplit(String pipeline, SplitState state) {
-    try {
-      batches.call(
-          "deleting split progress",
-          () ->
-              dynamoDb.deleteItem(
-                  b ->
-                      b.tableName(table)
-                          .key(itemKey(splitsKey(pipeline), state.split()))
-                          .conditionExpression("v = :v")
-                          .expressionAttributeValues(Map.of(":v", Items.number(state.version())))));
-      return true;
-    } catch (StateStoreException e) {
-      if (e.reason() == Reason.CONFLICT) {
-        return false;
-      }
-      throw e;
-    }
-  }
-
-  @Override
   public void putTimers(String pipeline, List<TimerItem> timers) {
     List<WriteRequest> requests = new ArrayList<>();
     for (TimerItem timer : timers) {

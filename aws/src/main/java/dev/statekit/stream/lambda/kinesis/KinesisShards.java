@@ -26,9 +26,7 @@ import software.amazon.awssdk.services.kinesis.model.Shard;
  * on a connection opened then. The tick's listing is what makes a reshard safe: the new shards are
  * registered within a minute of the reshard, while their parent still holds the pipeline's
  * watermark back, instead of at their own first batch, which may come after the parent went idle
- * and the watermark moved past their records. A shard the listing no longer shows, its records gone
- * past the stream's retention, is forgotten ({@link BatchPipeline#forgetSplits}) once it had no
- * batch for a day, so the shards resharding closes do not pile up in what every batch reads.
+ * and the watermark moved past their records.
  *
  * <pre>{@code
  * KinesisShards shards = new KinesisShards(kinesis, "transactions", pipeline);
@@ -48,9 +46,6 @@ public final class KinesisShards {
   private final String stream;
   private final BatchPipeline pipeline;
   private final Set<String> known = ConcurrentHashMap.newKeySet();
-
-  /** A Kinesis stream's least retention: a shard quiet for less may still have records. */
-  private static final java.time.Duration LEAST_RETENTION = java.time.Duration.ofHours(24);
 
   /**
    * Registers the shards of {@code stream} (its name or ARN) with {@code pipeline}.
@@ -116,10 +111,8 @@ public final class KinesisShards {
    * @throws IllegalStateException if the shards could not be listed
    */
   public List<String> register() {
-    List<String> listed = list();
-    forgetExpired(listed);
     List<String> unseen = new ArrayList<>();
-    for (String split : listed) {
+    for (String split : list()) {
       if (!known.contains(split)) {
         unseen.add(split);
       }
@@ -130,44 +123,6 @@ public final class KinesisShards {
     List<String> added = pipeline.registerSplits(unseen);
     known.addAll(unseen);
     return added;
-  }
-
-  /**
-   * Forgets the shards of this stream the pipeline knows and the listing no longer shows: {@code
-   * ListShards} shows every shard, closed ones too, until its records are past the stream's
-   * retention, so such a shard has no record anyone can read. Without this, every shard a reshard
-   * ever closed would stay among the splits each batch and tick reads. A day without a batch is
-   * asked too (the least retention), so that a listing that lags a reshard forgets nothing live.
-   */
-  private void forgetExpired(List<String> listed) {
-    if (listed.isEmpty()) {
-      return;
-    }
-    Set<String> shown = Set.copyOf(listed);
-    List<String> gone = new ArrayList<>();
-    try {
-      for (var split : pipeline.splits()) {
-        if (split.split().startsWith(stream + "/") && !shown.contains(split.split())) {
-          gone.add(split.split());
-        }
-      }
-      if (!gone.isEmpty()) {
-        List<String> forgotten = pipeline.forgetSplits(gone, LEAST_RETENTION);
-        forgotten.forEach(known::remove);
-        if (!forgotten.isEmpty()) {
-          LOG.info(
-              "Pipeline "
-                  + pipeline.name()
-                  + " forgot the shards of "
-                  + stream
-                  + " past its retention: "
-                  + forgotten);
-        }
-      }
-    } catch (RuntimeException e) {
-      // Housekeeping: the shards stay known and the next listing tries again.
-      LOG.warn("Could not forget the expired shards " + gone + " of " + stream + ": " + e);
-    }
   }
 
   private List<String> list() {

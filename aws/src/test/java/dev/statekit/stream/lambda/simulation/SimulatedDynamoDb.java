@@ -214,17 +214,6 @@ final class SimulatedDynamoDb implements BatchStore {
   }
 
   @Override
-  public boolean deleteSplit(String pipeline, SplitState state) {
-    enter("DeleteItem of split " + state.split());
-    maybeInFlight(
-        "conditional DeleteItem of split " + state.split() + " v" + state.version(),
-        () -> trace.add("  late DeleteItem of a split: " + data.deleteSplit(pipeline, state)));
-    boolean deleted = data.deleteSplit(pipeline, state);
-    answered("DeleteItem of a split");
-    return deleted;
-  }
-
-  @Override
   public void putAttempt(String pipeline, String split, Attempt attempt, long expiresAt) {
     enter("PutItem of an attempt");
     maybeInFlight(

@@ -196,8 +196,35 @@ final class TickFlow {
     }
     List<Runnable> record = new ArrayList<>();
     record.add(() -> engine.store().deleteTimers(engine.name, index.covered));
-    record.add(() -> engine.recordFired(index.through, now));
+    record.add(() -> recordFired(index.through));
     engine.together(record);
     return fired;
+  }
+
+  private void recordFired(long through) {
+    while (true) {
+      SplitState tick =
+          new Progress(engine.store().readSplits(engine.name), now, timeout).split(SplitState.TICK);
+      if (tick.firedThrough() >= through) {
+        return;
+      }
+      SplitState next =
+          new SplitState(
+              SplitState.TICK,
+              tick.version() + 1,
+              null,
+              null,
+              List.of(),
+              Long.MIN_VALUE,
+              Long.MIN_VALUE,
+              Long.MIN_VALUE,
+              0,
+              now,
+              through,
+              List.of());
+      if (engine.store().writeSplit(engine.name, next)) {
+        return;
+      }
+    }
   }
 }
