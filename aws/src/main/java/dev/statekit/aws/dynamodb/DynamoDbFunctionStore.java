@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -63,6 +64,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * server errors are retried with {@link RetryPolicy}.
  */
 public final class DynamoDbFunctionStore implements FunctionStore {
+  /** Addresses named in one update of an outbox registration: its expression is at most 4 KB. */
+  private static final int ADDRESSES_PER_UPDATE = 60;
+
   private static final int BATCH_GET_LIMIT = 100;
 
   /**
@@ -304,9 +308,32 @@ public final class DynamoDbFunctionStore implements FunctionStore {
 
   @Override
   public void settleOutboxes(OutboxKey key, Collection<Address> addresses) {
-    if (addresses.isEmpty()) {
-      return;
+    for (List<Address> chunk : chunks(addresses)) {
+      settle(key, chunk);
     }
+  }
+
+  /**
+   * {@code addresses} in runs of at most {@link #ADDRESSES_PER_UPDATE}: an update names two
+   * attributes of each, and DynamoDB takes an expression of at most 4 KB.
+   */
+  private static List<List<Address>> chunks(Collection<Address> addresses) {
+    List<List<Address>> chunks = new ArrayList<>();
+    List<Address> chunk = new ArrayList<>();
+    for (Address address : addresses) {
+      if (chunk.size() == ADDRESSES_PER_UPDATE) {
+        chunks.add(chunk);
+        chunk = new ArrayList<>();
+      }
+      chunk.add(address);
+    }
+    if (!chunk.isEmpty()) {
+      chunks.add(chunk);
+    }
+    return chunks;
+  }
+
+  private void settle(OutboxKey key, List<Address> addresses) {
     List<String> texts = new ArrayList<>();
     Map<String, String> names = new HashMap<>();
     StringBuilder counts = new StringBuilder();
@@ -374,6 +401,24 @@ public final class DynamoDbFunctionStore implements FunctionStore {
 
   @Override
   public void outboxesTried(OutboxKey key, Map<Address, Set<String>> out, long triedAtMillis) {
+    for (List<Address> chunk : chunks(out.keySet())) {
+      Map<Address, Set<String>> part = new LinkedHashMap<>();
+      chunk.forEach(address -> part.put(address, out.get(address)));
+      try {
+        recordTry(key, part, triedAtMillis, true);
+      } catch (StoreException e) {
+        if (e instanceof StoreUnavailableException) {
+          throw e;
+        }
+        // What went out would take the item past DynamoDB's 400 KB: the try counts all the same,
+        // which is what dead-letters an outbox in the end; later tries send those entries again.
+        recordTry(key, part, triedAtMillis, false);
+      }
+    }
+  }
+
+  private void recordTry(
+      OutboxKey key, Map<Address, Set<String>> out, long triedAtMillis, boolean withOut) {
     Map<String, String> names = new HashMap<>();
     Map<String, AttributeValue> values = new HashMap<>();
     values.put(":tried", DynamoDbStateItems.number(triedAtMillis));
@@ -384,7 +429,7 @@ public final class DynamoDbFunctionStore implements FunctionStore {
       names.put(name, DynamoDbOutboxItems.attemptsOf(text));
       values.put(":one", DynamoDbStateItems.number(1));
       adds.append(adds.length() == 0 ? " ADD " : ", ").append(name).append(" :one");
-      if (!tried.getValue().isEmpty()) {
+      if (withOut && !tried.getValue().isEmpty()) {
         String outName = "#n" + names.size();
         String outValue = ":o" + values.size();
         names.put(outName, DynamoDbOutboxItems.outOf(text));

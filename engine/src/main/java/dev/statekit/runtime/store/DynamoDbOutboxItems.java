@@ -3,6 +3,7 @@ package dev.statekit.runtime.store;
 import static dev.statekit.runtime.store.TableKeys.PARTITION_KEY;
 import static dev.statekit.runtime.store.TableKeys.SORT_KEY;
 
+import dev.statekit.bus.QueueIds;
 import dev.statekit.function.Address;
 import dev.statekit.types.TypeName;
 import java.util.HashMap;
@@ -79,10 +80,12 @@ public final class DynamoDbOutboxItems {
 
   /**
    * The string set of what of an address's outbox failed tries delivered all the same ({@link
-   * #text} form).
+   * #text} form). Named by a hash of the address, not by the address: a registration holds its
+   * addresses twice already (in {@link #ADDRESSES} and in their counts), and a third copy would
+   * take a full one past DynamoDB's 400 KB.
    */
   public static String outOf(String addressText) {
-    return OUT + addressText;
+    return OUT + QueueIds.sha256(addressText).substring(0, 20);
   }
 
   /** The attribute that counts the failed tries of an address's outbox ({@link #text} form). */
