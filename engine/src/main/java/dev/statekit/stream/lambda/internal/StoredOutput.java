@@ -27,6 +27,15 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
   /** In a list, the route of the output before ({@link #writeAll}): most lists have one route. */
   private static final short AS_BEFORE = -2;
 
+  /** The count that marks a long list ({@link #writeAll}). */
+  private static final int LONG_LIST = Integer.MAX_VALUE;
+
+  /**
+   * What follows {@link #LONG_LIST}: as an output's route, one that no version names (earlier ones
+   * refuse it as corrupt).
+   */
+  private static final short LONG_LIST_ROUTE = -3;
+
   /** The most {@link DataOutputStream#writeUTF} writes. */
   private static final int MAX_SHORT_BYTES = 65_535;
 
@@ -113,12 +122,18 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
 
   /**
    * Writes the outputs, their count first. A list with a string past 65,535 bytes is written in the
-   * long format, its count negative ({@code -1 - count}) and every string as an int length and
-   * UTF-8; any other list as before, so that a process of an earlier version reads it.
+   * long format ({@link #LONG_LIST}, then the count, then every string as an int length and UTF-8);
+   * any other list as before, so that a process of an earlier version reads it. An earlier version
+   * reads a long list's mark as a count and then a route it does not know, and refuses the list as
+   * corrupt: its batch fails and comes again, rather than reading no outputs.
    */
   static void writeAll(DataOutputStream out, List<StoredOutput> outputs) throws IOException {
     boolean longFormat = outputs.stream().anyMatch(StoredOutput::hasLongText);
-    out.writeInt(longFormat ? -1 - outputs.size() : outputs.size());
+    if (longFormat) {
+      out.writeInt(LONG_LIST);
+      out.writeShort(LONG_LIST_ROUTE);
+    }
+    out.writeInt(outputs.size());
     String before = null;
     for (StoredOutput output : outputs) {
       output.write(out, before, longFormat);
@@ -131,8 +146,18 @@ record StoredOutput(String route, String id, String source, String key, byte[] v
     List<StoredOutput> outputs = new ArrayList<>();
     String before = null;
     int count = in.readInt();
-    boolean longFormat = count < 0;
-    for (int n = longFormat ? -1 - count : count; n > 0; n--) {
+    boolean longFormat = count == LONG_LIST;
+    if (longFormat) {
+      short mark = in.readShort();
+      if (mark != LONG_LIST_ROUTE) {
+        throw new IOException("a long output list marked " + mark);
+      }
+      count = in.readInt();
+    }
+    if (count < 0) {
+      throw new IOException("an output list of " + count);
+    }
+    for (int n = count; n > 0; n--) {
       StoredOutput output = read(in, before, longFormat);
       outputs.add(output);
       before = output.route;

@@ -3,7 +3,6 @@ package dev.statekit.stream.lambda.internal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -35,7 +34,10 @@ class StoredOutputLongTextTest {
     StoredOutput small = new StoredOutput("main", "p/s/1/0", "k", "short", new byte[] {1});
     StoredOutput large = new StoredOutput("main", "p/s/2/" + key, "k", key, new byte[] {2, 3});
     byte[] bytes = write(List.of(small, large));
-    assertTrue(new DataInputStream(new ByteArrayInputStream(bytes)).readInt() < 0, "long format");
+    assertEquals(
+        Integer.MAX_VALUE,
+        new DataInputStream(new ByteArrayInputStream(bytes)).readInt(),
+        "long format");
     List<StoredOutput> back = read(bytes);
     assertEquals(2, back.size());
     assertEquals(large.key(), back.get(1).key());
@@ -66,7 +68,9 @@ class StoredOutputLongTextTest {
   void aCorruptLengthIsRefusedBeforeItIsAllocated() throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(bytes);
-    out.writeInt(-2); // one output, long format
+    out.writeInt(Integer.MAX_VALUE); // long format
+    out.writeShort(-3);
+    out.writeInt(1);
     out.writeShort(-1);
     out.writeInt(Integer.MAX_VALUE);
     assertThrows(IOException.class, () -> read(bytes.toByteArray()));
