@@ -38,12 +38,14 @@ public final class FunctionAddressSink implements EgressSink {
 
   @Override
   public void deliver(List<EgressRecord> records) {
-    for (int from = 0; from < records.size(); from += MessageBus.MAX_BATCH) {
-      List<BusMessage> batch = new ArrayList<>();
-      for (EgressRecord record :
-          records.subList(from, Math.min(records.size(), from + MessageBus.MAX_BATCH))) {
-        batch.add(checked(record));
-      }
+    // Every record is checked before the first is sent: a refusal refuses the whole call.
+    List<BusMessage> messages = new ArrayList<>(records.size());
+    for (EgressRecord record : records) {
+      messages.add(checked(record));
+    }
+    for (int from = 0; from < messages.size(); from += MessageBus.MAX_BATCH) {
+      List<BusMessage> batch =
+          messages.subList(from, Math.min(messages.size(), from + MessageBus.MAX_BATCH));
       try {
         queue.send(batch);
       } catch (BusException e) {
