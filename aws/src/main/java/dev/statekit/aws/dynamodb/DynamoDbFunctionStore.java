@@ -401,22 +401,35 @@ public final class DynamoDbFunctionStore implements FunctionStore {
 
   @Override
   public void outboxesTried(OutboxKey key, Map<Address, Set<String>> out, long triedAtMillis) {
+    // The counts first, every chunk of them: a registration leaves room for them (half its item),
+    // and they are what dead-letters an outbox in the end.
     for (List<Address> chunk : chunks(out.keySet())) {
-      Map<Address, Set<String>> part = new LinkedHashMap<>();
-      chunk.forEach(address -> part.put(address, out.get(address)));
+      recordTry(key, part(out, chunk), triedAtMillis, false);
+    }
+    // Then what went out, while it fits the rest of the item; what does not fit goes again.
+    for (List<Address> chunk : chunks(out.keySet())) {
+      Map<Address, Set<String>> part = part(out, chunk);
+      if (part.values().stream().allMatch(Set::isEmpty)) {
+        continue;
+      }
       try {
         recordTry(key, part, triedAtMillis, true);
       } catch (StoreException e) {
         if (e instanceof StoreUnavailableException) {
           throw e;
         }
-        // What went out would take the item past DynamoDB's 400 KB: the try counts all the same,
-        // which is what dead-letters an outbox in the end; later tries send those entries again.
-        recordTry(key, part, triedAtMillis, false);
       }
     }
   }
 
+  private static Map<Address, Set<String>> part(
+      Map<Address, Set<String>> out, List<Address> chunk) {
+    Map<Address, Set<String>> part = new LinkedHashMap<>();
+    chunk.forEach(address -> part.put(address, out.get(address)));
+    return part;
+  }
+
+  /** One update: the tries' counts and when, or ({@code withOut}) what of each went out. */
   private void recordTry(
       OutboxKey key, Map<Address, Set<String>> out, long triedAtMillis, boolean withOut) {
     Map<String, String> names = new HashMap<>();
@@ -425,16 +438,20 @@ public final class DynamoDbFunctionStore implements FunctionStore {
     StringBuilder adds = new StringBuilder();
     for (Map.Entry<Address, Set<String>> tried : out.entrySet()) {
       String text = DynamoDbOutboxItems.text(tried.getKey());
-      String name = "#n" + names.size();
-      names.put(name, DynamoDbOutboxItems.attemptsOf(text));
-      values.put(":one", DynamoDbStateItems.number(1));
-      adds.append(adds.length() == 0 ? " ADD " : ", ").append(name).append(" :one");
-      if (withOut && !tried.getValue().isEmpty()) {
+      if (!withOut) {
+        String name = "#n" + names.size();
+        names.put(name, DynamoDbOutboxItems.attemptsOf(text));
+        values.put(":one", DynamoDbStateItems.number(1));
+        adds.append(adds.length() == 0 ? " ADD " : ", ").append(name).append(" :one");
+      } else if (!tried.getValue().isEmpty()) {
         String outName = "#n" + names.size();
         String outValue = ":o" + values.size();
         names.put(outName, DynamoDbOutboxItems.outOf(text));
         values.put(outValue, AttributeValue.fromSs(List.copyOf(tried.getValue())));
-        adds.append(", ").append(outName).append(' ').append(outValue);
+        adds.append(adds.length() == 0 ? " ADD " : ", ")
+            .append(outName)
+            .append(' ')
+            .append(outValue);
       }
     }
     try {

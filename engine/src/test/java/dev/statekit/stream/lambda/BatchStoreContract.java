@@ -235,6 +235,24 @@ abstract class BatchStoreContract {
     assertEquals(Map.of(), store.readReceipts(pipeline, "other-queue", List.of("m1")));
   }
 
+  /**
+   * A message fanned out over many keys has a receipt past what one DynamoDB item holds (400 KB):
+   * it reads back whole, beside small ones, and written again it replaces the earlier one.
+   */
+  @Test
+  void aReceiptPastOneItemReadsBackWhole() {
+    BatchStore store = store();
+    byte[] large = new byte[900_000];
+    new java.util.Random(7).nextBytes(large);
+    store.writeReceipts(pipeline, "queue", Map.of("big", large, "small", bytes("s")), 0);
+    Map<String, byte[]> read = store.readReceipts(pipeline, "queue", List.of("big", "small"));
+    assertArrayEquals(large, read.get("big"));
+    assertArrayEquals(bytes("s"), read.get("small"));
+    store.writeReceipts(pipeline, "queue", Map.of("big", bytes("again")), 0);
+    assertArrayEquals(
+        bytes("again"), store.readReceipts(pipeline, "queue", List.of("big")).get("big"));
+  }
+
   @Test
   void keysAndReceiptsOfOnePipelineOperatorOrSplitAreNotAnothers() {
     BatchStore store = store();

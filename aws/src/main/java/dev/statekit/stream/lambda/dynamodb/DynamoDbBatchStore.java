@@ -144,6 +144,12 @@ public final class DynamoDbBatchStore implements BatchStore {
     for (String id : new LinkedHashSet<>(ids)) {
       request.add(itemKey(prefix + id, sortKey));
     }
+    return readKeys(request);
+  }
+
+  /** The items of {@code request}'s keys, every request of 100 at once. */
+  private List<List<Map<String, AttributeValue>>> readKeys(
+      List<Map<String, AttributeValue>> request) {
     List<Callable<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
     for (int from = 0; from < request.size(); from += READ_CHUNK) {
       List<Map<String, AttributeValue>> chunk =
@@ -342,12 +348,33 @@ public final class DynamoDbBatchStore implements BatchStore {
   @Override
   public Map<String, byte[]> readReceipts(String pipeline, String split, Collection<String> ids) {
     String prefix = receiptPrefix(pipeline, split);
-    Map<String, byte[]> found = new HashMap<>();
+    Map<String, Map<String, AttributeValue>> mains = new HashMap<>();
+    List<Map<String, AttributeValue>> partKeys = new ArrayList<>();
     for (List<Map<String, AttributeValue>> items : readAll(prefix, ids, RECEIPT_SORT_KEY)) {
       for (Map<String, AttributeValue> item : items) {
-        found.put(item.get(PK).s().substring(prefix.length()), Items.bytes(item.get("o")));
+        String id = item.get(PK).s().substring(prefix.length());
+        mains.put(id, item);
+        for (int part = 1; part < ReceiptItems.parts(item); part++) {
+          partKeys.add(itemKey(prefix + id, ReceiptItems.partSortKey(RECEIPT_SORT_KEY, part)));
+        }
       }
     }
+    Map<String, Map<String, AttributeValue>> parts = new HashMap<>();
+    for (List<Map<String, AttributeValue>> items : readKeys(partKeys)) {
+      for (Map<String, AttributeValue> item : items) {
+        parts.put(item.get(PK).s() + "\n" + item.get(SK).s(), item);
+      }
+    }
+    Map<String, byte[]> found = new HashMap<>();
+    mains.forEach(
+        (id, main) -> {
+          List<Map<String, AttributeValue>> rest = new ArrayList<>();
+          for (int part = 1; part < ReceiptItems.parts(main); part++) {
+            rest.add(
+                parts.get(prefix + id + "\n" + ReceiptItems.partSortKey(RECEIPT_SORT_KEY, part)));
+          }
+          found.put(id, ReceiptItems.outputs(main, rest, split + " " + id));
+        });
     return found;
   }
 
@@ -355,16 +382,25 @@ public final class DynamoDbBatchStore implements BatchStore {
   public void writeReceipts(
       String pipeline, String split, Map<String, byte[]> receipts, long expiresAt) {
     String prefix = receiptPrefix(pipeline, split);
-    List<WriteRequest> requests = new ArrayList<>();
+    List<WriteRequest> parts = new ArrayList<>();
+    List<WriteRequest> mains = new ArrayList<>();
     receipts.forEach(
         (id, outputs) -> {
-          Map<String, AttributeValue> item = new HashMap<>(itemKey(prefix + id, RECEIPT_SORT_KEY));
-          item.put("o", Items.bytes(outputs));
-          if (expiresAt > 0) {
-            item.put(ApplicationTable.TTL_ATTRIBUTE, Items.number(expiresAt));
-          }
-          requests.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
+          List<List<Map<String, AttributeValue>>> items =
+              ReceiptItems.items(itemKey(prefix + id, RECEIPT_SORT_KEY), SK, outputs, expiresAt);
+          items.get(0).forEach(item -> parts.add(put(item)));
+          items.get(1).forEach(item -> mains.add(put(item)));
         });
+    // A receipt's other parts first: its own item names them, and a reader takes it whole.
+    writeInChunks(parts);
+    writeInChunks(mains);
+  }
+
+  private static WriteRequest put(Map<String, AttributeValue> item) {
+    return WriteRequest.builder().putRequest(p -> p.item(item)).build();
+  }
+
+  private void writeInChunks(List<WriteRequest> requests) {
     List<Callable<Void>> calls = new ArrayList<>();
     for (int from = 0; from < requests.size(); from += BatchItemCalls.WRITE_BATCH) {
       List<WriteRequest> chunk =

@@ -38,7 +38,9 @@ final class ItemCache {
     if (entry == null) {
       return null;
     }
-    if (clock.millis() - entry.putAt() >= maxAgeMs) {
+    long age = clock.millis() - entry.putAt();
+    // A clock set back counts as old: the age is not known.
+    if (age < 0 || age >= maxAgeMs) {
       items.remove(key);
       return null;
     }

@@ -1,0 +1,90 @@
+package dev.statekit.stream.lambda.dynamodb;
+
+import dev.statekit.aws.ApplicationTable;
+import dev.statekit.stream.state.StateStoreException;
+import dev.statekit.stream.state.dynamodb.Items;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A message's receipt as items: one, or for outputs past what an item holds (a message fanned out
+ * over many keys), the first part in the receipt's own item ({@code done}, with the count of parts)
+ * and the others beside it ({@code done#1}, {@code done#2}, ...). The parts are written before the
+ * item that names them, so a receipt is read whole or not at all.
+ */
+final class ReceiptItems {
+  /** The outputs one item holds, well under DynamoDB's 400 KB with its key and attributes. */
+  static final int PART_BYTES = 350_000;
+
+  private static final String OUTPUTS = "o";
+  private static final String PARTS = "np";
+
+  private ReceiptItems() {}
+
+  /**
+   * The items of the receipt whose own item has {@code key}: the other parts' items (written
+   * first), then the receipt's own.
+   */
+  static List<List<Map<String, AttributeValue>>> items(
+      Map<String, AttributeValue> key, String skAttribute, byte[] outputs, long expiresAt) {
+    int parts = Math.max(1, (outputs.length + PART_BYTES - 1) / PART_BYTES);
+    List<Map<String, AttributeValue>> first = new ArrayList<>();
+    List<Map<String, AttributeValue>> main = new ArrayList<>();
+    for (int part = 0; part < parts; part++) {
+      Map<String, AttributeValue> item = new HashMap<>(key);
+      if (part > 0) {
+        item.put(skAttribute, AttributeValue.fromS(partSortKey(key.get(skAttribute).s(), part)));
+      } else if (parts > 1) {
+        item.put(PARTS, Items.number(parts));
+      }
+      int from = part * PART_BYTES;
+      byte[] bytes =
+          java.util.Arrays.copyOfRange(outputs, from, Math.min(outputs.length, from + PART_BYTES));
+      item.put(OUTPUTS, Items.bytes(bytes));
+      if (expiresAt > 0) {
+        item.put(ApplicationTable.TTL_ATTRIBUTE, Items.number(expiresAt));
+      }
+      (part == 0 ? main : first).add(item);
+    }
+    return List.of(first, main);
+  }
+
+  static String partSortKey(String sortKey, int part) {
+    return sortKey + "#" + part;
+  }
+
+  /** How many parts the receipt whose own item is {@code main} has. */
+  static int parts(Map<String, AttributeValue> main) {
+    var parts = main.get(PARTS);
+    return parts == null ? 1 : Integer.parseInt(parts.n());
+  }
+
+  /**
+   * The outputs of a receipt from its own item and its other parts, in order.
+   *
+   * @throws StateStoreException if a part is missing while the receipt has not expired
+   */
+  static byte[] outputs(
+      Map<String, AttributeValue> main, List<Map<String, AttributeValue>> rest, String receipt) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.writeBytes(Items.bytes(main.get(OUTPUTS)));
+    for (int part = 1; part < parts(main); part++) {
+      if (part - 1 >= rest.size() || rest.get(part - 1) == null) {
+        throw new StateStoreException(
+            dev.statekit.StateKitException.Reason.INVALID_REQUEST,
+            "Part "
+                + part
+                + " of the receipt of "
+                + receipt
+                + " is missing; its parts are written before the receipt, so the table was"
+                + " changed by something else (a partial restore?)");
+      }
+      bytes.writeBytes(Items.bytes(rest.get(part - 1).get(OUTPUTS)));
+    }
+    return bytes.toByteArray();
+  }
+}
