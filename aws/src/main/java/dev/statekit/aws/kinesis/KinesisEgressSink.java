@@ -114,6 +114,17 @@ public final class KinesisEgressSink implements EgressSink {
               + " withStream(...) or give the sink a default stream",
           null);
     }
+    String hashKey = record.explicitHashKey().filter(k -> !k.isEmpty()).orElse(null);
+    if (hashKey != null && !isHashKey(hashKey)) {
+      // Kinesis refuses the whole request for it, and every record beside it with it.
+      throw EgressException.refusing(
+          record.id(),
+          "Egress record "
+              + record.id()
+              + " has the explicit hash key '"
+              + (hashKey.length() <= 60 ? hashKey : hashKey.substring(0, 60) + "...")
+              + "', which Kinesis refuses: it takes a decimal number from 0 to 2^128 - 1");
+    }
     int bytes = record.value().length + partitionKey(record).getBytes(UTF_8).length;
     if (bytes > MAX_RECORD_BYTES) {
       throw EgressException.refusing(
@@ -129,6 +140,17 @@ public final class KinesisEgressSink implements EgressSink {
     }
     return bytes;
   }
+
+  /** A decimal number from 0 to 2^128 - 1 without leading zeros, as PutRecords takes. */
+  private static boolean isHashKey(String key) {
+    if (!HASH_KEY.matcher(key).matches()) {
+      return false;
+    }
+    return new java.math.BigInteger(key).bitLength() <= 128;
+  }
+
+  private static final java.util.regex.Pattern HASH_KEY =
+      java.util.regex.Pattern.compile("0|[1-9][0-9]{0,38}");
 
   private String stream(EgressRecord record) {
     return record.destination().orElse(defaultStream);

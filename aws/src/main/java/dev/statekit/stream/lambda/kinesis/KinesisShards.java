@@ -44,6 +44,10 @@ public final class KinesisShards {
 
   private final KinesisClient kinesis;
   private final String stream;
+
+  /** The stream as given: an ARN names it in its own account, where a bare name means ours. */
+  private final String given;
+
   private final BatchPipeline pipeline;
   private final Set<String> known = ConcurrentHashMap.newKeySet();
 
@@ -54,7 +58,8 @@ public final class KinesisShards {
    */
   public KinesisShards(KinesisClient kinesis, String stream, BatchPipeline pipeline) {
     this.kinesis = Objects.requireNonNull(kinesis, "kinesis");
-    this.stream = KinesisRecord.streamName(Objects.requireNonNull(stream, "stream"));
+    this.given = Objects.requireNonNull(stream, "stream");
+    this.stream = KinesisRecord.streamName(stream);
     this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
   }
 
@@ -134,7 +139,9 @@ public final class KinesisShards {
         ListShardsResponse page =
             kinesis.listShards(
                 b -> {
-                  if (token == null) {
+                  if (token == null && given.startsWith("arn:")) {
+                    b.streamARN(given);
+                  } else if (token == null) {
                     b.streamName(stream);
                   } else {
                     b.nextToken(token);
