@@ -1,8 +1,11 @@
 package dev.statekit.egress;
 
 import dev.statekit.StateKitException;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A sink could not deliver records. {@link #reason()} says whether the runtime's later delivery can
@@ -16,6 +19,7 @@ public final class EgressException extends StateKitException {
   private static final long serialVersionUID = 1L;
 
   private final String refusedRecordId;
+  private final Set<String> deliveredRecordIds;
 
   /** A failure that passes (the sink kept refusing for now): the runtime delivers again later. */
   public EgressException(String message, Throwable cause) {
@@ -28,8 +32,28 @@ public final class EgressException extends StateKitException {
   }
 
   private EgressException(Reason reason, String message, Throwable cause, String refusedRecordId) {
+    this(reason, message, cause, refusedRecordId, Set.of());
+  }
+
+  private EgressException(
+      Reason reason,
+      String message,
+      Throwable cause,
+      String refusedRecordId,
+      Set<String> deliveredRecordIds) {
     super(reason, message, cause);
     this.refusedRecordId = refusedRecordId;
+    this.deliveredRecordIds = Set.copyOf(deliveredRecordIds);
+  }
+
+  /**
+   * This failure, with the records of the call that the sink knows it delivered all the same (the
+   * service took them beside those it refused): a caller delivers only the others again.
+   */
+  public EgressException delivered(Collection<String> recordIds) {
+    Set<String> delivered = new HashSet<>(deliveredRecordIds);
+    delivered.addAll(recordIds);
+    return new EgressException(reason(), getMessage(), getCause(), refusedRecordId, delivered);
   }
 
   /**
@@ -54,5 +78,13 @@ public final class EgressException extends StateKitException {
    */
   public Optional<String> refusedRecordId() {
     return Optional.ofNullable(refusedRecordId);
+  }
+
+  /**
+   * The records of the failed call that the sink knows it delivered; empty when it knows of none
+   * (every record of the call is then to be delivered again).
+   */
+  public Set<String> deliveredRecordIds() {
+    return deliveredRecordIds;
   }
 }

@@ -74,22 +74,29 @@ public final class KinesisEgressSink implements EgressSink {
       sizes.put(record, checked(record));
       byStream.computeIfAbsent(stream(record), s -> new ArrayList<>()).add(record);
     }
-    byStream.forEach(
-        (stream, streamRecords) -> {
-          int from = 0;
-          while (from < streamRecords.size()) {
-            int to = from;
-            long bytes = 0;
-            while (to < streamRecords.size()
-                && to - from < MAX_RECORDS
-                && bytes + sizes.get(streamRecords.get(to)) <= MAX_REQUEST_BYTES) {
-              bytes += sizes.get(streamRecords.get(to));
-              to++;
+    // A failure names what was written all the same (PutRecords writes the entries it does not
+    // refuse), so that only the rest is delivered again.
+    List<String> written = new ArrayList<>();
+    try {
+      byStream.forEach(
+          (stream, streamRecords) -> {
+            int from = 0;
+            while (from < streamRecords.size()) {
+              int to = from;
+              long bytes = 0;
+              while (to < streamRecords.size()
+                  && to - from < MAX_RECORDS
+                  && bytes + sizes.get(streamRecords.get(to)) <= MAX_REQUEST_BYTES) {
+                bytes += sizes.get(streamRecords.get(to));
+                to++;
+              }
+              put(stream, streamRecords.subList(from, to), written);
+              from = to;
             }
-            put(stream, streamRecords.subList(from, to));
-            from = to;
-          }
-        });
+          });
+    } catch (EgressException e) {
+      throw e.delivered(written);
+    }
   }
 
   /**
@@ -163,8 +170,9 @@ public final class KinesisEgressSink implements EgressSink {
         + "]";
   }
 
-  private void put(String stream, List<EgressRecord> records) {
+  private void put(String stream, List<EgressRecord> records, List<String> written) {
     List<PutRecordsRequestEntry> pending = new ArrayList<>();
+    List<EgressRecord> pendingRecords = new ArrayList<>(records);
     for (EgressRecord record : records) {
       PutRecordsRequestEntry.Builder entry =
           PutRecordsRequestEntry.builder()
@@ -202,14 +210,19 @@ public final class KinesisEgressSink implements EgressSink {
             e);
       }
       List<PutRecordsRequestEntry> failed = new ArrayList<>();
+      List<EgressRecord> failedRecords = new ArrayList<>();
       List<PutRecordsResultEntry> results = response.records();
       for (int i = 0; i < results.size(); i++) {
         if (results.get(i).errorCode() != null) {
           failed.add(request.get(i));
+          failedRecords.add(pendingRecords.get(i));
           lastError = results.get(i).errorCode() + ": " + results.get(i).errorMessage();
+        } else {
+          written.add(pendingRecords.get(i).id());
         }
       }
       pending = failed;
+      pendingRecords = failedRecords;
       if (!pending.isEmpty()) {
         if (attempt >= retry.maxAttempts()) {
           throw new EgressException(

@@ -51,21 +51,24 @@ public final class SqsEgressSink implements EgressSink {
       sizes[i] = checked(records.get(i), message);
       messages.add(message);
     }
-    List<BusMessage> batch = new ArrayList<>();
+    // A failure names what went out all the same (the requests before, the entries SQS took
+    // beside those it failed), so that only the rest is delivered again.
+    List<String> sent = new ArrayList<>();
+    int from = 0;
     int batchBytes = 0;
-    for (int i = 0; i < messages.size(); i++) {
-      BusMessage message = messages.get(i);
-      int bytes = sizes[i];
-      if (batch.size() == MessageBus.MAX_BATCH || batchBytes + bytes > queue.maxMessageBytes()) {
-        send(batch);
-        batch = new ArrayList<>();
+    for (int i = 0; i <= messages.size(); i++) {
+      boolean full =
+          i == messages.size()
+              || i - from == MessageBus.MAX_BATCH
+              || batchBytes + sizes[i] > queue.maxMessageBytes();
+      if (full && i > from) {
+        send(messages.subList(from, i), records.subList(from, i), sent);
+        from = i;
         batchBytes = 0;
       }
-      batch.add(message);
-      batchBytes += bytes;
-    }
-    if (!batch.isEmpty()) {
-      send(batch);
+      if (i < messages.size()) {
+        batchBytes += sizes[i];
+      }
     }
   }
 
@@ -96,12 +99,18 @@ public final class SqsEgressSink implements EgressSink {
     return "SqsEgressSink[" + queue + "]";
   }
 
-  private void send(List<BusMessage> batch) {
+  private void send(List<BusMessage> batch, List<EgressRecord> records, List<String> sent) {
     try {
       queue.send(batch);
     } catch (BusException e) {
-      throw new EgressException(e.reason(), e.getMessage(), e);
+      for (int i = 0; i < records.size(); i++) {
+        if (!e.failedIndices().contains(i)) {
+          sent.add(records.get(i).id());
+        }
+      }
+      throw new EgressException(e.reason(), e.getMessage(), e).delivered(sent);
     }
+    records.forEach(record -> sent.add(record.id()));
   }
 
   private static BusMessage message(EgressRecord record) {

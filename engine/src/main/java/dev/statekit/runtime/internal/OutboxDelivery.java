@@ -226,7 +226,11 @@ final class OutboxDelivery {
       sink.deliver(records);
     } catch (EgressException e) {
       if (e.reason() == EgressException.Reason.INVALID_REQUEST && routed.size() > 1) {
-        oneByOne(sink, routed, failures);
+        Set<String> delivered = e.deliveredRecordIds();
+        oneByOne(
+            sink,
+            routed.stream().filter(r -> !delivered.contains(r.record.id())).toList(),
+            failures);
         return;
       }
       failed(sink, routed, failures, e);
@@ -260,10 +264,15 @@ final class OutboxDelivery {
     }
   }
 
+  /** Marks the records of a failed call undelivered, but those the sink says went out. */
   private static void failed(
       EgressSink sink, List<Routed> routed, Map<Address, Undelivered> failures, Exception e) {
     String why = "egress to " + sink + " failed: " + e.getMessage();
-    routed.forEach(r -> undelivered(failures, r.sender).egress(r.index, why));
+    Set<String> delivered =
+        e instanceof EgressException egress ? egress.deliveredRecordIds() : Set.of();
+    routed.stream()
+        .filter(r -> !delivered.contains(r.record.id()))
+        .forEach(r -> undelivered(failures, r.sender).egress(r.index, why));
   }
 
   /** Sends a chunk; {@code failed} hears of each message that was not sent. */

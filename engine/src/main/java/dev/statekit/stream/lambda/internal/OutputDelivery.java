@@ -81,7 +81,7 @@ final class OutputDelivery {
         for (EgressRecord record : pending) {
           if (record.id().equals(id)) {
             refused.addAll(standIns(record, e));
-          } else {
+          } else if (!e.deliveredRecordIds().contains(record.id())) {
             left.add(record);
           }
         }
