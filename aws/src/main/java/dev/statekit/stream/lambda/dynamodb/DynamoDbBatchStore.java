@@ -355,7 +355,8 @@ public final class DynamoDbBatchStore implements BatchStore {
         String id = item.get(PK).s().substring(prefix.length());
         mains.put(id, item);
         for (int part = 1; part < ReceiptItems.parts(item); part++) {
-          partKeys.add(itemKey(prefix + id, ReceiptItems.partSortKey(RECEIPT_SORT_KEY, part)));
+          partKeys.add(
+              itemKey(prefix + id, ReceiptItems.partSortKey(RECEIPT_SORT_KEY, item, part)));
         }
       }
     }
@@ -366,14 +367,19 @@ public final class DynamoDbBatchStore implements BatchStore {
       }
     }
     Map<String, byte[]> found = new HashMap<>();
+    long now = System.currentTimeMillis() / 1000;
     mains.forEach(
         (id, main) -> {
           List<Map<String, AttributeValue>> rest = new ArrayList<>();
           for (int part = 1; part < ReceiptItems.parts(main); part++) {
             rest.add(
-                parts.get(prefix + id + "\n" + ReceiptItems.partSortKey(RECEIPT_SORT_KEY, part)));
+                parts.get(
+                    prefix + id + "\n" + ReceiptItems.partSortKey(RECEIPT_SORT_KEY, main, part)));
           }
-          found.put(id, ReceiptItems.outputs(main, rest, split + " " + id));
+          byte[] outputs = ReceiptItems.outputs(main, rest, split + " " + id, now);
+          if (outputs != null) {
+            found.put(id, outputs);
+          }
         });
     return found;
   }

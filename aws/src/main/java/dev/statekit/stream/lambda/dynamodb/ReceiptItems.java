@@ -23,6 +23,13 @@ final class ReceiptItems {
   private static final String OUTPUTS = "o";
   private static final String PARTS = "np";
 
+  /**
+   * A hash of the outputs, in the parts' sort keys: two copies of a batch writing a message's
+   * receipt with other bytes (outputs in another order) write other parts, so a reader never takes
+   * one's first part with the other's rest.
+   */
+  private static final String PARTS_OF = "pv";
+
   private ReceiptItems() {}
 
   /**
@@ -32,14 +39,17 @@ final class ReceiptItems {
   static List<List<Map<String, AttributeValue>>> items(
       Map<String, AttributeValue> key, String skAttribute, byte[] outputs, long expiresAt) {
     int parts = Math.max(1, (outputs.length + PART_BYTES - 1) / PART_BYTES);
+    String of = parts > 1 ? hashOf(outputs) : null;
     List<Map<String, AttributeValue>> first = new ArrayList<>();
     List<Map<String, AttributeValue>> main = new ArrayList<>();
     for (int part = 0; part < parts; part++) {
       Map<String, AttributeValue> item = new HashMap<>(key);
       if (part > 0) {
-        item.put(skAttribute, AttributeValue.fromS(partSortKey(key.get(skAttribute).s(), part)));
+        item.put(
+            skAttribute, AttributeValue.fromS(partSortKey(key.get(skAttribute).s(), of, part)));
       } else if (parts > 1) {
         item.put(PARTS, Items.number(parts));
+        item.put(PARTS_OF, AttributeValue.fromS(of));
       }
       int from = part * PART_BYTES;
       byte[] bytes =
@@ -53,8 +63,22 @@ final class ReceiptItems {
     return List.of(first, main);
   }
 
-  static String partSortKey(String sortKey, int part) {
-    return sortKey + "#" + part;
+  private static String hashOf(byte[] bytes) {
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+      return java.util.HexFormat.of().formatHex(digest, 0, 8);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+
+  /** The sort key of part {@code part} of the receipt whose own item is {@code main}. */
+  static String partSortKey(String sortKey, Map<String, AttributeValue> main, int part) {
+    return partSortKey(sortKey, main.get(PARTS_OF).s(), part);
+  }
+
+  private static String partSortKey(String sortKey, String of, int part) {
+    return sortKey + "#" + of + "#" + part;
   }
 
   /** How many parts the receipt whose own item is {@code main} has. */
@@ -64,16 +88,26 @@ final class ReceiptItems {
   }
 
   /**
-   * The outputs of a receipt from its own item and its other parts, in order.
+   * The outputs of a receipt from its own item and its other parts, in order; null for a receipt
+   * past its expiry whose parts DynamoDB's TTL has begun to delete (in no order, and days late): it
+   * is no receipt any more.
    *
+   * @param nowSeconds the wall clock, epoch seconds
    * @throws StateStoreException if a part is missing while the receipt has not expired
    */
   static byte[] outputs(
-      Map<String, AttributeValue> main, List<Map<String, AttributeValue>> rest, String receipt) {
+      Map<String, AttributeValue> main,
+      List<Map<String, AttributeValue>> rest,
+      String receipt,
+      long nowSeconds) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     bytes.writeBytes(Items.bytes(main.get(OUTPUTS)));
     for (int part = 1; part < parts(main); part++) {
       if (part - 1 >= rest.size() || rest.get(part - 1) == null) {
+        AttributeValue expiry = main.get(ApplicationTable.TTL_ATTRIBUTE);
+        if (expiry != null && Long.parseLong(expiry.n()) <= nowSeconds) {
+          return null;
+        }
         throw new StateStoreException(
             dev.statekit.StateKitException.Reason.INVALID_REQUEST,
             "Part "
