@@ -27,14 +27,32 @@ public interface BatchStore {
    */
   int MAX_KEY_BYTES = 1_024;
 
-  /** The UTF-8 bytes of {@code key} if they are past {@link #MAX_KEY_BYTES}, else 0. */
-  static int bytesPastLimit(String key) {
+  /**
+   * Why no store can take the encoded key {@code key}, or null if every store can: past {@link
+   * #MAX_KEY_BYTES} in UTF-8, or holding half a character (an unpaired surrogate), which DynamoDB
+   * cannot carry in a key.
+   */
+  static String keyProblem(String key) {
+    int half = dev.statekit.stream.state.StateItemLimits.halfCharacterAt(key);
+    if (half >= 0) {
+      return "its key holds half a character at index "
+          + half
+          + " (an unpaired surrogate, as cutting a string inside an emoji leaves), which no"
+          + " DynamoDB key can hold: cut keys at whole characters (code points)";
+    }
     // A character is at most three UTF-8 bytes: a short key needs no encoding to be counted.
     if (key.length() <= MAX_KEY_BYTES / 3) {
-      return 0;
+      return null;
     }
     int bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-    return bytes > MAX_KEY_BYTES ? bytes : 0;
+    return bytes <= MAX_KEY_BYTES
+        ? null
+        : "its key is "
+            + bytes
+            + " bytes as the state table stores it, past the "
+            + MAX_KEY_BYTES
+            + " a key can have (DynamoDB's partition key holds 2,048): key by something shorter,"
+            + " such as a hash of it";
   }
 
   /**

@@ -237,13 +237,15 @@ public final class InMemoryBatchStore implements BatchStore {
         .computeIfAbsent(inner, i -> new HashMap<>());
   }
 
-  /** DynamoDB refuses a request holding a key past its partition key: so does this store. */
+  /**
+   * DynamoDB refuses a request holding a key past its partition key, or one it cannot carry: so
+   * does this store.
+   */
   private static void refuseIfLong(String key) {
-    int bytes = BatchStore.bytesPastLimit(key);
-    if (bytes > 0) {
+    String problem = BatchStore.keyProblem(key);
+    if (problem != null) {
       throw new StateStoreException(
-          StateKitException.Reason.INVALID_REQUEST,
-          "A key of " + bytes + " bytes: a store takes at most " + MAX_KEY_BYTES);
+          StateKitException.Reason.INVALID_REQUEST, "A key refused: " + problem);
     }
   }
 }

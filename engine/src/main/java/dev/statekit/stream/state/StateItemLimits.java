@@ -22,8 +22,42 @@ public final class StateItemLimits {
 
   private StateItemLimits() {}
 
+  /**
+   * The index of the first half character of {@code text} (an unpaired surrogate, as cutting a
+   * string inside an emoji leaves), or -1: DynamoDB cannot carry such a string in a key at all.
+   */
+  public static int halfCharacterAt(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static void refuseHalfCharacters(String what, String text) {
+    int at = halfCharacterAt(text);
+    if (at >= 0) {
+      throw new StateStoreException(
+          Reason.INVALID_REQUEST,
+          what
+              + " '"
+              + shortened(text)
+              + "' holds half a character at index "
+              + at
+              + " (an unpaired surrogate, as cutting a string inside an emoji leaves), which no"
+              + " DynamoDB key can hold: cut keys at whole characters (code points)");
+    }
+  }
+
   /** Refuses {@code key} of {@code scope}, to read, write or delete, if no table can hold it. */
   public static void checkKey(String scope, String key) {
+    refuseHalfCharacters("The key", key);
     if (tooLong(scope.length() + 1 + key.length(), scope + "#" + key, MAX_PARTITION_BYTES)) {
       throw new StateStoreException(
           Reason.INVALID_REQUEST,
@@ -55,6 +89,8 @@ public final class StateItemLimits {
 
   /** Refuses item {@code key} of {@code collection} holding {@code bytes}. */
   public static void checkCollectionItem(String collection, String key, int bytes) {
+    refuseHalfCharacters("The collection", collection);
+    refuseHalfCharacters("The item", key);
     if (tooLong(collection.length(), collection, MAX_PARTITION_BYTES)
         || tooLong(key.length(), key, MAX_SORT_BYTES)) {
       throw new StateStoreException(

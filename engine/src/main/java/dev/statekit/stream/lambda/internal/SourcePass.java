@@ -99,15 +99,9 @@ final class SourcePass {
     public void emit(Record<?> record) {
       Object key = shape.keyOf(record);
       String encoded = StateKeys.encode(key, shape.keySerde());
-      int bytes = BatchStore.bytesPastLimit(encoded);
-      if (bytes > 0) {
-        throw new IllegalArgumentException(
-            "its key is "
-                + bytes
-                + " bytes as the state table stores it, past the "
-                + BatchStore.MAX_KEY_BYTES
-                + " a key can have (DynamoDB's partition key holds 2,048): key by something"
-                + " shorter, such as a hash of it");
+      String problem = BatchStore.keyProblem(encoded);
+      if (problem != null) {
+        throw new IllegalArgumentException(problem);
       }
       current.keyed.add(new KeyedInput(key, encoded, record, current.index, current.keyed.size()));
     }
