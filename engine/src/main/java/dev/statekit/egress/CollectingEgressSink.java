@@ -11,13 +11,33 @@ import java.util.Map;
  */
 public final class CollectingEgressSink implements EgressSink {
   private final Map<String, EgressRecord> records = new LinkedHashMap<>();
+  private final EgressSink checks;
   private long deliveries;
 
-  /** An empty sink. */
-  public CollectingEgressSink() {}
+  /** An empty sink that takes every record. */
+  public CollectingEgressSink() {
+    this.checks = null;
+  }
+
+  /**
+   * An empty sink that refuses what {@code checks} refuses ({@link EgressSink#check}), as the sink
+   * it stands in for would: a record past an SQS queue's size, say. A call holding a refused record
+   * collects none of it.
+   */
+  public CollectingEgressSink(EgressSink checks) {
+    this.checks = java.util.Objects.requireNonNull(checks, "checks");
+  }
+
+  @Override
+  public void check(EgressRecord record) {
+    if (checks != null) {
+      checks.check(record);
+    }
+  }
 
   @Override
   public synchronized void deliver(List<EgressRecord> delivered) {
+    delivered.forEach(this::check);
     for (EgressRecord record : delivered) {
       deliveries++;
       records.putIfAbsent(record.id(), record);

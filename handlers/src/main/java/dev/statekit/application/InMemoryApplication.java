@@ -4,6 +4,7 @@ import dev.statekit.bus.InMemoryMessageBus;
 import dev.statekit.bus.InMemoryStandardQueue;
 import dev.statekit.egress.CollectingEgressSink;
 import dev.statekit.egress.EgressRoutes;
+import dev.statekit.egress.EgressSink;
 import dev.statekit.egress.LoggingSink;
 import dev.statekit.entry.EntryPoint;
 import dev.statekit.entry.EntryPointBuilder;
@@ -72,8 +73,13 @@ public final class InMemoryApplication {
     InMemoryStandardQueue wakeUps = new InMemoryStandardQueue(clock, Duration.ofSeconds(30));
     Map<TypeName, CollectingEgressSink> collected = new LinkedHashMap<>();
     EgressRoutes.Builder routes = EgressRoutes.builder();
+    // What the queues' SqsEgressSink would refuse on AWS (a record past a queue message) is refused
+    // here too: a test that passes in memory passes there.
+    EgressSink queueChecks =
+        new dev.statekit.aws.sqs.SqsEgressSink(
+            new InMemoryMessageBus(clock, Duration.ofSeconds(30)));
     for (EgressQueue queue : application.egressQueues()) {
-      CollectingEgressSink sink = new CollectingEgressSink();
+      CollectingEgressSink sink = new CollectingEgressSink(queueChecks);
       collected.put(queue.egress(), sink);
       routes.route(queue.egress(), sink);
     }
