@@ -119,6 +119,11 @@ public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
         if (received.size() == max) {
           return received;
         }
+        if (entry.receipt != null && entry.visibleAt > now) {
+          // Still in flight (an earlier message of its group came back before it): SQS hands out
+          // a group's messages up to the first one in flight.
+          break;
+        }
         if (redriveTo != null && entry.receiveCount >= maxReceiveCount) {
           entries.remove();
           redriveTo.accept(entry.message);
