@@ -106,8 +106,9 @@ public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
     List<Deque<Entry>> ready = new ArrayList<>();
     for (Deque<Entry> group : groups.values()) {
       redrive(group, now);
-      Entry head = group.peekFirst();
-      if (head != null && (head.receipt == null || head.visibleAt <= now)) {
+      // SQS hands out no message of a group while one it handed out is in flight (not deleted,
+      // not visible again): a group whose head came back waits for its later ones too.
+      if (!group.isEmpty() && group.stream().noneMatch(entry -> entry.inFlight(now))) {
         ready.add(group);
       }
     }
@@ -118,11 +119,6 @@ public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
         Entry entry = entries.next();
         if (received.size() == max) {
           return received;
-        }
-        if (entry.receipt != null && entry.visibleAt > now) {
-          // Still in flight (an earlier message of its group came back before it): SQS hands out
-          // a group's messages up to the first one in flight.
-          break;
         }
         if (redriveTo != null && entry.receiveCount >= maxReceiveCount) {
           entries.remove();
@@ -258,6 +254,11 @@ public final class InMemoryMessageBus implements MessageBus, InMemoryQueue {
     Entry(BusMessage message, long sequence) {
       this.message = message;
       this.sequence = sequence;
+    }
+
+    /** Handed out and neither deleted nor visible again. */
+    boolean inFlight(long now) {
+      return receipt != null && visibleAt > now;
     }
 
     QueueMessage toMessage() {

@@ -9,12 +9,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * SQS FIFO never hands out a message that is in flight: A and B of one group received together,
- * then A made visible again (ChangeMessageVisibility 0, as a poller does with a failed message),
- * the next receive returns A alone while B stays in flight with its receipt. ElasticMQ answers
- * exactly so (probed: first receive [A, B], second [A]). The in-memory queue handed B out again
- * with a new receipt and a raised receive count: the first attempt's delete of B then fails as
- * stale, and B counts towards its redrive sooner than on SQS.
+ * SQS FIFO hands out no message of a group while one it handed out is in flight ("inflight messages
+ * block delivery of available messages within the same message group", AWS's knowledge center): A
+ * and B of one group received together, then A made visible again (ChangeMessageVisibility 0, as a
+ * poller does with a failed message), and the next receive returns nothing of the group until B is
+ * deleted or visible again. The in-memory queue handed B out again with a new receipt and a raised
+ * receive count: the first attempt's delete of B then failed as stale, and B counted towards its
+ * redrive sooner than on SQS.
  */
 class InMemoryFifoInFlightTest {
   @Test
@@ -28,7 +29,9 @@ class InMemoryFifoInFlightTest {
     assertTrue(queue.changeVisibility(first.get(0).receiptHandle(), Duration.ZERO));
     List<InMemoryMessageBus.Received> second = queue.receive(10);
 
-    assertEquals(List.of("A"), second.stream().map(r -> r.message().body()).toList());
+    assertEquals(List.of(), second, "B in flight blocks its group");
     assertTrue(queue.delete(first.get(1).receiptHandle()), "B's receipt is still B's");
+    List<InMemoryMessageBus.Received> third = queue.receive(10);
+    assertEquals(List.of("A"), third.stream().map(r -> r.message().body()).toList());
   }
 }
