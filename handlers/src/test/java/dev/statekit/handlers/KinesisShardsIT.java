@@ -106,6 +106,23 @@ class KinesisShardsIT {
     assertEquals(List.of(), shards.register(), "and lists nothing new again");
   }
 
+  /**
+   * A stream given by ARN is listed by its ARN on AWS (a bare name means the caller's account); an
+   * emulator that takes no ARN in ListShards (kinesalite) is asked by name instead.
+   */
+  @Test
+  void aStreamGivenByArnIsListedWhereListShardsTakesNoArn(KinesisClient kinesis) throws Exception {
+    String stream = stream(kinesis, 1);
+    String arn =
+        kinesis
+            .describeStreamSummary(b -> b.streamName(stream))
+            .streamDescriptionSummary()
+            .streamARN();
+    KinesisShards shards = new KinesisShards(kinesis, arn, pipeline());
+    assertEquals(List.of(stream + "/" + shardIds(kinesis, stream).get(0)), shards.register());
+    assertEquals(List.of(), shards.register(), "listed again, by name, nothing new");
+  }
+
   @Test
   void aStreamThatCannotBeListedStillHasItsBatchAppliedAndTheListingSaysWhatToGrant(
       KinesisClient kinesis) throws Exception {

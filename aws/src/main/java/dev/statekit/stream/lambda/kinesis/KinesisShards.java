@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.InvalidArgumentException;
 import software.amazon.awssdk.services.kinesis.model.ListShardsResponse;
 import software.amazon.awssdk.services.kinesis.model.Shard;
 
@@ -47,6 +48,9 @@ public final class KinesisShards {
 
   /** The stream as given: an ARN names it in its own account, where a bare name means ours. */
   private final String given;
+
+  /** Set once the service refused the stream's ARN in ListShards (an emulator). */
+  private volatile boolean byNameOnly;
 
   private final BatchPipeline pipeline;
   private final Set<String> known = ConcurrentHashMap.newKeySet();
@@ -135,18 +139,7 @@ public final class KinesisShards {
     String next = null;
     try {
       do {
-        String token = next;
-        ListShardsResponse page =
-            kinesis.listShards(
-                b -> {
-                  if (token == null && given.startsWith("arn:")) {
-                    b.streamARN(given);
-                  } else if (token == null) {
-                    b.streamName(stream);
-                  } else {
-                    b.nextToken(token);
-                  }
-                });
+        ListShardsResponse page = page(next);
         for (Shard shard : page.shards()) {
           splits.add(stream + "/" + shard.shardId());
         }
@@ -155,7 +148,7 @@ public final class KinesisShards {
     } catch (SdkException e) {
       throw new IllegalStateException(
           "Could not list the shards of the Kinesis stream "
-              + stream
+              + given
               + " for pipeline "
               + pipeline.name()
               + " ("
@@ -164,6 +157,28 @@ public final class KinesisShards {
           e);
     }
     return splits;
+  }
+
+  /**
+   * One page of the listing: the first names the stream by its ARN when given one (a bare name
+   * means the caller's account), the others only by the token. A service that takes no ARN there
+   * (kinesalite, the local runner's) is asked by name from then on.
+   */
+  private ListShardsResponse page(String token) {
+    if (token != null) {
+      return kinesis.listShards(b -> b.nextToken(token));
+    }
+    if (given.startsWith("arn:") && !byNameOnly) {
+      try {
+        return kinesis.listShards(b -> b.streamARN(given));
+      } catch (InvalidArgumentException e) {
+        if (!String.valueOf(e.getMessage()).contains("StreamName")) {
+          throw e;
+        }
+        byNameOnly = true;
+      }
+    }
+    return kinesis.listShards(b -> b.streamName(stream));
   }
 
   @Override
