@@ -33,7 +33,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -318,17 +317,10 @@ public final class DynamoDbFunctionStore implements FunctionStore {
    * attributes of each, and DynamoDB takes an expression of at most 4 KB.
    */
   private static List<List<Address>> chunks(Collection<Address> addresses) {
+    List<Address> all = List.copyOf(addresses);
     List<List<Address>> chunks = new ArrayList<>();
-    List<Address> chunk = new ArrayList<>();
-    for (Address address : addresses) {
-      if (chunk.size() == ADDRESSES_PER_UPDATE) {
-        chunks.add(chunk);
-        chunk = new ArrayList<>();
-      }
-      chunk.add(address);
-    }
-    if (!chunk.isEmpty()) {
-      chunks.add(chunk);
+    for (int from = 0; from < all.size(); from += ADDRESSES_PER_UPDATE) {
+      chunks.add(all.subList(from, Math.min(all.size(), from + ADDRESSES_PER_UPDATE)));
     }
     return chunks;
   }
@@ -404,16 +396,35 @@ public final class DynamoDbFunctionStore implements FunctionStore {
     // The counts first, every chunk of them: a registration leaves room for them (half its item),
     // and they are what dead-letters an outbox in the end.
     for (List<Address> chunk : chunks(out.keySet())) {
-      recordTry(key, part(out, chunk), triedAtMillis, false);
+      Map<String, String> names = new HashMap<>();
+      StringBuilder adds = new StringBuilder();
+      for (Address address : chunk) {
+        String name = "#n" + names.size();
+        names.put(name, DynamoDbOutboxItems.attemptsOf(DynamoDbOutboxItems.text(address)));
+        adds.append(adds.length() == 0 ? " ADD " : ", ").append(name).append(" :one");
+      }
+      recordTry(key, adds, names, Map.of(":one", DynamoDbStateItems.number(1)), triedAtMillis);
     }
     // Then what went out, while it fits the rest of the item; what does not fit goes again.
     for (List<Address> chunk : chunks(out.keySet())) {
-      Map<Address, Set<String>> part = part(out, chunk);
-      if (part.values().stream().allMatch(Set::isEmpty)) {
+      Map<String, String> names = new HashMap<>();
+      Map<String, AttributeValue> values = new HashMap<>();
+      StringBuilder adds = new StringBuilder();
+      for (Address address : chunk) {
+        if (out.get(address).isEmpty()) {
+          continue;
+        }
+        String name = "#n" + names.size();
+        String value = ":o" + values.size();
+        names.put(name, DynamoDbOutboxItems.outOf(DynamoDbOutboxItems.text(address)));
+        values.put(value, AttributeValue.fromSs(List.copyOf(out.get(address))));
+        adds.append(adds.length() == 0 ? " ADD " : ", ").append(name).append(' ').append(value);
+      }
+      if (names.isEmpty()) {
         continue;
       }
       try {
-        recordTry(key, part, triedAtMillis, true);
+        recordTry(key, adds, names, values, triedAtMillis);
       } catch (StoreException e) {
         if (e instanceof StoreUnavailableException) {
           throw e;
@@ -422,38 +433,15 @@ public final class DynamoDbFunctionStore implements FunctionStore {
     }
   }
 
-  private static Map<Address, Set<String>> part(
-      Map<Address, Set<String>> out, List<Address> chunk) {
-    Map<Address, Set<String>> part = new LinkedHashMap<>();
-    chunk.forEach(address -> part.put(address, out.get(address)));
-    return part;
-  }
-
-  /** One update: the tries' counts and when, or ({@code withOut}) what of each went out. */
+  /** One update of a registration's tries: {@code adds} with when the try failed. */
   private void recordTry(
-      OutboxKey key, Map<Address, Set<String>> out, long triedAtMillis, boolean withOut) {
-    Map<String, String> names = new HashMap<>();
-    Map<String, AttributeValue> values = new HashMap<>();
-    values.put(":tried", DynamoDbStateItems.number(triedAtMillis));
-    StringBuilder adds = new StringBuilder();
-    for (Map.Entry<Address, Set<String>> tried : out.entrySet()) {
-      String text = DynamoDbOutboxItems.text(tried.getKey());
-      if (!withOut) {
-        String name = "#n" + names.size();
-        names.put(name, DynamoDbOutboxItems.attemptsOf(text));
-        values.put(":one", DynamoDbStateItems.number(1));
-        adds.append(adds.length() == 0 ? " ADD " : ", ").append(name).append(" :one");
-      } else if (!tried.getValue().isEmpty()) {
-        String outName = "#n" + names.size();
-        String outValue = ":o" + values.size();
-        names.put(outName, DynamoDbOutboxItems.outOf(text));
-        values.put(outValue, AttributeValue.fromSs(List.copyOf(tried.getValue())));
-        adds.append(adds.length() == 0 ? " ADD " : ", ")
-            .append(outName)
-            .append(' ')
-            .append(outValue);
-      }
-    }
+      OutboxKey key,
+      CharSequence adds,
+      Map<String, String> names,
+      Map<String, AttributeValue> values,
+      long triedAtMillis) {
+    Map<String, AttributeValue> all = new HashMap<>(values);
+    all.put(":tried", DynamoDbStateItems.number(triedAtMillis));
     try {
       call(
           "record a try of the outbox registration " + key.asString(),
@@ -464,10 +452,8 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                         .key(DynamoDbOutboxItems.key(key))
                         .updateExpression("SET tried = :tried" + adds)
                         .conditionExpression("attribute_exists(pk)")
-                        .expressionAttributeValues(values);
-                    if (!names.isEmpty()) {
-                      b.expressionAttributeNames(names);
-                    }
+                        .expressionAttributeNames(names)
+                        .expressionAttributeValues(all);
                   }));
     } catch (ConditionalCheckFailedException gone) {
       // Delivered meanwhile.

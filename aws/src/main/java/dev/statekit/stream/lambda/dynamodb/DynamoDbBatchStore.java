@@ -392,10 +392,10 @@ public final class DynamoDbBatchStore implements BatchStore {
     List<WriteRequest> mains = new ArrayList<>();
     receipts.forEach(
         (id, outputs) -> {
-          List<List<Map<String, AttributeValue>>> items =
+          ReceiptItems.Written items =
               ReceiptItems.items(itemKey(prefix + id, RECEIPT_SORT_KEY), SK, outputs, expiresAt);
-          items.get(0).forEach(item -> parts.add(put(item)));
-          items.get(1).forEach(item -> mains.add(put(item)));
+          items.parts().forEach(item -> parts.add(put(item)));
+          mains.add(put(items.own()));
         });
     // A receipt's other parts first: its own item names them, and a reader takes it whole.
     writeInChunks(parts);

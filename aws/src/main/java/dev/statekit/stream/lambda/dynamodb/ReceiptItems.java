@@ -32,16 +32,16 @@ final class ReceiptItems {
 
   private ReceiptItems() {}
 
-  /**
-   * The items of the receipt whose own item has {@code key}: the other parts' items (written
-   * first), then the receipt's own.
-   */
-  static List<List<Map<String, AttributeValue>>> items(
+  /** A receipt's items: its other parts, to write first, and its own item, which names them. */
+  record Written(List<Map<String, AttributeValue>> parts, Map<String, AttributeValue> own) {}
+
+  /** The items of the receipt whose own item has {@code key}. */
+  static Written items(
       Map<String, AttributeValue> key, String skAttribute, byte[] outputs, long expiresAt) {
     int parts = Math.max(1, (outputs.length + PART_BYTES - 1) / PART_BYTES);
     String of = parts > 1 ? hashOf(outputs) : null;
-    List<Map<String, AttributeValue>> first = new ArrayList<>();
-    List<Map<String, AttributeValue>> main = new ArrayList<>();
+    List<Map<String, AttributeValue>> rest = new ArrayList<>();
+    Map<String, AttributeValue> own = null;
     for (int part = 0; part < parts; part++) {
       Map<String, AttributeValue> item = new HashMap<>(key);
       if (part > 0) {
@@ -58,9 +58,13 @@ final class ReceiptItems {
       if (expiresAt > 0) {
         item.put(ApplicationTable.TTL_ATTRIBUTE, Items.number(expiresAt));
       }
-      (part == 0 ? main : first).add(item);
+      if (part == 0) {
+        own = item;
+      } else {
+        rest.add(item);
+      }
     }
-    return List.of(first, main);
+    return new Written(rest, own);
   }
 
   private static String hashOf(byte[] bytes) {
