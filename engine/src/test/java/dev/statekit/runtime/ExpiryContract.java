@@ -59,6 +59,31 @@ abstract class ExpiryContract extends RuntimeFixture {
     assertEquals(0, store().reload(forever).expiresAtSeconds(), "a value that never expires");
   }
 
+  /**
+   * An address keeps its item while a delayed message it sent with a token is pending (the token
+   * must stay cancellable), and gets its TTL back once the message is delivered, which frees the
+   * token from the target's commit. Before, that commit freed the token but left the owner's item
+   * without a TTL: every address that ever sent a cancellable message elsewhere and ran no more
+   * stayed in the table for good.
+   */
+  @Test
+  void anOwnerWhoseLastTokenAnotherAddressFreedGetsItsTtlBack() {
+    FunctionRuntime runtime = runtime();
+    Address owner = address(TestFunctions.REMINDER, "owner-ttl");
+    runtime.invoke(command(owner, "later:1000:target-ttl-" + run));
+    assertEquals(0, store().reload(owner).expiresAtSeconds(), "kept while its token is pending");
+
+    clock.advance(Duration.ofSeconds(2));
+    assertEquals(1, runtime.sweepTimers().sent());
+    drain(runtime);
+
+    AddressState after = store().reload(owner);
+    assertTrue(after.pendingTokens().isEmpty(), "the target's commit freed the token");
+    assertTrue(
+        after.expiresAtSeconds() > 0,
+        "the owner's item expires again once no token is pending: " + after.expiresAtSeconds());
+  }
+
   static final dev.statekit.types.TypeName KEEPER =
       dev.statekit.types.TypeName.of("test", "keeper");
   static final ValueSpec<Long> KEPT =

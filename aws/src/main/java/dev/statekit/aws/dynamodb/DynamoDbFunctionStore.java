@@ -52,6 +52,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
@@ -210,6 +211,7 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                 .build());
         writes.addAll(DynamoDbTimerWrites.of(table, commit.timerChanges()));
         call(what, () -> dynamoDb.transactWriteItems(b -> b.transactItems(writes)));
+        restoreExpiries(commit);
       }
     } catch (ConditionalCheckFailedException e) {
       throw new CommitConflictException(
@@ -221,6 +223,22 @@ public final class DynamoDbFunctionStore implements FunctionStore {
         throw new CommitConflictException(why + e.cancellationReasons(), e);
       }
       throw refused(what, e);
+    }
+  }
+
+  /**
+   * Gives the owners whose last token the commit freed their TTL back. The commit stands either
+   * way: an owner this misses (a crash just now, DynamoDB refusing every retry) keeps its item
+   * until its own next commit, which sets the TTL anew.
+   */
+  private void restoreExpiries(Commit commit) {
+    for (UpdateItemRequest update :
+        DynamoDbTimerWrites.expiriesRestored(table, commit.timerChanges())) {
+      try {
+        call("restore the TTL of " + update.key(), () -> dynamoDb.updateItem(update));
+      } catch (ConditionalCheckFailedException | StoreException e) {
+        // Tokens still pending, or no TTL to restore; or see above.
+      }
     }
   }
 

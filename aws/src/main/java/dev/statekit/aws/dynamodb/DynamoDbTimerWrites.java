@@ -1,5 +1,7 @@
 package dev.statekit.aws.dynamodb;
 
+import static dev.statekit.aws.ApplicationTable.TTL_ATTRIBUTE;
+
 import dev.statekit.function.Address;
 import dev.statekit.runtime.store.DynamoDbStateItems;
 import dev.statekit.runtime.store.DynamoDbTimerItems;
@@ -9,10 +11,13 @@ import dev.statekit.runtime.store.TimerKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /** The transaction items for a commit's timer changes. */
 final class DynamoDbTimerWrites {
@@ -56,6 +61,38 @@ final class DynamoDbTimerWrites {
     }
     releases.forEach((owner, tokens) -> writes.add(release(table, owner, tokens)));
     return writes;
+  }
+
+  /**
+   * The owners whose tokens the changes free, each with the update that gives its item back the TTL
+   * it has without tokens, once none is left: a transaction's update cannot ask whether it removed
+   * the last one, so this runs after it, on that condition.
+   */
+  static List<UpdateItemRequest> expiriesRestored(String table, List<TimerChange> changes) {
+    Set<Address> owners = new LinkedHashSet<>();
+    for (TimerChange change : changes) {
+      if (change instanceof TimerChange.ReleaseToken release) {
+        owners.add(release.owner());
+      }
+    }
+    List<UpdateItemRequest> updates = new ArrayList<>();
+    for (Address owner : owners) {
+      updates.add(
+          UpdateItemRequest.builder()
+              .tableName(table)
+              .key(DynamoDbStateItems.key(owner))
+              .updateExpression("SET #ttl = #xe REMOVE #xe")
+              .conditionExpression(
+                  "attribute_exists(#xe) AND (attribute_not_exists(#tok) OR size(#tok) = :none)")
+              .expressionAttributeNames(
+                  Map.of(
+                      "#ttl", TTL_ATTRIBUTE,
+                      "#xe", DynamoDbStateItems.EXPIRES_WITHOUT_TOKENS,
+                      "#tok", DynamoDbStateItems.TOKENS))
+              .expressionAttributeValues(Map.of(":none", DynamoDbStateItems.number(0)))
+              .build());
+    }
+    return updates;
   }
 
   private static TransactWriteItem release(

@@ -159,7 +159,8 @@ record NextState(
             data.build().toByteArray(),
             anyEffects ? version : 0,
             anyEffects ? outboxKey : null,
-            expiry(settings, values, tokens, nowSeconds));
+            expiry(settings, values, tokens, nowSeconds),
+            expiry(settings, values, Map.of(), nowSeconds));
     return new NextState(state, changes, anyEffects ? outbox.build() : null, spills, commitId);
   }
 

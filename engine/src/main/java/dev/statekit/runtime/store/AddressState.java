@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Everything a store keeps for one function address: its values, a version for optimistic
@@ -25,6 +26,7 @@ public final class AddressState {
   private final long outboxVersion;
   private final OutboxKey outboxKey;
   private final long expiresAtSeconds;
+  private final long expiresWithoutTokensSeconds;
 
   /**
    * A state.
@@ -48,8 +50,43 @@ public final class AddressState {
       long outboxVersion,
       OutboxKey outboxKey,
       long expiresAtSeconds) {
+    this(
+        address,
+        version,
+        values,
+        pendingTokens,
+        runtimeData,
+        outboxVersion,
+        outboxKey,
+        expiresAtSeconds,
+        pendingTokens.isEmpty() ? expiresAtSeconds : 0);
+  }
+
+  /**
+   * A state that knows when it may go once its pending tokens are freed: another address's commit
+   * frees them (the delayed message they name was delivered), and the store then gives the state
+   * this expiry without the owner running again.
+   *
+   * @param expiresAtSeconds when the store may delete the whole state (epoch seconds), 0 for never
+   * @param expiresWithoutTokensSeconds what {@code expiresAtSeconds} is once no token is pending
+   *     (epoch seconds), 0 for never
+   * @see #AddressState(Address, long, Map, Map, byte[], long, OutboxKey, long)
+   */
+  public AddressState(
+      Address address,
+      long version,
+      Map<String, StoredValue> values,
+      Map<String, TimerKey> pendingTokens,
+      byte[] runtimeData,
+      long outboxVersion,
+      OutboxKey outboxKey,
+      long expiresAtSeconds,
+      long expiresWithoutTokensSeconds) {
     this.address = Objects.requireNonNull(address, "address");
-    if (version < 0 || outboxVersion < 0 || expiresAtSeconds < 0) {
+    if (version < 0
+        || outboxVersion < 0
+        || expiresAtSeconds < 0
+        || expiresWithoutTokensSeconds < 0) {
       throw new IllegalArgumentException("versions and expiry are 0 or more");
     }
     this.version = version;
@@ -59,6 +96,7 @@ public final class AddressState {
     this.outboxVersion = outboxVersion;
     this.outboxKey = outboxKey;
     this.expiresAtSeconds = expiresAtSeconds;
+    this.expiresWithoutTokensSeconds = expiresWithoutTokensSeconds;
   }
 
   /** The state of an address that was never written: version 0, nothing stored. */
@@ -109,6 +147,33 @@ public final class AddressState {
     return expiresAtSeconds;
   }
 
+  /**
+   * When the store may delete the whole state once none of its tokens is pending, in epoch seconds;
+   * 0 for never. Equal to {@link #expiresAtSeconds()} while none is.
+   */
+  public long expiresWithoutTokensSeconds() {
+    return expiresWithoutTokensSeconds;
+  }
+
+  /**
+   * This state with {@code tokens} freed by another address's commit and {@code version}: it
+   * expires as it would have without them once none is left.
+   */
+  public AddressState withTokensFreed(Set<String> tokens, long version) {
+    Map<String, TimerKey> remaining = new LinkedHashMap<>(pendingTokens);
+    remaining.keySet().removeAll(tokens);
+    return new AddressState(
+        address,
+        version,
+        values,
+        remaining,
+        runtimeData,
+        outboxVersion,
+        outboxKey,
+        remaining.isEmpty() ? expiresWithoutTokensSeconds : expiresAtSeconds,
+        expiresWithoutTokensSeconds);
+  }
+
   @Override
   public boolean equals(Object other) {
     if (!(other instanceof AddressState)) {
@@ -122,7 +187,8 @@ public final class AddressState {
         && Arrays.equals(runtimeData, that.runtimeData)
         && outboxVersion == that.outboxVersion
         && Objects.equals(outboxKey, that.outboxKey)
-        && expiresAtSeconds == that.expiresAtSeconds;
+        && expiresAtSeconds == that.expiresAtSeconds
+        && expiresWithoutTokensSeconds == that.expiresWithoutTokensSeconds;
   }
 
   @Override

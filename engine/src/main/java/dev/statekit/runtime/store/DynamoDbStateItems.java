@@ -16,7 +16,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * state}; {@code v} the version; {@code vals} the values ({@code {name: {t: type name, b: bytes, x:
  * expiry ms}}}); {@code tok} the pending tokens ({@code {token: timer key}}); {@code rt} the
  * runtime's bookkeeping; {@code obv} / {@code obi} the outbox's version and where it was
- * registered; {@code expires_at} the TTL. Empty attributes are left out.
+ * registered; {@code expires_at} the TTL; {@code xe}, while tokens are pending, the TTL the item
+ * takes once they are all freed ({@link AddressState#expiresWithoutTokensSeconds()}). Empty
+ * attributes are left out.
  */
 public final class DynamoDbStateItems {
   static final String PREFIX = "fn#";
@@ -27,10 +29,11 @@ public final class DynamoDbStateItems {
   public static final String SORT = "state";
   static final String VERSION = "v";
   static final String VALUES = "vals";
-  static final String TOKENS = "tok";
+  public static final String TOKENS = "tok";
   static final String RUNTIME_DATA = "rt";
   static final String OUTBOX_VERSION = "obv";
   static final String OUTBOX_KEY = "obi";
+  public static final String EXPIRES_WITHOUT_TOKENS = "xe";
 
   private DynamoDbStateItems() {}
 
@@ -70,6 +73,9 @@ public final class DynamoDbStateItems {
     if (state.expiresAtSeconds() > 0) {
       item.put(TTL_ATTRIBUTE, number(state.expiresAtSeconds()));
     }
+    if (!state.pendingTokens().isEmpty() && state.expiresWithoutTokensSeconds() > 0) {
+      item.put(EXPIRES_WITHOUT_TOKENS, number(state.expiresWithoutTokensSeconds()));
+    }
     return item;
   }
 
@@ -98,7 +104,10 @@ public final class DynamoDbStateItems {
         runtimeData == null ? new byte[0] : runtimeData.b().asByteArrayUnsafe(),
         outboxVersion,
         outboxVersion > 0 && outboxKey != null ? OutboxKey.parse(outboxKey.s()) : null,
-        longOf(item.get(TTL_ATTRIBUTE)));
+        longOf(item.get(TTL_ATTRIBUTE)),
+        tokens.isEmpty()
+            ? longOf(item.get(TTL_ATTRIBUTE))
+            : longOf(item.get(EXPIRES_WITHOUT_TOKENS)));
   }
 
   public static long sizeOf(AddressState state) {

@@ -349,19 +349,7 @@ public final class InMemoryFunctionStore implements FunctionStore {
   /** Frees an owner's tokens and bumps its version, as the DynamoDB store's update does. */
   private void releaseTokens(Address owner, Set<String> tokens) {
     AddressState before = states.get(owner);
-    Map<String, TimerKey> remaining = new LinkedHashMap<>(before.pendingTokens());
-    remaining.keySet().removeAll(tokens);
-    states.put(
-        owner,
-        new AddressState(
-            owner,
-            before.version() + 1,
-            before.values(),
-            remaining,
-            before.runtimeData(),
-            before.outboxVersion(),
-            before.outboxKey(),
-            before.expiresAtSeconds()));
+    states.put(owner, before.withTokensFreed(tokens, before.version() + 1));
   }
 
   private NavigableMap<String, Timer> timers(int shard) {

@@ -268,16 +268,18 @@ abstract class FunctionStoreContract {
     Address target = address("target");
     TimerKey first = new TimerKey(4, 1_000, "r1-" + run);
     TimerKey second = new TimerKey(4, 1_000, "r2-" + run);
+    TimerKey kept = new TimerKey(4, 9, "keep-" + run);
     AddressState ownerState =
         new AddressState(
             owner,
             1,
             Map.of(),
-            Map.of("a", first, "b", second, "c", new TimerKey(4, 9, "keep-" + run)),
+            Map.of("a", first, "b", second, "c", kept),
             new byte[0],
             0,
             null,
-            0);
+            0,
+            4_000_000_000L);
     store().commit(new Commit(ownerState, 0, List.of(schedule(first, "1"), schedule(second, "2"))));
 
     store()
@@ -294,14 +296,25 @@ abstract class FunctionStoreContract {
     AddressState after = store().reload(owner);
     assertEquals(2, after.version());
     assertEquals(java.util.Set.of("c"), after.pendingTokens().keySet());
+    assertEquals(0, after.expiresAtSeconds(), "kept while a token is pending");
+    store()
+        .commit(
+            new Commit(
+                state(target, 2, "t2"),
+                1,
+                List.of(new TimerChange.ReleaseToken(owner, "c", kept))));
+    assertEquals(
+        4_000_000_000L,
+        store().reload(owner).expiresAtSeconds(),
+        "the last token freed, the owner expires as it would without tokens");
     assertThrows(
         CommitConflictException.class,
         () ->
             store()
                 .commit(
                     new Commit(
-                        state(target, 2, "again"),
-                        1,
+                        state(target, 3, "again"),
+                        2,
                         List.of(new TimerChange.ReleaseToken(owner, "a", first)))),
         "a token that no longer names the timer fails the commit");
   }
