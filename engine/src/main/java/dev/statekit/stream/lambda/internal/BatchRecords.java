@@ -44,6 +44,10 @@ final class BatchRecords {
     this.pipeline = pipeline;
     int skipped = 0;
     Set<String> failedGroups = new HashSet<>();
+    // Groups with a message this batch applies: a later one of theirs found receipted (its receipt
+    // written while an earlier one's was not, in part or by a copy) would have its outputs go out
+    // first, since receipted outputs precede the keys' deliveries.
+    Set<String> appliedGroups = new HashSet<>();
     for (SourceOutcome outcome : all) {
       if (batch.ordered()
           && position != null
@@ -59,6 +63,12 @@ final class BatchRecords {
         continue;
       }
       byte[] receipt = batch.ordered() ? null : receipts.get(outcome.offset);
+      if (receipt != null && group != null && appliedGroups.contains(group)) {
+        // Its result waits for a batch where the group's earlier messages are receipted too.
+        failedOffsets.add(outcome.offset);
+        failedGroups.add(group);
+        continue;
+      }
       if (receipt != null) {
         String missing = redeliver(outcome.offset, receipt);
         if (missing == null) {
@@ -84,6 +94,9 @@ final class BatchRecords {
         continue;
       }
       outcomes.add(outcome);
+      if (group != null) {
+        appliedGroups.add(group);
+      }
     }
     this.covered = skipped;
   }
@@ -112,24 +125,47 @@ final class BatchRecords {
         failedOffsets.add(outcome.offset);
         continue;
       }
+      if (group != null && appliedBefore(group, outcome.index)) {
+        // As in the constructor: its result waits for the group's earlier ones.
+        failedOffsets.add(outcome.offset);
+        backGroups.add(group);
+        sendBackAfter(outcome, group);
+        continue;
+      }
       String missing = redeliver(outcome.offset, receipts.get(outcome.offset));
       if (missing != null) {
         failedOffsets.add(outcome.offset);
         failure = failure == null ? missing : failure;
         if (group != null) {
           backGroups.add(group);
-          // The messages after it of its order group go back with it, as after a failed one.
-          outcomes.removeIf(
-              later -> {
-                boolean back = later.index > outcome.index && group.equals(group(later.index));
-                if (back) {
-                  failedOffsets.add(later.offset);
-                }
-                return back;
-              });
+          sendBackAfter(outcome, group);
         }
       }
     }
+  }
+
+  /**
+   * The messages after {@code outcome} of its order group go back with it, as after a failed one.
+   */
+  private void sendBackAfter(SourceOutcome outcome, String group) {
+    outcomes.removeIf(
+        later -> {
+          boolean back = later.index > outcome.index && group.equals(group(later.index));
+          if (back) {
+            failedOffsets.add(later.offset);
+          }
+          return back;
+        });
+  }
+
+  /** True if this batch applies a message of {@code group} before message {@code index}. */
+  private boolean appliedBefore(String group, int index) {
+    for (SourceOutcome applied : outcomes) {
+      if (applied.index < index && group.equals(group(applied.index))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The order groups of messages {@code offsets}. */
