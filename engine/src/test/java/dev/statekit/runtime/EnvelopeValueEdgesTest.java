@@ -2,12 +2,16 @@ package dev.statekit.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.statekit.bus.AddressResolver;
 import dev.statekit.bus.EnvelopeCodec;
+import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.function.Address;
 import dev.statekit.types.Types;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -74,6 +78,39 @@ class EnvelopeValueEdgesTest extends RuntimeFixture {
         Types.floatType().serialize(Float.parseFloat(text)),
         read.value(),
         () -> text + " read as " + Types.floatType().deserialize(read.value()));
+  }
+
+  /**
+   * A number past its built-in type's range is refused, as an int's or a long's is ({@code
+   * 2147483648} is "not a io.statefun.types/int"): a double of 1e400 or a float of 1e39 was read as
+   * Infinity and applied ({@code {"status": "applied"}}), so the function got a value the sender
+   * never wrote, and nothing said so.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "io.statefun.types/int, 2147483648",
+    "io.statefun.types/double, 1e400",
+    "io.statefun.types/double, -1.8e308",
+    "io.statefun.types/float, 1e39",
+    "io.statefun.types/float, -3.5e38"
+  })
+  void aNumberPastItsTypesRangeIsRefusedNotReadAsInfinity(String typeName, String text) {
+    Address target = address(TestFunctions.ACCOUNT, "edge");
+    String envelope =
+        "{\"target\":\"" + target + "\",\"typename\":\"" + typeName + "\",\"value\":" + text + "}";
+    AddressResolver targets = new AddressResolver(TestFunctions.registry());
+    EnvelopeCodec.Envelope read;
+    try {
+      read = EnvelopeCodec.parse(EnvelopeCodec.tree(envelope), targets);
+    } catch (InvalidEnvelopeException refused) {
+      assertTrue(refused.getMessage().contains(typeName), refused.getMessage());
+      return;
+    }
+    Object value =
+        typeName.endsWith("float")
+            ? Types.floatType().deserialize(read.value())
+            : Types.doubleType().deserialize(read.value());
+    fail(text + " as " + typeName + " was not refused but read as " + value);
   }
 
   @ParameterizedTest
