@@ -249,11 +249,11 @@ public final class EnvelopeCodec {
           require(value.isIntegralNumber() && value.canConvertToLong(), value, typeName);
           return Types.longType().serialize(value.longValue());
         case "io.statefun.types/float":
-          return Types.floatType()
-              .serialize(require(value.isNumber(), value, typeName).floatValue());
+          float f = require(value.isNumber(), value, typeName).floatValue();
+          return Types.floatType().serialize(finite(Float.isInfinite(f), value, typeName, f));
         case "io.statefun.types/double":
-          return Types.doubleType()
-              .serialize(require(value.isNumber(), value, typeName).doubleValue());
+          double d = require(value.isNumber(), value, typeName).doubleValue();
+          return Types.doubleType().serialize(finite(Double.isInfinite(d), value, typeName, d));
         case "io.statefun.types/bool":
           return Types.booleanType()
               .serialize(require(value.isBoolean(), value, typeName).booleanValue());
@@ -334,6 +334,23 @@ public final class EnvelopeCodec {
           "Envelope field '" + field + "' must be a non-empty string, e.g. " + EXAMPLE);
     }
     return value.asText();
+  }
+
+  /**
+   * {@code number}, unless it is infinite: JSON has no infinities, so an infinite float or double
+   * is a finite number past the type's range, which is refused as an int's or a long's is.
+   */
+  private static <N extends Number> N finite(
+      boolean infinite, JsonNode value, String typeName, N number) {
+    if (infinite) {
+      throw new InvalidEnvelopeException(
+          "The value "
+              + value
+              + " is past the range of "
+              + typeName
+              + "; send a number the type holds, or the bytes as \"base64\"");
+    }
+    return number;
   }
 
   private static JsonNode require(boolean ok, JsonNode value, String typeName) {
