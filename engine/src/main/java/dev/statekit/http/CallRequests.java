@@ -68,7 +68,14 @@ final class CallRequests {
     }
     ObjectNode envelope;
     try {
-      JsonNode request = EnvelopeCodec.tree(new String(body, StandardCharsets.UTF_8));
+      String text = utf8(body);
+      if (text == null) {
+        return HttpAnswer.error(
+            400,
+            "A call's body is not UTF-8 text; send its JSON in UTF-8 (any charset parameter of"
+                + " its Content-Type is not read)");
+      }
+      JsonNode request = EnvelopeCodec.tree(text);
       if (!request.isObject()) {
         return HttpAnswer.error(
             400, "A call's body is a JSON object {\"typename\": \"...\", \"value\": ...}");
@@ -109,6 +116,20 @@ final class CallRequests {
           500, "The endpoint failed to answer the call; its log has the cause (error " + id + ")");
     }
     return HttpAnswer.json(status(answer), answer);
+  }
+
+  /** The body as text, or null if it is not UTF-8: decoded leniently, a byte became U+FFFD. */
+  private static String utf8(byte[] body) {
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(body))
+          .toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      return null;
+    }
   }
 
   private static int status(byte[] answer) {
