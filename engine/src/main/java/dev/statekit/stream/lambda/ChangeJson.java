@@ -48,11 +48,6 @@ final class ChangeJson {
     }
   }
 
-  /** The item's key as one text, the same for every change of the item. */
-  static String keyText(Map<String, AttributeValue> keys) {
-    return item(keys).toString();
-  }
-
   private static ObjectNode item(Map<String, AttributeValue> item) {
     ObjectNode node = JSON.createObjectNode();
     new TreeMap<>(item).forEach((name, value) -> node.set(name, value(value)));

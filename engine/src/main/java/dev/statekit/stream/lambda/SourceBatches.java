@@ -25,8 +25,10 @@ import java.util.function.Function;
  *   <li>DynamoDB Streams: one unordered batch per table (Lambda's events don't name the stream's
  *       shard, and sequence numbers of different shards don't compare), split {@code
  *       dynamodb:table}, offsets the sequence numbers (unique in a stream), timestamps the change
- *       times, the item's key as {@link SourceBatch#ORDER_GROUP} (an item's changes stay in order),
- *       the bytes {@link ChangeJson the change as JSON}.
+ *       times, every record in one {@link SourceBatch#ORDER_GROUP} (the split's name), the bytes
+ *       {@link ChangeJson the change as JSON}. One group, since Lambda hands over a shard's records
+ *       again from the first that failed: those after it fail with it, unapplied, so that they
+ *       neither move the table's watermark past it (it would come again late) nor go out before it.
  * </ul>
  */
 public final class SourceBatches {
@@ -60,6 +62,8 @@ public final class SourceBatches {
         SourceBatch::unordered,
         (batch, r) -> {
           Map<String, String> headers = new HashMap<>(r.messageAttributes());
+          // A sender's attribute of that name does not make a standard queue's messages a group.
+          headers.remove(SourceBatch.ORDER_GROUP);
           r.groupId().ifPresent(group -> headers.put(SourceBatch.ORDER_GROUP, group));
           batch.add(
               r.messageId(),
@@ -82,7 +86,7 @@ public final class SourceBatches {
                 ChangeJson.bytes(r),
                 Map.of(
                     SourceBatch.ORDER_GROUP,
-                    ChangeJson.keyText(r.keys()),
+                    "dynamodb:" + r.tableName(),
                     EVENT_NAME,
                     r.eventName())));
   }

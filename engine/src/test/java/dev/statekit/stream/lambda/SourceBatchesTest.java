@@ -37,6 +37,22 @@ class SourceBatchesTest {
     assertEquals("pk-10", first.records().get(0).headers().get(SourceBatches.PARTITION_KEY));
   }
 
+  /** A sender's attribute named as the group header does not make standard messages a group. */
+  @Test
+  void aStandardQueuesMessageAttributeCannotForgeAnOrderGroup() {
+    QueueRecord message =
+        new QueueRecord(
+            "orders",
+            "m-1",
+            "hello",
+            Map.of("SentTimestamp", "42"),
+            Map.of(SourceBatch.ORDER_GROUP, "forged", "source", "web"));
+
+    var record = SourceBatches.queue(List.of(message)).get(0).records().get(0);
+
+    assertEquals(Map.of("source", "web"), record.headers());
+  }
+
   @Test
   void queueMessagesKeepTheirGroupAndAttributes() {
     QueueRecord message =
@@ -59,7 +75,7 @@ class SourceBatchesTest {
   }
 
   @Test
-  void changesOfOneItemShareAnOrderGroup() {
+  void aBatchsChangesShareOneOrderGroupAsLambdaRetriesTheShardFromAFailure() {
     Map<String, AttributeValue> key =
         Map.of("pk", AttributeValue.fromS("card#1"), "sk", AttributeValue.fromN("7"));
     ChangeRecord insert =
@@ -76,13 +92,18 @@ class SourceBatchesTest {
             Map.of(),
             key);
 
-    SourceBatch batch = SourceBatches.dynamoDb(List.of(insert, remove)).get(0);
+    Map<String, AttributeValue> other = Map.of("pk", AttributeValue.fromS("card#2"));
+    ChangeRecord another =
+        new ChangeRecord(
+            "cards", "e3", "INSERT", "102", Instant.ofEpochSecond(4), other, other, Map.of());
+
+    SourceBatch batch = SourceBatches.dynamoDb(List.of(insert, remove, another)).get(0);
 
     assertEquals("dynamodb:cards", batch.split());
     var headers = batch.records().stream().map(r -> r.headers()).toList();
-    assertEquals("{\"pk\":\"card#1\",\"sk\":7}", headers.get(0).get(SourceBatch.ORDER_GROUP));
-    assertEquals(
-        headers.get(0).get(SourceBatch.ORDER_GROUP), headers.get(1).get(SourceBatch.ORDER_GROUP));
+    for (var h : headers) {
+      assertEquals("dynamodb:cards", h.get(SourceBatch.ORDER_GROUP), "one group, any item");
+    }
     assertEquals("REMOVE", headers.get(1).get(SourceBatches.EVENT_NAME));
     assertEquals(
         "{\"eventName\":\"REMOVE\",\"keys\":{\"pk\":\"card#1\",\"sk\":7},"
