@@ -91,9 +91,13 @@ final class Progress {
     return ripe ? Math.max(split.fireWatermark(), split.candidate()) : split.fireWatermark();
   }
 
-  /** What the split's records are late against: its watermark, or an idle advance of it. */
+  /**
+   * What the split's records are late against: its watermark, an idle advance of it, or the fire
+   * watermark such an advance became (windows up to it may be firing: a tick that makes a candidate
+   * the fire watermark clears it when nothing moved since).
+   */
   static long lateness(SplitState split) {
-    return Math.max(split.watermark(), split.candidate());
+    return Math.max(split.watermark(), Math.max(split.candidate(), split.fireWatermark()));
   }
 
   /**
