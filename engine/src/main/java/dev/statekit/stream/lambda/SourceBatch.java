@@ -30,11 +30,14 @@ public final class SourceBatch {
 
   private final String split;
   private final boolean ordered;
+  private final boolean changes;
   private final List<Record<byte[]>> records;
 
-  private SourceBatch(String split, boolean ordered, List<Record<byte[]>> records) {
+  private SourceBatch(
+      String split, boolean ordered, boolean changes, List<Record<byte[]>> records) {
     this.split = split;
     this.ordered = ordered;
+    this.changes = changes;
     this.records = records;
   }
 
@@ -43,7 +46,7 @@ public final class SourceBatch {
    * DynamoDB Streams shard, offsets being sequence numbers (decimal, of any length).
    */
   public static Builder ordered(String split) {
-    return new Builder(split, true);
+    return new Builder(split, true, false);
   }
 
   /**
@@ -51,7 +54,20 @@ public final class SourceBatch {
    * ids.
    */
   public static Builder unordered(String split) {
-    return new Builder(split, false);
+    return new Builder(split, false, false);
+  }
+
+  /**
+   * A batch of one DynamoDB stream shard's changes, of a split per table: deduplicated by offset
+   * (sequence numbers) as a queue's messages are, since sequence numbers of different shards do not
+   * compare. Unlike a queue's, its records come again from the first that failed, and no redrive
+   * policy keeps a record that fails on every delivery: so a record whose outputs its key's item
+   * cannot keep has them set aside (with {@link BatchPipeline.Builder#refusedOutputsTo}), as on a
+   * shard, rather than failing. Give its records one {@link #ORDER_GROUP}, as {@link
+   * SourceBatches#dynamoDb} does, so that those after a failed one fail with it.
+   */
+  public static Builder changes(String split) {
+    return new Builder(split, false, true);
   }
 
   /** The split's name. */
@@ -62,6 +78,11 @@ public final class SourceBatch {
   /** True for a shard (sequence numbers), false for a queue (message ids). */
   public boolean ordered() {
     return ordered;
+  }
+
+  /** True for a DynamoDB stream's changes ({@link #changes}). */
+  public boolean changes() {
+    return changes;
   }
 
   /** The records in delivery order, each with its position in {@link #split()}. */
@@ -78,9 +99,10 @@ public final class SourceBatch {
   public static final class Builder {
     private final String split;
     private final boolean ordered;
+    private final boolean changes;
     private final List<Record<byte[]>> records = new ArrayList<>();
 
-    private Builder(String split, boolean ordered) {
+    private Builder(String split, boolean ordered, boolean changes) {
       Objects.requireNonNull(split, "split");
       if (split.isEmpty() || split.startsWith("#")) {
         throw new IllegalArgumentException(
@@ -90,6 +112,7 @@ public final class SourceBatch {
       }
       this.split = split;
       this.ordered = ordered;
+      this.changes = changes;
     }
 
     /** Adds a record without headers. */
@@ -144,7 +167,7 @@ public final class SourceBatch {
 
     /** The batch. */
     public SourceBatch build() {
-      return new SourceBatch(split, ordered, List.copyOf(records));
+      return new SourceBatch(split, ordered, changes, List.copyOf(records));
     }
   }
 }

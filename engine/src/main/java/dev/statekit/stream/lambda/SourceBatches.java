@@ -78,7 +78,7 @@ public final class SourceBatches {
     return split(
         records,
         r -> "dynamodb:" + r.tableName(),
-        SourceBatch::unordered,
+        SourceBatch::changes,
         (batch, r) ->
             batch.add(
                 r.sequenceNumber(),

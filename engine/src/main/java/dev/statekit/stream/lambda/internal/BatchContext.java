@@ -16,6 +16,8 @@ import java.util.function.BiPredicate;
  * @param settings how the pipeline runs
  * @param split the batch's split (the tick's name for the tick)
  * @param ordered whether the split is ordered
+ * @param changes whether the batch is a DynamoDB stream's ({@code SourceBatch#changes}): unordered,
+ *     but kept by no redrive policy
  * @param firstOffset the offset of the batch's first record not covered before, or null
  * @param offsets the offsets of the batch's records (unordered splits: a message that comes again)
  * @param lateness records are late for windows ending at or before this
@@ -37,6 +39,7 @@ record BatchContext(
     BatchSettings settings,
     String split,
     boolean ordered,
+    boolean changes,
     String firstOffset,
     Set<String> offsets,
     long lateness,
@@ -48,6 +51,15 @@ record BatchContext(
     BiPredicate<String, String> receipted,
     long now,
     List<dev.statekit.stream.lambda.Attempt> lateAfter) {
+  /**
+   * Whether outputs too large for their key's item are set aside rather than sent back with their
+   * record: on a shard, or on a DynamoDB stream, which no redrive policy keeps, with a place for
+   * them.
+   */
+  boolean setsAside() {
+    return (ordered || changes) && shape.routes().refused() >= 0;
+  }
+
   boolean fires() {
     return shape.windowed() && fireUpTo > firedThrough;
   }

@@ -338,6 +338,7 @@ final class BatchFlow {
         engine.settings,
         split,
         batch.ordered(),
+        batch.changes(),
         applied.firstOffset(),
         offsets,
         lateness,

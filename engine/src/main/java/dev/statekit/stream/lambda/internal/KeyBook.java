@@ -395,6 +395,18 @@ final class KeyBook {
     outbox.add(entry);
   }
 
+  /** Replaces the pending entry of the same message, or adds it. */
+  void replacePending(Pending entry) {
+    for (int i = 0; i < pending.size(); i++) {
+      Pending e = pending.get(i);
+      if (e.split().equals(entry.split()) && e.id().equals(entry.id())) {
+        pending.set(i, entry);
+        return;
+      }
+    }
+    pending.add(entry);
+  }
+
   List<Pending> pending() {
     return pending;
   }

@@ -207,7 +207,9 @@ final class KeyedPass {
         failures.add(inputs, i, why);
         continue;
       }
-      if (!context.ordered() && work.outboxBytes - kept > room.neverKept(work)) {
+      if (!context.ordered()
+          && !context.setsAside()
+          && work.outboxBytes - kept > room.neverKept(work)) {
         // The key's item cannot keep these outputs: the message goes back now, so that its key's
         // other messages are not held back behind it by the key's share.
         failures.add(inputs, i, room.tooLargeWhy(work, input.offset(), work.outboxBytes - kept));
@@ -234,7 +236,7 @@ final class KeyedPass {
       }
     }
     chain.flushState();
-    if (!context.ordered()) {
+    if (!context.ordered() && !context.setsAside()) {
       List<QueueItemRoom.Back> back = room.handBack(inputs, works, table);
       if (!back.isEmpty()) {
         Failures handed = new Failures();
@@ -626,7 +628,7 @@ final class KeyedPass {
     void finish(KeyWork work, byte[] state) {
       long now = context.now();
       byte[] bookkeeping = keep(work, work.book, Set.of());
-      if (context.ordered()) {
+      if (context.setsAside()) {
         bookkeeping = setAsideWhatCannotBeKept(work, state, bookkeeping);
       }
       if (work.item == null && state == null && bookkeeping == null) {
@@ -699,18 +701,19 @@ final class KeyedPass {
      * @return the bookkeeping with the stand-ins
      */
     private byte[] setAsideWhatCannotBeKept(KeyWork work, byte[] state, byte[] bookkeeping) {
-      Routes routes = context.shape().routes();
-      if (routes.refused() < 0) {
-        return bookkeeping;
-      }
       byte[] kept = bookkeeping;
       while (tooLarge(work, state, kept)) {
         String offset = work.setAsideLargestRecord(context.shape().routes(), this::standIn);
         if (offset == null) {
           break;
         }
-        work.book.replaceOutbox(
-            new Outbox(context.split(), offset, context.now(), work.outbox.get(offset)));
+        if (context.ordered()) {
+          work.book.replaceOutbox(
+              new Outbox(context.split(), offset, context.now(), work.outbox.get(offset)));
+        } else {
+          work.book.replacePending(
+              new Pending(context.split(), offset, context.now(), work.outbox.get(offset)));
+        }
         kept = work.book.encode();
       }
       return kept;

@@ -169,6 +169,7 @@ final class TickFlow {
               engine.settings,
               SplitState.TICK,
               false,
+              false,
               null,
               Set.of(),
               Long.MIN_VALUE,

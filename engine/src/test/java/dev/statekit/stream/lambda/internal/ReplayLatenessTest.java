@@ -24,6 +24,7 @@ class ReplayLatenessTest {
             null,
             "s",
             true,
+            false,
             null,
             Set.of(),
             LATENESS,
