@@ -336,7 +336,10 @@ public final class BatchPipeline {
 
     /**
      * Deletes a key's state this long after its last write (DynamoDB's TTL, within days). By
-     * default state is kept until it is empty; set this for keys that come and go.
+     * default state is kept until it is empty; a window fired without a record of its key in the
+     * batch (from the timer index, or by the tick) leaves its state in the key's item until the
+     * key's next record drops it, so a key that gets no more records keeps its last windows for
+     * good: set this for keys that come and go.
      */
     public Builder stateTtl(Duration ttl) {
       this.stateTtl = atLeast(ttl, Duration.ofMinutes(1), "stateTtl");
