@@ -73,4 +73,31 @@ class InvokeApiInvocationTypeTest {
     }
     assertEquals(1, invoked.get(), "the function ran once");
   }
+
+  /**
+   * Lambda takes at most 1 MB for an asynchronous invocation (6 MB only for a synchronous one) and
+   * refuses a larger event with 413 (RequestEntityTooLargeException): a 2 MB Event invoke that runs
+   * locally fails on AWS.
+   */
+  @Test
+  void anEventInvokeOverLambdasOneMegabyteIsRefused() throws Exception {
+    String big = "{\"pad\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}";
+    HttpResponse<String> answer =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(server.url() + "2015-03-31/functions/AppFunction/invocations"))
+                    .header("X-Amz-Invocation-Type", "Event")
+                    .POST(HttpRequest.BodyPublishers.ofString(big))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    Thread.sleep(500);
+    assertEquals(
+        413,
+        answer.statusCode(),
+        "Lambda refuses an asynchronous payload over 1 MB; the function ran "
+            + invoked.get()
+            + " time(s)");
+    assertEquals(0, invoked.get(), "and runs nothing");
+  }
 }
