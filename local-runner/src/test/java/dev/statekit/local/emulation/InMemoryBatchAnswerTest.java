@@ -39,4 +39,33 @@ class InMemoryBatchAnswerTest {
         queue.size(),
         "both messages stay on the queue, as Lambda keeps a batch whose answer it cannot match");
   }
+
+  /**
+   * docs/local-runner.md: the messages a function names in batchItemFailures, "all of them if it
+   * throws", come back after --retry-after SECONDS (the servers' SqsPoller does so for both).
+   */
+  @Test
+  void aBatchWhoseFunctionThrewComesBackAfterRetryAfter() throws Exception {
+    InMemoryMessageBus queue = new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30));
+    queue.send(List.of(new BusMessage("g", "d1", "one")));
+    java.util.concurrent.atomic.AtomicInteger calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Invoker throwsOnce =
+        event -> {
+          if (calls.incrementAndGet() == 1) {
+            throw new IllegalStateException("the table is unavailable");
+          }
+          return "{\"batchItemFailures\":[]}".getBytes(StandardCharsets.UTF_8);
+        };
+    InMemoryQueuePoller poller =
+        new InMemoryQueuePoller(
+            "in", queue, throwsOnce, new Activity(new PrintWriter(new StringWriter())), 1);
+
+    poller.pollOnce();
+    Thread.sleep(2_000);
+    poller.pollOnce();
+
+    assertEquals(2, calls.get(), "the batch came back after --retry-after 1, not the queue's 30 s");
+    assertEquals(0, queue.size(), "and was applied");
+  }
 }
