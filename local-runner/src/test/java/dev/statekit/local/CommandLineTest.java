@@ -95,4 +95,11 @@ class CommandLineTest {
       assertTrue(err.toString().contains("choose another port with --port"), err.toString());
     }
   }
+
+  /** A URL without a scheme (//host:port) is refused like any other that is not http(s). */
+  @Test
+  void aLocalStackUrlWithoutASchemeSaysWhatToWrite() {
+    assertEquals(2, run("tables", "--localstack", "//localhost:4566"), () -> err.toString());
+    assertTrue(err.toString().contains("--localstack takes an http(s) URL"), err.toString());
+  }
 }
