@@ -88,7 +88,10 @@ final class BackendOptions {
       } catch (IllegalArgumentException e) {
         uri = null;
       }
-      if (uri == null || uri.getHost() == null || !uri.getScheme().startsWith("http")) {
+      if (uri == null
+          || uri.getHost() == null
+          || uri.getScheme() == null
+          || !uri.getScheme().startsWith("http")) {
         throw new ParameterException(
             spec.commandLine(),
             "--localstack takes an http(s) URL such as http://localhost:4566, not '"
