@@ -71,7 +71,9 @@ final class LocalFunction {
     ByteArrayOutputStream answer = new ByteArrayOutputStream();
     try {
       handler.handleRequest(new ByteArrayInputStream(payload), answer, null);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | Error e) {
+      // Lambda's runtime reports anything thrown (an OutOfMemoryError too) as a function error;
+      // letting an Error through ended the poller's thread, and its queue was never read again.
       throw new FunctionError(name(), e);
     }
     return answer.toByteArray();
