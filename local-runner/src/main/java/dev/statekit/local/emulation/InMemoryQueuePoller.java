@@ -109,6 +109,11 @@ public final class InMemoryQueuePoller extends PollLoop {
               + " done"
               + (failed.isEmpty() ? "" : ", " + failed.size() + " back on the queue"));
     } catch (RuntimeException e) {
+      if (retryAfterSeconds >= 0) {
+        receipts
+            .values()
+            .forEach(r -> queue.changeVisibility(r, Duration.ofSeconds(retryAfterSeconds)));
+      }
       activity.log(name, "function error (" + e.getMessage() + "): the batch stays on the queue");
     }
     return true;
