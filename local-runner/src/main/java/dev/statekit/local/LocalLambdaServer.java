@@ -38,6 +38,9 @@ final class LocalLambdaServer implements AutoCloseable {
   /** Lambda's limit of a synchronous invocation's request payload, and a function URL's. */
   static final int MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
 
+  /** Lambda's limit of an asynchronous ({@code Event}) invocation's payload. */
+  static final int MAX_ASYNC_PAYLOAD_BYTES = 1024 * 1024;
+
   /** The most of a refused body read before the answer. */
   static final long MOST_DRAINED = 4L * MAX_PAYLOAD_BYTES;
 
@@ -162,6 +165,18 @@ final class LocalLambdaServer implements AutoCloseable {
       if ("DryRun".equals(type)) {
         // Lambda checks the caller may invoke and runs nothing: nothing here to check.
         exchange.sendResponseHeaders(204, -1);
+        return;
+      }
+      if ("Event".equals(type) && payload.length > MAX_ASYNC_PAYLOAD_BYTES) {
+        send(
+            exchange,
+            413,
+            "text/plain",
+            ("The payload is over Lambda's "
+                    + MAX_ASYNC_PAYLOAD_BYTES
+                    + " bytes for an asynchronous (Event) invocation; send less, or invoke"
+                    + " synchronously")
+                .getBytes(StandardCharsets.UTF_8));
         return;
       }
       if ("Event".equals(type)) {
