@@ -46,6 +46,7 @@ final class InMemoryApp implements LocalApp {
   private final List<ScheduleTicker> tickers = new ArrayList<>();
   private final Map<TypeName, Integer> egressTaken = new HashMap<>();
   private int deadLettersTaken;
+  private final Map<String, Long> fed = new HashMap<>();
   private final InvocationLog invocations = new InvocationLog();
 
   InMemoryApp(Template template, Map<String, String> settings) {
@@ -215,7 +216,14 @@ final class InMemoryApp implements LocalApp {
                             + application.pipelineNames()));
     String stream = variables.getOrDefault(declared.streamVariable(), pipeline);
     String shard = "shardId-000000000000";
-    List<KinesisFeed.Event> events = KinesisFeed.events(records, stream, shard);
+    // Each feed's records come after the last feed's on the shard, as on a stream: numbered from 1
+    // again, they were taken for repeats of the first feed's and dropped.
+    long before;
+    synchronized (this) {
+      before = fed.getOrDefault(stream, 0L);
+      fed.put(stream, before + records.size());
+    }
+    List<KinesisFeed.Event> events = KinesisFeed.events(records, stream, shard, before);
     for (KinesisFeed.Event event : events) {
       List<String> failed = EventWriter.batchItemFailures(function.invoke(event.payload()));
       if (failed != null && !failed.isEmpty()) {

@@ -36,6 +36,14 @@ final class KinesisFeed {
 
   /** The events for {@code records} of shard {@code shardId} of {@code stream}. */
   static List<Event> events(List<byte[]> records, String stream, String shardId) {
+    return events(records, stream, shardId, 0);
+  }
+
+  /**
+   * As {@link #events(List, String, String)}, numbered after the {@code before} records the shard
+   * already had.
+   */
+  static List<Event> events(List<byte[]> records, String stream, String shardId, long before) {
     String arn = "arn:aws:kinesis:us-east-1:000000000000:stream/" + stream;
     Instant now = Instant.now();
     List<Event> events = new ArrayList<>();
@@ -59,7 +67,7 @@ final class KinesisFeed {
       batch.add(
           Record.builder()
               .partitionKey(key)
-              .sequenceNumber(Integer.toString(i + 1))
+              .sequenceNumber(Long.toString(before + i + 1))
               .data(SdkBytes.fromByteArray(data))
               .approximateArrivalTimestamp(now)
               .build());
