@@ -1,13 +1,19 @@
 package dev.statekit.local;
 
+import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import dev.statekit.entry.PayloadShape;
 import dev.statekit.handlers.StateKitHandler;
 import dev.statekit.local.template.FunctionDef;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A function of the template running in this JVM: its handler, constructed once as Lambda does,
@@ -15,6 +21,15 @@ import java.util.Objects;
  * several execution environments.
  */
 final class LocalFunction {
+  /** Where invocations run: one thread each, so that the caller can stop waiting at the timeout. */
+  private static final ExecutorService RUNS =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread thread = new Thread(r, "statekit-invocation");
+            thread.setDaemon(true);
+            return thread;
+          });
+
   private final FunctionDef definition;
   private final RequestStreamHandler handler;
   private final java.util.concurrent.atomic.AtomicLong invocations =
@@ -62,21 +77,48 @@ final class LocalFunction {
   }
 
   /**
-   * Invokes the handler once.
+   * Invokes the handler once, on a thread of its own, with the function's {@code Timeout}: past it,
+   * the invocation is answered as Lambda answers one that timed out, and its thread is interrupted
+   * (Lambda stops the environment; a handler that ignores the interrupt runs on here, unseen).
    *
-   * @throws FunctionError if the handler threw: what Lambda reports as a function error
+   * @throws FunctionError if the handler threw or ran out of time: what Lambda reports as a
+   *     function error
    */
   byte[] invoke(byte[] payload) {
     invocations.incrementAndGet();
-    ByteArrayOutputStream answer = new ByteArrayOutputStream();
+    long timeoutMs = Math.max(1, definition.timeoutSeconds()) * 1000;
+    long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+    Context context = new LocalLambdaContext(name(), definition.memoryMb(), deadline);
+    Future<byte[]> run =
+        RUNS.submit(
+            () -> {
+              ByteArrayOutputStream answer = new ByteArrayOutputStream();
+              handler.handleRequest(new ByteArrayInputStream(payload), answer, context);
+              return answer.toByteArray();
+            });
     try {
-      handler.handleRequest(new ByteArrayInputStream(payload), answer, null);
-    } catch (IOException | RuntimeException | Error e) {
+      return run.get(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
       // Lambda's runtime reports anything thrown (an OutOfMemoryError too) as a function error;
       // letting an Error through ended the poller's thread, and its queue was never read again.
+      throw new FunctionError(name(), e.getCause());
+    } catch (TimeoutException e) {
+      run.cancel(true);
+      throw new FunctionError(name(), new TimedOut(definition.timeoutSeconds()));
+    } catch (InterruptedException e) {
+      run.cancel(true);
+      Thread.currentThread().interrupt();
       throw new FunctionError(name(), e);
     }
-    return answer.toByteArray();
+  }
+
+  /** An invocation past its function's {@code Timeout}, as Lambda names it. */
+  static final class TimedOut extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TimedOut(long seconds) {
+      super(String.format(java.util.Locale.ROOT, "Task timed out after %d.00 seconds", seconds));
+    }
   }
 
   /** The handler threw; Lambda would answer with {@code X-Amz-Function-Error: Unhandled}. */
