@@ -315,8 +315,8 @@ public final class BatchPipeline {
      * How long the receipt of an SQS message (or a DynamoDB stream record) is kept, by which a
      * message handed over again is applied once: one day by default. At least the longest a message
      * can come again after it was applied: the queue's visibility timeout times its receive count
-     * (DynamoDB Streams: its 24 hours' retention). A message redriven from a dead-letter queue comes
-     * under a new message id, so no retention covers it (docs/pipelines.md).
+     * (DynamoDB Streams: its 24 hours' retention). A message redriven from a dead-letter queue
+     * comes under a new message id, so no retention covers it (docs/pipelines.md).
      */
     public Builder retention(Duration keep) {
       this.retention = atLeast(keep, Duration.ofMinutes(1), "retention");
