@@ -12,6 +12,12 @@ final class Utf8Cache {
   private static final int MAX_ENTRIES = 4096;
   private static final int RECENT_SLOTS = 64;
 
+  /**
+   * The longest string kept: names are short, and a request can make one as long as itself (a
+   * caller's namespace a function answers), which would otherwise stay with the handler for good.
+   */
+  private static final int MAX_KEPT_LENGTH = 256;
+
   private final ConcurrentHashMap<String, byte[]> cache = new ConcurrentHashMap<>();
 
   /**
@@ -29,6 +35,9 @@ final class Utf8Cache {
     byte[] bytes = cache.get(value);
     if (bytes == null) {
       bytes = value.getBytes(StandardCharsets.UTF_8);
+      if (value.length() > MAX_KEPT_LENGTH) {
+        return bytes;
+      }
       if (cache.size() < MAX_ENTRIES) {
         cache.putIfAbsent(value, bytes);
       }
