@@ -303,8 +303,13 @@ final class ServerLoop implements Runnable {
   }
 
   private void respond(Connection connection, HttpAnswer answer, boolean close) {
-    account(connection, 0);
     connection.out = ResponseBytes.of(answer, connection.head, close);
+    // The request's body is answered: let it go. Until the client has read the answer, the whole
+    // answer is what the connection holds (its buffer, however much of it went out), so clients
+    // that do not read keep new work out (503) instead of holding request and answer unseen by the
+    // bound.
+    connection.parser = new RequestParser(limits);
+    account(connection, connection.out.capacity());
     connection.closeAfterWrite = close;
     connection.phase = Connection.Phase.WRITING;
     connection.deadline = deadline(limits.requestTimeout());
@@ -342,6 +347,7 @@ final class ServerLoop implements Runnable {
 
   /** Kept alive: wait for the next request, which may have arrived with the last one. */
   private void next(Connection connection) {
+    account(connection, 0);
     connection.keptAlive = true;
     connection.out = null;
     connection.parser = new RequestParser(limits);
