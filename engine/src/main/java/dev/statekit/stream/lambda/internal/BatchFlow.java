@@ -277,7 +277,7 @@ final class BatchFlow {
         deliver.add(() -> engine.store().writeReceipts(engine.name, split, written, expires));
       }
       SplitState next = checkpoint(state, applied, context, index, null, gap);
-      deliver.add(() -> writeCheckpoint(next, first, state.position(), state.activeAt()));
+      deliver.add(() -> writeCheckpoint(next, first, state.position()));
     }
     engine.reached(Step.DELIVERY, split);
     engine.together(deliver);
@@ -286,7 +286,7 @@ final class BatchFlow {
       // Written only now, after the deliveries: the checkpoint is their receipt.
       SplitState next = checkpoint(state, applied, context, index, first, gap);
       List<Runnable> last = new ArrayList<>();
-      last.add(() -> writeCheckpoint(next, first, state.position(), state.activeAt()));
+      last.add(() -> writeCheckpoint(next, first, state.position()));
       if (index != null && !index.covered.isEmpty()) {
         List<String> consumed = index.covered;
         last.add(() -> engine.store().deleteTimers(engine.name, consumed));
@@ -558,8 +558,7 @@ final class BatchFlow {
   }
 
   /** Writes the checkpoint; if the tick (or a repeat of this batch) moved the split, merges. */
-  private void writeCheckpoint(
-      SplitState next, String first, String readPosition, long readActiveAt) {
+  private void writeCheckpoint(SplitState next, String first, String readPosition) {
     SplitState attempt = next;
     for (int round = 1; !engine.store().writeSplit(engine.name, attempt); round++) {
       if (round > MAX_CONFLICT_ROUNDS) {
@@ -570,7 +569,7 @@ final class BatchFlow {
           new Progress(
                   engine.store().readSplits(engine.name), now, engine.settings.batchTimeoutMs())
               .split(split);
-      if (!batch.ordered() && covers(stored, next, readActiveAt)) {
+      if (!batch.ordered() && replaying == null && covers(stored, next)) {
         return;
       }
       attempt = merged(stored, next, first, readPosition);
@@ -578,15 +577,16 @@ final class BatchFlow {
   }
 
   /**
-   * Whether an unordered split as stored already says what this batch's write would: another batch
-   * of the queue (or table) wrote since this one read it ({@code activeAt} moved: the tick never
-   * moves it), with a watermark at least this batch's, and proposed that as the candidate as this
-   * batch would. Its write adds nothing then, and the batch, whose keys, receipts and deliveries
-   * are done, must not fail for losing the race: concurrent invocations of one queue all write its
-   * one split, and with no more than a conflict's few rounds most of them lose every one.
+   * Whether an unordered split as stored already says what this batch's write would: batches of the
+   * queue (or table) that started no earlier than this one wrote it since (its last batch, which
+   * only rises, is at least this batch's start: the tick never moves it), with a watermark at least
+   * this batch's. Its write adds nothing then (what it would propose as the candidate, they or the
+   * tick propose), and the batch, whose keys, receipts and deliveries are done, must not fail for
+   * losing the race: concurrent invocations of one queue all write its one split, and with no more
+   * than a conflict's few rounds most of them lost every one.
    */
-  private static boolean covers(SplitState stored, SplitState next, long readActiveAt) {
-    return stored.watermark() >= next.watermark() && stored.activeAt() > readActiveAt;
+  private boolean covers(SplitState stored, SplitState next) {
+    return stored.watermark() >= next.watermark() && stored.activeAt() >= now;
   }
 
   private SplitState merged(SplitState stored, SplitState next, String first, String readPosition) {

@@ -199,7 +199,8 @@ final class Progress {
             old.fireWatermark(),
             old.candidate(),
             old.candidateAt(),
-            now,
+            // Its last batch only rises: a batch that started earlier may write later.
+            Math.max(old.activeAt(), now),
             old.firedThrough(),
             old.givenUp());
     return propose(moved, merged, now, batchTimeout);
