@@ -382,6 +382,12 @@ abstract class PipelineCasesContract {
 
     GivenUp gap = new GivenUp(SHARD, "1001", "1004", 19, pipeline.givenUp().get(0).at(), "1002");
     assertEquals(List.of(gap), pipeline.givenUp(), "what Lambda gave up on is recorded");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> pipeline.replay(gap, SourceBatch.unordered(SHARD).build()),
+        "a replay is an ordered batch of the range's split, even an empty one (an unordered one"
+            + " was taken and could leave the range open while saying it replayed it)");
+    assertEquals(List.of(gap), pipeline.givenUp());
     BatchResult replayed = pipeline.replay(gap, shard(1002, "k2@150", "k1@160"));
     assertEquals(1, replayed.applied(), "k2's record applied; k1 had applied its own");
     assertEquals(List.of(), pipeline.givenUp());

@@ -89,6 +89,14 @@ public final class BatchEngine {
    * @throws IllegalArgumentException if the range is not open, or the batch holds other records
    */
   public BatchResult replay(GivenUp range, SourceBatch batch) throws Exception {
+    if (!batch.ordered() || !batch.split().equals(range.split())) {
+      throw new IllegalArgumentException(
+          batch
+              + " does not replay "
+              + range
+              + ": replay exactly the records after its 'after' and before its 'before', as one"
+              + " ordered batch of its split");
+    }
     for (var record : batch.records()) {
       if (!batch.ordered()
           || !batch.split().equals(range.split())
