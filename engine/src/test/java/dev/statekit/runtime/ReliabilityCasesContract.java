@@ -13,6 +13,8 @@ import dev.statekit.function.Address;
 import dev.statekit.function.Message;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.runtime.internal.FaultHook;
+import dev.statekit.runtime.store.FunctionStore;
+import dev.statekit.runtime.store.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -201,6 +203,52 @@ abstract class ReliabilityCasesContract extends RuntimeFixture {
     clock.advance(Duration.ofMinutes(5));
     assertEquals(0, runtime.sweepTimers().outboxes(), "delivered once");
     assertEquals(1, counted.deliveries());
+  }
+
+  // 5b
+  /**
+   * The sweep delivers a left-behind outbox even when reading its due delayed messages fails (their
+   * partition throttled past every retry): timers go first, and a failure there once kept every
+   * sweep from the outboxes.
+   */
+  @Test
+  void aLeftBehindOutboxIsDeliveredThoughTheSweepsTimerReadsFail() {
+    FunctionRuntime crashing =
+        runtime(
+            b ->
+                b.faultHook(
+                    (step, address) -> {
+                      if (step == FaultHook.Step.COMMITTED) {
+                        throw new QueueBatchContract.SimulatedCrash();
+                      }
+                    }));
+    FunctionStore timersDown =
+        (FunctionStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                FunctionStore.class.getClassLoader(),
+                new Class<?>[] {FunctionStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("dueTimers")) {
+                    throw new StoreUnavailableException("timers' partition throttled", null);
+                  }
+                  try {
+                    return method.invoke(store(), args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    FunctionRuntime sweeping = runtime(b -> b.store(timersDown));
+    Address counter = address(TestFunctions.TALLY, "left-behind");
+    Address total = Address.of(TestFunctions.TOTAL, "left-behind-" + run);
+    assertThrows(
+        QueueBatchContract.SimulatedCrash.class,
+        () -> crashing.invoke(DirectInvocation.of(countTo(counter, total, 3))));
+    clock.advance(Duration.ofMinutes(3));
+
+    assertThrows(StoreUnavailableException.class, sweeping::sweepTimers);
+    drain(sweeping);
+
+    assertEquals(1, value(total, TestFunctions.COUNT), "the outbox went out all the same");
   }
 
   // 6

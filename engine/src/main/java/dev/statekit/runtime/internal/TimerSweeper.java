@@ -47,7 +47,9 @@ public final class TimerSweeper {
    * Sweeps while more timers are due, the last sweep sent something and time allows: another sweep
    * starts only if more than {@link #SWEEP_MARGIN} (or twice the longest sweep so far) is left
    * before {@code deadline}, and never more than {@link #MAX_SWEEPS} in one call. The result's
-   * {@code more} says whether due timers were left for the next call.
+   * {@code more} says whether due timers were left for the next call. Outboxes left behind go last,
+   * and whatever the timers' reads and writes threw: one whose sink stalls holds the sweep to the
+   * deadline, and due delayed messages went out before it (they never did while it came first).
    */
   public SweepResult sweepUntil(Deadline deadline) {
     int sent = 0;
@@ -55,21 +57,22 @@ public final class TimerSweeper {
     Duration longest = Duration.ZERO;
     SweepResult last;
     int sweeps = 0;
-    do {
-      long start = System.nanoTime();
-      last = sweepTimers();
-      longest = max(longest, Duration.ofNanos(System.nanoTime() - start));
-      sent += last.sent();
-      failed += last.failed();
-    } while (last.more()
-        && last.sent() > 0
-        && ++sweeps < MAX_SWEEPS
-        && deadline.hasMoreThan(max(SWEEP_MARGIN, longest.multipliedBy(2))));
-    wakeSoonDue(settings.clock.millis());
-    // Outboxes last: one whose sink stalls holds the sweep to the deadline, and due delayed
-    // messages
-    // of other addresses went out before it (they never did while it came first).
-    int[] swept = outboxes.sweep();
+    int[] swept;
+    try {
+      do {
+        long start = System.nanoTime();
+        last = sweepTimers();
+        longest = max(longest, Duration.ofNanos(System.nanoTime() - start));
+        sent += last.sent();
+        failed += last.failed();
+      } while (last.more()
+          && last.sent() > 0
+          && ++sweeps < MAX_SWEEPS
+          && deadline.hasMoreThan(max(SWEEP_MARGIN, longest.multipliedBy(2))));
+      wakeSoonDue(settings.clock.millis());
+    } finally {
+      swept = outboxes.sweep();
+    }
     return new SweepResult(sent, failed, last.more(), swept[0], swept[1]);
   }
 
@@ -79,9 +82,14 @@ public final class TimerSweeper {
 
   /** One sweep of delayed messages and outboxes. */
   public SweepResult sweep() {
-    SweepResult timers = sweepTimers();
-    wakeSoonDue(settings.clock.millis());
-    int[] swept = outboxes.sweep();
+    SweepResult timers;
+    int[] swept;
+    try {
+      timers = sweepTimers();
+      wakeSoonDue(settings.clock.millis());
+    } finally {
+      swept = outboxes.sweep();
+    }
     return new SweepResult(timers.sent(), timers.failed(), timers.more(), swept[0], swept[1]);
   }
 
