@@ -211,7 +211,7 @@ public final class DynamoDbFunctionStore implements FunctionStore {
                 .build());
         writes.addAll(DynamoDbTimerWrites.of(table, commit.timerChanges()));
         call(what, () -> dynamoDb.transactWriteItems(b -> b.transactItems(writes)));
-        restoreExpiries(commit);
+        restoreExpiries(commit.timerChanges());
       }
     } catch (ConditionalCheckFailedException e) {
       throw new CommitConflictException(
@@ -227,13 +227,12 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   }
 
   /**
-   * Gives the owners whose last token the commit freed their TTL back. The commit stands either
+   * Gives the owners whose last token the changes freed their TTL back. The commit stands either
    * way: an owner this misses (a crash just now, DynamoDB refusing every retry) keeps its item
    * until its own next commit, which sets the TTL anew.
    */
-  private void restoreExpiries(Commit commit) {
-    for (UpdateItemRequest update :
-        DynamoDbTimerWrites.expiriesRestored(table, commit.timerChanges())) {
+  private void restoreExpiries(List<TimerChange> changes) {
+    for (UpdateItemRequest update : DynamoDbTimerWrites.expiriesRestored(table, changes)) {
       try {
         call("restore the TTL of " + update.key(), () -> dynamoDb.updateItem(update));
       } catch (ConditionalCheckFailedException | StoreException e) {
@@ -561,13 +560,12 @@ public final class DynamoDbFunctionStore implements FunctionStore {
   public void dropTimer(TimerKey key, Address owner, String token) {
     String what = "drop timer " + key.asString();
     if (token != null) {
-      List<TransactWriteItem> writes =
-          DynamoDbTimerWrites.of(
-              table,
-              List.of(
-                  new TimerChange.Consume(key), new TimerChange.ReleaseToken(owner, token, key)));
+      List<TimerChange> changes =
+          List.of(new TimerChange.Consume(key), new TimerChange.ReleaseToken(owner, token, key));
+      List<TransactWriteItem> writes = DynamoDbTimerWrites.of(table, changes);
       try {
         call(what, () -> dynamoDb.transactWriteItems(b -> b.transactItems(writes)));
+        restoreExpiries(changes);
         return;
       } catch (TransactionCanceledException e) {
         List<CancellationReason> reasons = e.cancellationReasons();

@@ -425,6 +425,33 @@ abstract class FunctionStoreContract {
     assertEquals(2, store().reload(owner).version(), "freeing a token is a new version");
   }
 
+  /** A timer dropped with its dead letter frees its owner's last token: the owner expires again. */
+  @Test
+  void aDroppedTimerThatFreesTheLastTokenGivesTheOwnerItsTtlBack() {
+    Address owner = address("last-dropper");
+    TimerKey timer = new TimerKey(6, 1_000, "last-drop-" + run);
+    store()
+        .commit(
+            new Commit(
+                new AddressState(
+                    owner,
+                    1,
+                    Map.of(),
+                    Map.of("t", timer),
+                    new byte[0],
+                    0,
+                    null,
+                    0,
+                    4_000_000_000L),
+                0,
+                List.of(schedule(timer, "x"))));
+    assertEquals(0, store().reload(owner).expiresAtSeconds(), "kept while its token is pending");
+
+    store().dropTimer(timer, owner, "t");
+
+    assertEquals(4_000_000_000L, store().reload(owner).expiresAtSeconds());
+  }
+
   @Test
   void aCommitThatChangesOneTimerTwiceIsRefusedAsInvalid() {
     Address address = address("twice");
