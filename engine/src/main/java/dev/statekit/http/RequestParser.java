@@ -121,6 +121,12 @@ final class RequestParser {
     return bodyLength == body.length ? body : java.util.Arrays.copyOf(body, bodyLength);
   }
 
+  /** Lets the body go: the request is answered, and only its answer is held until it is read. */
+  void releaseBody() {
+    body = new byte[0];
+    bodyLength = 0;
+  }
+
   /** How many body bytes are held. */
   int bufferedBodyBytes() {
     return body.length;

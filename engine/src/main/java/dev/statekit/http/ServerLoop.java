@@ -308,7 +308,7 @@ final class ServerLoop implements Runnable {
     // answer is what the connection holds (its buffer, however much of it went out), so clients
     // that do not read keep new work out (503) instead of holding request and answer unseen by the
     // bound.
-    connection.parser = new RequestParser(limits);
+    connection.parser.releaseBody();
     account(connection, connection.out.capacity());
     connection.closeAfterWrite = close;
     connection.phase = Connection.Phase.WRITING;
