@@ -59,16 +59,19 @@ final class PayloadRouter {
         }
         yield call(() -> routes.envelopes.invoke(payload), "The envelope consumer");
       }
-      case SQS -> batches(shape, EventReader.sqs(json), routes.queues);
-      case KINESIS -> batches(shape, EventReader.kinesis(json), routes.kinesis);
-      case DYNAMODB_STREAM -> batches(shape, EventReader.dynamoDb(json), routes.dynamoDb);
+      case SQS -> batches(shape, EventReader.sqs(json), routes.queues, deadline);
+      case KINESIS -> batches(shape, EventReader.kinesis(json), routes.kinesis, deadline);
+      case DYNAMODB_STREAM -> batches(shape, EventReader.dynamoDb(json), routes.dynamoDb, deadline);
       case SCHEDULED -> scheduled(EventReader.scheduled(json).withDeadline(deadline));
       case TO_FUNCTION -> throw new IllegalStateException("A ToFunction is never JSON");
     };
   }
 
   private <R> byte[] batches(
-      PayloadShape shape, List<SourceGroup<R>> groups, Routes<BatchConsumer<R>> consumers) {
+      PayloadShape shape,
+      List<SourceGroup<R>> groups,
+      Routes<BatchConsumer<R>> consumers,
+      Deadline deadline) {
     // Every group's route is checked before any runs, so a misrouted batch changes nothing.
     List<BatchConsumer<R>> found = new ArrayList<>();
     for (SourceGroup<R> group : groups) {
@@ -83,7 +86,9 @@ final class PayloadRouter {
       SourceGroup<R> group = groups.get(i);
       BatchConsumer<R> consumer = found.get(i);
       BatchOutcome outcome =
-          call(() -> consumer.accept(group.records()), "The consumer of " + group.source());
+          call(
+              () -> consumer.accept(group.records(), deadline),
+              "The consumer of " + group.source());
       failed.addAll(outcome.failedItemIds());
     }
     return Answers.batchItemFailures(failed);

@@ -1,5 +1,6 @@
 package dev.statekit.event;
 
+import dev.statekit.Deadline;
 import java.util.List;
 
 /**
@@ -16,4 +17,16 @@ public interface BatchConsumer<R> {
    * @return which records to deliver again; throwing instead makes Lambda retry the whole batch
    */
   BatchOutcome accept(List<R> records) throws Exception;
+
+  /**
+   * Processes {@code records}, in order, answering by {@code deadline}: the entry point passes the
+   * time its Lambda invocation has left. A consumer that stops early answers the records it did not
+   * finish as failed, so that only those come again, instead of being cut off with none of its
+   * answers; the default ignores the deadline.
+   *
+   * @return which records to deliver again; throwing instead makes Lambda retry the whole batch
+   */
+  default BatchOutcome accept(List<R> records, Deadline deadline) throws Exception {
+    return accept(records);
+  }
 }

@@ -7,6 +7,7 @@ import dev.statekit.bus.QueueMessage;
 import dev.statekit.concurrent.ParallelCalls;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.EnvelopeConsumer;
 import dev.statekit.event.QueueRecord;
 import dev.statekit.event.ScheduledTask;
@@ -143,19 +144,31 @@ public final class FunctionRuntime {
    * to the dead-letter queue with its error, and its address carries on.
    */
   public QueueBatchResult processQueueBatch(List<QueueMessage> messages) {
+    return processQueueBatch(messages, Deadline.none());
+  }
+
+  /**
+   * Processes a batch from the ingress queue, answering by {@code deadline} (on Lambda, the time
+   * the invocation has left): once about a third of the time left (at most 10 seconds) is all that
+   * remains, no further invocation starts, the addresses whose functions have answered are
+   * committed, and the messages of the others fail for now and come again. So one slow function
+   * costs its own messages a retry, not the whole batch a timeout on every receive.
+   */
+  public QueueBatchResult processQueueBatch(List<QueueMessage> messages, Deadline deadline) {
+    Objects.requireNonNull(deadline, "deadline");
     List<QueueMessage> arrived = new ArrayList<>();
     List<QueueMessage> others = new ArrayList<>();
     for (QueueMessage message : messages) {
       (WakeUps.isWakeUp(message.body()) ? arrived : others).add(message);
     }
     if (arrived.isEmpty()) {
-      return entries.process(messages);
+      return entries.process(messages, deadline);
     }
     List<String> again = wakeUps.arrived(arrived);
     QueueBatchResult rest =
         others.isEmpty()
             ? new QueueBatchResult(List.of(), Map.of(), 0, 0, 0, 0)
-            : entries.process(others);
+            : entries.process(others, deadline);
     List<String> failed = new ArrayList<>(rest.failedMessageIds());
     Map<String, String> errors = new LinkedHashMap<>(rest.errors());
     for (String id : again) {
@@ -202,12 +215,23 @@ public final class FunctionRuntime {
   }
 
   /**
-   * The runtime as a consumer of its ingress queue's batches ({@link #processQueueBatch(List)}),
-   * for the entry point's {@code queue(...)} or {@code anyQueue(...)}: the messages it did not
-   * finish are reported as failed, so only those come back.
+   * The runtime as a consumer of its ingress queue's batches ({@link #processQueueBatch(List,
+   * Deadline)}), for the entry point's {@code queue(...)} or {@code anyQueue(...)}: the messages it
+   * did not finish are reported as failed, so only those come back.
    */
   public BatchConsumer<QueueRecord> queueConsumer() {
-    return records -> RuntimeRoutes.queueBatch(this, ingressQueue, records);
+    FunctionRuntime runtime = this;
+    return new BatchConsumer<>() {
+      @Override
+      public BatchOutcome accept(List<QueueRecord> records) {
+        return accept(records, Deadline.none());
+      }
+
+      @Override
+      public BatchOutcome accept(List<QueueRecord> records, Deadline deadline) {
+        return RuntimeRoutes.queueBatch(runtime, ingressQueue, records, deadline);
+      }
+    };
   }
 
   /**

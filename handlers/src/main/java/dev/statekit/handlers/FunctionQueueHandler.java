@@ -34,7 +34,7 @@ public class FunctionQueueHandler implements RequestHandler<SQSEvent, SQSBatchRe
     for (int i = 0; i < records.size(); i++) {
       messages.add(message(records.get(i), i));
     }
-    QueueBatchResult result = runtime.processQueueBatch(messages);
+    QueueBatchResult result = runtime.processQueueBatch(messages, Deadlines.of(context));
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
     result
         .failedMessageIds()

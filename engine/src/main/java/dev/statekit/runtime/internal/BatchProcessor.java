@@ -1,5 +1,6 @@
 package dev.statekit.runtime.internal;
 
+import dev.statekit.Deadline;
 import dev.statekit.bus.BusMessage;
 import dev.statekit.function.Address;
 import dev.statekit.function.UnknownFunctionException;
@@ -49,6 +50,11 @@ public final class BatchProcessor {
    * applies or refuses at least the first of every such address's deliveries, so the rounds end.
    */
   void process(List<Delivery> deliveries) {
+    process(deliveries, Deadline.none());
+  }
+
+  /** {@link #process(List)} by {@code deadline}. */
+  void process(List<Delivery> deliveries, Deadline deadline) {
     List<Delivery> round = deliveries;
     int rounds = 0;
     int most = 1;

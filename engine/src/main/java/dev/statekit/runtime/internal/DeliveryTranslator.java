@@ -3,6 +3,7 @@ package dev.statekit.runtime.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.statekit.Deadline;
 import dev.statekit.bus.EnvelopeCodec;
 import dev.statekit.bus.InvalidEnvelopeException;
 import dev.statekit.bus.QueueMessage;
@@ -209,8 +210,11 @@ public final class DeliveryTranslator {
     return text.startsWith("\uFEFF") ? text.substring(1) : text;
   }
 
-  /** Processes a queue batch; failed messages and, per FIFO group, those after them come back. */
-  public QueueBatchResult process(List<QueueMessage> messages) {
+  /**
+   * Processes a queue batch by {@code deadline}; failed messages and, per FIFO group, those after
+   * them come back.
+   */
+  public QueueBatchResult process(List<QueueMessage> messages, Deadline deadline) {
     if (settings.deadLetters == null) {
       throw new IllegalStateException(
           "Queue batches need a dead-letter queue for messages that can't be processed:"
@@ -220,7 +224,7 @@ public final class DeliveryTranslator {
     for (QueueMessage message : messages) {
       deliveries.add(QueueBodyCodec.read(deliveries.size(), message, settings.targets));
     }
-    processor.process(deliveries);
+    processor.process(deliveries, deadline);
     List<String> failed = new ArrayList<>();
     Map<String, String> errors = new LinkedHashMap<>();
     Map<String, String> failedGroups = new HashMap<>();

@@ -24,7 +24,7 @@ public final class RuntimeRoutes {
    * queue when the ingress queue's name is known ({@code ingressQueue}, else null).
    */
   public static BatchOutcome queueBatch(
-      FunctionRuntime runtime, String ingressQueue, List<QueueRecord> records) {
+      FunctionRuntime runtime, String ingressQueue, List<QueueRecord> records, Deadline deadline) {
     List<QueueMessage> messages = new ArrayList<>(records.size());
     List<String> foreign = new ArrayList<>();
     for (QueueRecord record : records) {
@@ -55,7 +55,8 @@ public final class RuntimeRoutes {
               + " messages for the runtime's functions to its ingress queue, or give the other"
               + " queue a runtime of its own");
     }
-    QueueBatchResult result = messages.isEmpty() ? null : runtime.processQueueBatch(messages);
+    QueueBatchResult result =
+        messages.isEmpty() ? null : runtime.processQueueBatch(messages, deadline);
     List<String> failed = new ArrayList<>(foreign);
     if (result != null) {
       failed.addAll(result.failedMessageIds());
