@@ -38,6 +38,15 @@ final class AddressCommitter {
   private final List<Delivery> deliveries;
   private final List<InboundInvocation> invocations = new ArrayList<>();
   private final OutboxKey outboxKey;
+  private final BatchDeadline deadline;
+  private final Object gate = new Object();
+
+  /** The batch stopped waiting for this address's prepare at its deadline (under the gate). */
+  private boolean abandoned;
+
+  /** The prepare settled the deliveries, or prepared a commit (under the gate). */
+  private boolean decided;
+
   private AddressState loaded;
   private Set<TimerKey> existingTimers;
   private CommitPlan prepared;
@@ -55,7 +64,8 @@ final class AddressCommitter {
       List<Delivery> deliveries,
       OutboxKey outboxKey,
       AddressState loaded,
-      Set<TimerKey> existingTimers) {
+      Set<TimerKey> existingTimers,
+      BatchDeadline deadline) {
     this.settings = settings;
     this.delivery = delivery;
     this.address = address;
@@ -63,6 +73,7 @@ final class AddressCommitter {
     this.outboxKey = outboxKey;
     this.loaded = loaded;
     this.existingTimers = existingTimers;
+    this.deadline = deadline;
     deliveries.forEach(d -> invocations.addAll(d.invocations));
   }
 
@@ -108,12 +119,54 @@ final class AddressCommitter {
    * be read or the previous outbox must go out first). Commits of a batch then leave together.
    */
   Void prepare() {
+    CommitPlan plan = null;
     try {
-      prepared = prepareOnce();
+      plan = prepareOnce();
     } catch (StoreException e) {
-      failed(e);
+      settleLive(() -> failed(e));
+    }
+    synchronized (gate) {
+      if (!abandoned) {
+        prepared = plan;
+        decided = true;
+      }
     }
     return null;
+  }
+
+  /**
+   * The batch stops waiting for step one at its deadline: unless step one has settled the
+   * deliveries or prepared the commit meanwhile, they fail for now (nothing of them is written),
+   * and whatever step one still does settles nothing. Returns whether it gave up.
+   */
+  boolean abandon() {
+    synchronized (gate) {
+      if (decided) {
+        return false;
+      }
+      abandoned = true;
+    }
+    FailedDeliveries.settle(
+        settings,
+        deliveries,
+        "The function of "
+            + address
+            + " had not answered when the Lambda invocation's time ran short; nothing of it was"
+            + " written");
+    return true;
+  }
+
+  /**
+   * Settles the deliveries by {@code settling} unless the batch gave the address up: then its
+   * answer is out, and they must keep the outcome it gave them.
+   */
+  private void settleLive(Runnable settling) {
+    synchronized (gate) {
+      if (!abandoned) {
+        settling.run();
+        decided = true;
+      }
+    }
   }
 
   /** The batch could not register the outbox: nothing may be committed. */
@@ -165,14 +218,14 @@ final class AddressCommitter {
     repeats = duplicates;
     long incarnation = data.getIncarnation() != 0 ? data.getIncarnation() : newIncarnation();
     InvocationRunner runs =
-        new InvocationRunner(settings, loaded, invocations, duplicates, incarnation, now);
+        new InvocationRunner(settings, loaded, invocations, duplicates, incarnation, now, deadline);
     CommitPlan planned =
         new CommitPlanner(settings, loaded, data, spilled, deliveries, runs, now, outboxKey).plan();
     RunResult plan = planned.plan();
     Outbox previous = loaded.outboxVersion() > 0 && data.hasOutbox() ? data.getOutbox() : null;
     if (!plan.needsCommit() && duplicates.isEmpty()) {
       // Nothing to answer as done: whatever the previous outbox's state, it can wait.
-      settle(plan);
+      settleLive(() -> settle(plan));
       return null;
     }
     // Repeats are answered as done, and a commit replaces the outbox: either way the previous
@@ -181,7 +234,7 @@ final class AddressCommitter {
       return null;
     }
     if (!plan.needsCommit()) {
-      settle(plan);
+      settleLive(() -> settle(plan));
       return null;
     }
     if (!planned.next().spills().isEmpty()) {
@@ -353,15 +406,18 @@ final class AddressCommitter {
             + " of "
             + settings.maxAttempts
             + " times)";
-    List<Delivery> waiting = new ArrayList<>();
-    for (Delivery d : deliveries) {
-      if (d.lastAttempt(settings.maxAttempts) && duplicates.containsAll(d.invocations)) {
-        d.settle(DeliveryOutcome.DUPLICATE, error + "; applied before, it is done");
-      } else {
-        waiting.add(d);
-      }
-    }
-    FailedDeliveries.settle(settings, waiting, error, false, "unknown");
+    settleLive(
+        () -> {
+          List<Delivery> waiting = new ArrayList<>();
+          for (Delivery d : deliveries) {
+            if (d.lastAttempt(settings.maxAttempts) && duplicates.containsAll(d.invocations)) {
+              d.settle(DeliveryOutcome.DUPLICATE, error + "; applied before, it is done");
+            } else {
+              waiting.add(d);
+            }
+          }
+          FailedDeliveries.settle(settings, waiting, error, false, "unknown");
+        });
   }
 
   /**

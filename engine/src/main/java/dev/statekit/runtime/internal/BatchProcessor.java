@@ -11,6 +11,7 @@ import dev.statekit.runtime.store.Timer;
 import dev.statekit.runtime.store.TimerKey;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -53,8 +54,13 @@ public final class BatchProcessor {
     process(deliveries, Deadline.none());
   }
 
-  /** {@link #process(List)} by {@code deadline}. */
+  /**
+   * {@link #process(List)} by {@code deadline}: in its reserve ({@link BatchDeadline}) no
+   * invocation or round starts, and the addresses whose functions have not answered fail for now
+   * while the others commit.
+   */
   void process(List<Delivery> deliveries, Deadline deadline) {
+    BatchDeadline limits = BatchDeadline.of(deadline);
     List<Delivery> round = deliveries;
     int rounds = 0;
     int most = 1;
@@ -62,7 +68,7 @@ public final class BatchProcessor {
       most += d.invocations.size();
     }
     while (!round.isEmpty()) {
-      processRound(round, rounds > 0);
+      processRound(round, rounds > 0, limits);
       rounds++;
       List<Delivery> later = new ArrayList<>();
       for (Delivery d : round) {
@@ -75,6 +81,11 @@ public final class BatchProcessor {
         // change its effects between runs, its deliveries come again rather than loop here.
         FailedDeliveries.settle(
             settings, later, "Not run: " + rounds + " commits of this batch left no room for it");
+        return;
+      }
+      if (!later.isEmpty() && !limits.mayStart()) {
+        FailedDeliveries.settle(
+            settings, later, "Not run: the Lambda invocation's time ran short before it");
         return;
       }
       for (Delivery d : later) {
@@ -90,7 +101,7 @@ public final class BatchProcessor {
    * committed: they are read never stale (an eventually consistent read so soon after the commit
    * would often miss it, and cost a conflicting commit and a read again).
    */
-  private void processRound(List<Delivery> deliveries, boolean again) {
+  private void processRound(List<Delivery> deliveries, boolean again, BatchDeadline limits) {
     Map<Address, List<Delivery>> byAddress = new LinkedHashMap<>();
     List<Delivery> unreadable = new ArrayList<>();
     Set<TimerKey> timers = new HashSet<>();
@@ -130,10 +141,20 @@ public final class BatchProcessor {
                     addressDeliveries,
                     outboxKeys.get(address),
                     loaded.states().get(address),
-                    loaded.existingTimers())));
+                    loaded.existingTimers(),
+                    limits)));
     List<Callable<Void>> runs = new ArrayList<>();
     work.forEach(address -> runs.add(address::prepare));
-    settings.parallel.all(runs);
+    BitSet finished = settings.parallel.allUntil(runs, limits.waitUntil);
+    if (finished.cardinality() < work.size()) {
+      List<AddressCommitter> givenUp = new ArrayList<>();
+      for (int i = 0; i < work.size(); i++) {
+        if (!finished.get(i) && work.get(i).abandon()) {
+          givenUp.add(work.get(i));
+        }
+      }
+      work.removeAll(givenUp);
+    }
     register(work);
     settings.hook.reached(FaultHook.Step.REGISTERED, null);
     List<Callable<PendingOutbox>> commits = new ArrayList<>();

@@ -16,10 +16,10 @@ import java.util.Set;
 
 /**
  * Runs an address's invocations once through the engine, in order, from its loaded state: repeats
- * are skipped, a failing invocation stops the address (its later messages come again) unless it is
- * on its last attempt (then it is dead-lettered and the address carries on), and invocations the
- * runtime refused in an earlier run, or that come back after their last attempt, are dead-lettered
- * without running.
+ * are skipped, none starts once the batch's time runs short (they come again), a failing invocation
+ * stops the address (its later messages come again) unless it is on its last attempt (then it is
+ * dead-lettered and the address carries on), and invocations the runtime refused in an earlier run,
+ * or that come back after their last attempt, are dead-lettered without running.
  */
 final class InvocationRunner {
   private final RuntimeSettings settings;
@@ -28,11 +28,13 @@ final class InvocationRunner {
   private final Set<InboundInvocation> duplicates;
   private final long incarnation;
   private final long now;
+  private final BatchDeadline deadline;
 
   /**
    * Runs of {@code invocations} from {@code loaded}, skipping {@code duplicates}.
    *
    * @param incarnation the address's incarnation (timer ids and outbox ids carry it)
+   * @param deadline after its start limit no invocation starts: the rest come again
    */
   InvocationRunner(
       RuntimeSettings settings,
@@ -40,13 +42,15 @@ final class InvocationRunner {
       List<InboundInvocation> invocations,
       Set<InboundInvocation> duplicates,
       long incarnation,
-      long now) {
+      long now,
+      BatchDeadline deadline) {
     this.settings = settings;
     this.loaded = loaded;
     this.invocations = invocations;
     this.duplicates = duplicates;
     this.incarnation = incarnation;
     this.now = now;
+    this.deadline = deadline;
   }
 
   /**
@@ -130,6 +134,12 @@ final class InvocationRunner {
         plan.settle(inbound, DeliveryOutcome.DUPLICATE, null);
       } else if (plan.ran.size() >= limit) {
         stop = new NoRoomInCommit(loaded.address().toString());
+        plan.settle(inbound, DeliveryOutcome.FAILED, stop);
+      } else if (!deadline.mayStart()) {
+        // What ran before it is committed in the time left; it comes again, after them.
+        stop =
+            new IllegalStateException(
+                "Not run: the Lambda invocation's time ran short before it; it comes again");
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else {
         stop = invoke(batch, check, plan, inbound);
