@@ -1,16 +1,12 @@
 package dev.statekit.concurrent;
 
 import dev.statekit.Deadline;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -21,15 +17,17 @@ import java.util.random.RandomGenerator;
  * Runs independent calls (one per address, one per request) at the same time, so a batch costs one
  * round trip per step however many addresses it holds. Threads start on demand and end when idle,
  * and are daemons; when all are busy the caller runs the call itself (nested use cannot deadlock),
- * but for a call bounded by a deadline ({@link #allUntil}), which waits for a thread. Shared with
- * the pipelines' batch store, which writes a batch's keys the same way.
+ * but for calls bounded by a deadline ({@link #allUntil}), which have threads of their own. Shared
+ * with the pipelines' batch store, which writes a batch's keys the same way.
  */
 public final class ParallelCalls {
   private final ThreadPoolExecutor pool;
+  private final BoundedCalls bounded;
   private final RandomGenerator order;
 
   private ParallelCalls(RandomGenerator order) {
     this.pool = null;
+    this.bounded = null;
     this.order = order;
   }
 
@@ -58,16 +56,8 @@ public final class ParallelCalls {
               thread.setDaemon(true);
               return thread;
             },
-            (runnable, executor) -> {
-              // A call bounded by a deadline waits for a thread instead: run on the caller, it
-              // could not be left behind when the deadline comes.
-              if (runnable instanceof Bounded) {
-                throw new RejectedExecutionException("every thread is busy");
-              }
-              if (!executor.isShutdown()) {
-                runnable.run();
-              }
-            });
+            new ThreadPoolExecutor.CallerRunsPolicy());
+    this.bounded = new BoundedCalls(parallelism);
   }
 
   /**
@@ -119,9 +109,9 @@ public final class ParallelCalls {
 
   /**
    * Runs every call at the same time, as {@link #all} does, but waits for them only until {@code
-   * deadline}: the calls not finished by then run on unwaited (their results and failures dropped),
-   * and those that had not started never start. Then throws the first failure of a finished call,
-   * if any, as it was thrown.
+   * deadline}, and never on the caller's thread: the calls not finished by then run on unwaited
+   * (their results and failures dropped, their threads replaced), and those that had not started
+   * never start. Then throws the first failure of a finished call, if any, as it was thrown.
    *
    * @return which calls finished, by their index
    */
@@ -134,100 +124,7 @@ public final class ParallelCalls {
       finished.set(0, calls.size());
       return finished;
     }
-    Semaphore ends = new Semaphore(0);
-    List<Bounded> tasks = new ArrayList<>(calls.size());
-    ArrayDeque<Bounded> waiting = new ArrayDeque<>();
-    for (Callable<?> call : calls) {
-      Bounded task = new Bounded(dev.statekit.telemetry.Telemetry.carry(call), ends);
-      tasks.add(task);
-      waiting.add(task);
-    }
-    int running = start(waiting);
-    int ended = 0;
-    while (ended < tasks.size()) {
-      if (running == ended && !waiting.isEmpty()) {
-        // None of these calls holds a thread (others' calls hold them all): the caller runs the
-        // next itself rather than wait for the deadline with nothing running.
-        waiting.poll().run();
-        ends.acquireUninterruptibly();
-        running++;
-        ended++;
-        continue;
-      }
-      long left = deadline.remaining().toNanos();
-      try {
-        if (left <= 0 || !ends.tryAcquire(left, TimeUnit.NANOSECONDS)) {
-          break;
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-      ended++;
-      running += start(waiting);
-    }
-    waiting.forEach(task -> task.cancel(false));
-    RuntimeException runtimeFailure = null;
-    Error errorFailure = null;
-    for (int i = 0; i < tasks.size(); i++) {
-      Bounded task = tasks.get(i);
-      if (!task.isDone() || task.isCancelled()) {
-        continue;
-      }
-      finished.set(i);
-      try {
-        task.get();
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof Error error && errorFailure == null) {
-          errorFailure = error;
-        } else if (e.getCause() instanceof RuntimeException failure && runtimeFailure == null) {
-          runtimeFailure = failure;
-        } else if (runtimeFailure == null) {
-          runtimeFailure = new IllegalStateException(e.getCause());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    if (errorFailure != null) {
-      throw errorFailure;
-    }
-    if (runtimeFailure != null) {
-      throw runtimeFailure;
-    }
-    return finished;
-  }
-
-  /** Hands waiting calls to free threads, in order, while there are; returns how many started. */
-  private int start(ArrayDeque<Bounded> waiting) {
-    int started = 0;
-    while (!waiting.isEmpty()) {
-      try {
-        pool.execute(waiting.peek());
-      } catch (RejectedExecutionException busy) {
-        break;
-      }
-      waiting.poll();
-      started++;
-    }
-    return started;
-  }
-
-  /** A call {@link #allUntil} waits for: it says when it ends, however it ends. */
-  private static final class Bounded extends FutureTask<Object> {
-    private final Semaphore ends;
-
-    Bounded(Callable<?> call, Semaphore ends) {
-      super(call::call);
-      this.ends = ends;
-    }
-
-    @Override
-    protected void done() {
-      if (!isCancelled()) {
-        ends.release();
-      }
-    }
+    return bounded.run(calls, deadline);
   }
 
   private <T> List<T> inTurn(List<Callable<T>> calls) {

@@ -99,19 +99,21 @@ final class InvocationRunner {
     }
     RuntimeException stop = null;
     for (InboundInvocation inbound : invocations) {
+      RuntimeException refusal =
+          skip.containsKey(inbound) ? skip.get(inbound) : unstarted(inbound, check);
       if (duplicates.contains(inbound)) {
         plan.settle(inbound, DeliveryOutcome.DUPLICATE, null);
       } else if (stop != null) {
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
-      } else if ((skip.containsKey(inbound) || pastLastAttempt(inbound))
+      } else if ((refusal != null || pastLastAttempt(inbound))
           && (plan.ran.size() >= limit
               || (!plan.ran.isEmpty() && check.firingOverflows(inbound)))) {
         // Its dead letter carries the message, and takes room in the commit as a run does; a
         // fired timer's removal, too, among the commit's timer changes.
         stop = new NoRoomInCommit(loaded.address().toString());
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
-      } else if (skip.containsKey(inbound)) {
-        deadLetter(check, plan, inbound, skip.get(inbound));
+      } else if (refusal != null) {
+        deadLetter(check, plan, inbound, refusal);
         plan.ran.add(inbound);
       } else if (pastLastAttempt(inbound)) {
         // Its last attempt may have sent its dead letter (saying it was not applied) and lost the
@@ -150,6 +152,22 @@ final class InvocationRunner {
     }
     plan.mutations = batch.mutations();
     return plan;
+  }
+
+  /**
+   * Why a message on its last attempt is dead-lettered without running once the batch's time runs
+   * short, or null: back on the queue past its last attempt, it would be dead-lettered with no
+   * error of its own (or by the queue's redrive, with none at all).
+   */
+  private RuntimeException unstarted(InboundInvocation inbound, EffectCheck check) {
+    if (deadline.mayStart()
+        || !lastAttempt(inbound)
+        || pastLastAttempt(inbound)
+        || (inbound.timer != null && check.wasCancelled(inbound.timer))) {
+      return null;
+    }
+    return new IllegalStateException(
+        "Not run on its last attempt: the Lambda invocation's time ran short before it");
   }
 
   /**
