@@ -62,6 +62,8 @@ final class BoundedCalls {
         break;
       }
     }
+    // Those that never started first: the threads given up next could start them.
+    lined.forEach(Call::leaveUnstarted);
     BitSet finished = new BitSet(lined.size());
     Throwable first = null;
     for (int i = 0; i < lined.size(); i++) {
@@ -138,16 +140,18 @@ final class BoundedCalls {
       }
     }
 
+    /** At the deadline: a call still in line never starts. */
+    void leaveUnstarted() {
+      state.compareAndSet(WAITING, LEFT);
+    }
+
     /** At the deadline: whether the call is left unfinished (a running one's place is given up). */
     boolean leave() {
-      if (state.compareAndSet(WAITING, LEFT)) {
-        return true;
-      }
       if (state.compareAndSet(RUNNING, LEFT)) {
         resize(1);
         return true;
       }
-      return false;
+      return state.get() == LEFT;
     }
   }
 }

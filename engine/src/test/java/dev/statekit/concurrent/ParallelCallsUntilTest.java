@@ -44,6 +44,26 @@ class ParallelCallsUntilTest {
   }
 
   @Test
+  void theThreadGivenUpByACallLeftRunningDoesNotStartACallThatWasInLine() throws Exception {
+    ParallelCalls parallel = new ParallelCalls(1);
+    AtomicInteger inLineRan = new AtomicInteger();
+    List<Callable<Void>> calls =
+        List.of(
+            () -> {
+              Thread.sleep(400);
+              return null;
+            },
+            () -> {
+              inLineRan.incrementAndGet();
+              return null;
+            });
+    BitSet finished = parallel.allUntil(calls, Deadline.after(Duration.ofMillis(150)));
+    assertEquals(0, finished.cardinality());
+    Thread.sleep(500);
+    assertEquals(0, inLineRan.get(), "the call in line at the deadline never starts");
+  }
+
+  @Test
   void aCallWhoseThreadsAreAllHeldByOthersRunsOnTheCaller() {
     ParallelCalls parallel = new ParallelCalls(1);
     CountDownLatch hold = new CountDownLatch(1);
