@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class BatchDeadlineReviewTest {
   private static final ValueSpec<Integer> COUNT = ValueSpec.named("count").withIntType();
+  private static final ValueSpec<String> TEXT = ValueSpec.named("text").withUtf8StringType();
 
   private final CountDownLatch release = new CountDownLatch(1);
   private final Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
@@ -107,6 +108,34 @@ class BatchDeadlineReviewTest {
   }
 
   /**
+   * More addresses than threads: the third waits for a thread. When the first ends, its thread is
+   * not back for work yet, the pool refuses the third, and the batch, with the second (slow) still
+   * running, waits for the next call to end instead of for the next free thread: the third, a
+   * healthy neighbour, never starts while a thread sits idle, and fails as "had not answered".
+   */
+  @Test
+  void aHealthyAddressWaitingForAThreadGetsTheOneAFastNeighbourFreed() throws InterruptedException {
+    pauses.put("slow", 800L);
+    FunctionRuntime runtime = runtime(b -> b.parallelism(2));
+    List<String> starved = new java.util.ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      QueueBatchResult result =
+          runtime.processQueueBatch(
+              List.of(
+                  message("a-" + i, "t/counter/a", i + 1, 1),
+                  message("s-" + i, "t/counter/slow", i + 1, 1),
+                  message("b-" + i, "t/counter/b", i + 1, 1)),
+              Deadline.after(ms(450)));
+      if (result.failedMessageIds().contains("b-" + i)) {
+        starved.add("receive " + i + ": " + result.errors().get("b-" + i));
+      }
+      // The slow run left behind by this receive ends before the next.
+      Thread.sleep(600);
+    }
+    assertTrue(starved.isEmpty(), "a healthy neighbour never started: " + starved);
+  }
+
+  /**
    * A message on its last attempt that the start limit kept from running (the message before it
    * took the time) is answered as failed and goes back to the queue: the runtime promises that a
    * message on its last attempt is dead-lettered with its error instead. Received again, past its
@@ -132,6 +161,27 @@ class BatchDeadlineReviewTest {
             + result.errors()
             + "; dead letters "
             + letters());
+  }
+
+  /**
+   * A function whose state grows past what an item holds is found by running the address's
+   * invocations again one by one; when its first run ended after the start limit, that run starts
+   * none, and the search for the culprit takes the first of an empty list: the prepare throws, the
+   * batch throws, and its healthy neighbour, which answered in time, is not committed (every
+   * message of the batch comes again; on a last attempt, silently).
+   */
+  @Test
+  void aStateTooLargeFoundAfterTheStartLimitDoesNotFailTheWholeBatch() {
+    // 3 s: no invocation starts after 2 s, the batch waits until 2.5 s.
+    pauses.put("big", 2200L);
+    FunctionRuntime runtime = runtime(b -> b);
+    QueueBatchResult result =
+        runtime.processQueueBatch(
+            List.of(message("m-1", "t/counter/a", 1, 1), message("m-2", "t/big/big", 1, 1)),
+            Deadline.after(ms(3000)));
+
+    assertFalse(result.failedMessageIds().contains("m-1"), result.errors().toString());
+    assertEquals(List.of(1), seen.get("a"));
   }
 
   private List<String> letters() {
@@ -165,6 +215,14 @@ class BatchDeadlineReviewTest {
                   context.storage().set(COUNT, next);
                 },
                 COUNT)
+            .withFunction(
+                TypeName.of("t", "big"),
+                (context, message) -> {
+                  Thread.sleep(pauses.getOrDefault(context.self().id(), 0L));
+                  // More than a DynamoDB item holds.
+                  context.storage().set(TEXT, "x".repeat(450_000));
+                },
+                TEXT)
             .build();
     Clock clock = Clock.systemUTC();
     return options

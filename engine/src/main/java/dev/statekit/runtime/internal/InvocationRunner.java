@@ -10,6 +10,8 @@ import dev.statekit.invocation.TypedValue;
 import dev.statekit.runtime.store.AddressState;
 import dev.statekit.runtime.store.StoredValue;
 import dev.statekit.telemetry.Telemetry;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,6 +31,12 @@ final class InvocationRunner {
   private final long incarnation;
   private final long now;
   private final BatchDeadline deadline;
+
+  /** Invocations started before the batch's start limit: the plan's later runs start them too. */
+  private final Set<InboundInvocation> started = Collections.newSetFromMap(new IdentityHashMap<>());
+
+  /** Invocations the start limit kept from starting: the plan's later runs keep them out too. */
+  private final Set<InboundInvocation> late = Collections.newSetFromMap(new IdentityHashMap<>());
 
   /**
    * Runs of {@code invocations} from {@code loaded}, skipping {@code duplicates}.
@@ -137,13 +145,14 @@ final class InvocationRunner {
       } else if (plan.ran.size() >= limit) {
         stop = new NoRoomInCommit(loaded.address().toString());
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
-      } else if (!deadline.mayStart()) {
+      } else if (tooLate(inbound)) {
         // What ran before it is committed in the time left; it comes again, after them.
         stop =
             new IllegalStateException(
                 "Not run: the Lambda invocation's time ran short before it; it comes again");
         plan.settle(inbound, DeliveryOutcome.FAILED, stop);
       } else {
+        started.add(inbound);
         stop = invoke(batch, check, plan, inbound);
         if (plan.rejected != null) {
           return plan;
@@ -160,14 +169,29 @@ final class InvocationRunner {
    * error of its own (or by the queue's redrive, with none at all).
    */
   private RuntimeException unstarted(InboundInvocation inbound, EffectCheck check) {
-    if (deadline.mayStart()
-        || !lastAttempt(inbound)
+    if (!lastAttempt(inbound)
+        || !tooLate(inbound)
         || pastLastAttempt(inbound)
         || (inbound.timer != null && check.wasCancelled(inbound.timer))) {
       return null;
     }
     return new IllegalStateException(
         "Not run on its last attempt: the Lambda invocation's time ran short before it");
+  }
+
+  /**
+   * Whether the batch's time ran short before {@code inbound} started: decided once per invocation,
+   * so that every run of one plan (a planner runs an address again to find what fits) agrees.
+   */
+  private boolean tooLate(InboundInvocation inbound) {
+    if (started.contains(inbound)) {
+      return false;
+    }
+    if (late.contains(inbound) || !deadline.mayStart()) {
+      late.add(inbound);
+      return true;
+    }
+    return false;
   }
 
   /**
