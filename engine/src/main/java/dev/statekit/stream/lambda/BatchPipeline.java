@@ -1,5 +1,6 @@
 package dev.statekit.stream.lambda;
 
+import dev.statekit.Deadline;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.event.BatchConsumer;
 import dev.statekit.event.BatchOutcome;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -128,7 +130,27 @@ public final class BatchPipeline {
    *     to 1), nothing of it applied; and on anything else, the batch may be retried whole
    */
   public BatchResult process(SourceBatch batch) {
+    return process(batch, Deadline.none());
+  }
+
+  /**
+   * Processes one batch as {@link #process(SourceBatch)} does, in an invocation to be answered by
+   * {@code deadline} (on Lambda, the time the invocation has left): once only a reserve of the time
+   * left when the batch started remains (a third of it, at most 10 seconds), the batch takes no
+   * more records. It applies, delivers and checkpoints those it took, as at the end of any batch,
+   * and reports the others in {@link BatchResult#failedOffsets()} as it reports a failed record (on
+   * a shard the first of them, Lambda resumes there; on a queue each of them), with a {@link
+   * BatchResult#failure()} saying nothing failed: Lambda hands them over again instead of cutting
+   * the invocation off at its timeout with none of its answers, to try the whole batch again. It
+   * always takes its first record, so every try moves on. The records not taken set no watermark.
+   *
+   * @throws dev.statekit.stream.state.StateStoreException if the store failed (retryable or not)
+   * @throws dev.statekit.egress.EgressException if a sink did not take its records
+   * @throws PipelineFailedException as {@link #process(SourceBatch)}
+   */
+  public BatchResult process(SourceBatch batch, Deadline deadline) {
     Objects.requireNonNull(batch, "batch");
+    Objects.requireNonNull(deadline, "deadline");
     long started = System.nanoTime();
     try (Telemetry.Restore pipeline = Telemetry.with(Telemetry.PIPELINE, name);
         Telemetry.Restore split = Telemetry.with(Telemetry.SPLIT, batch.split());
@@ -136,7 +158,7 @@ public final class BatchPipeline {
             Telemetry.with(
                 Telemetry.BATCH,
                 batch.records().isEmpty() ? null : batch.records().get(0).position().offset())) {
-      BatchResult result = engine.process(batch);
+      BatchResult result = engine.process(batch, deadline);
       BatchMetrics.record(name, result, started, wallClock.millis());
       return result;
     } catch (RuntimeException e) {
@@ -219,27 +241,37 @@ public final class BatchPipeline {
   /**
    * Processes the records of a Kinesis event (one batch per shard, see {@link
    * SourceBatches#kinesis}) and answers the first failed sequence number of each shard: register it
-   * with {@code EntryPoint.Builder#kinesisStream}.
+   * with {@code EntryPoint.Builder#kinesisStream}. By the invocation's deadline, which the entry
+   * point passes: a batch stops taking records while a reserve of its time is left, checkpoints
+   * what it took and answers the first record it did not take as failed, so that Lambda resumes
+   * there ({@link #process(SourceBatch, Deadline)}).
    */
   public BatchConsumer<KinesisRecord> kinesisConsumer() {
-    return records -> processAll(SourceBatches.kinesis(records));
+    return consumer(SourceBatches::kinesis);
   }
 
   /**
    * Processes the changes of a DynamoDB Streams event (see {@link SourceBatches#dynamoDb}) and
    * answers the failed sequence numbers (Lambda resumes at the lowest): register it with {@code
-   * EntryPoint.Builder#dynamoDbStream}.
+   * EntryPoint.Builder#dynamoDbStream}. By the invocation's deadline, which the entry point passes:
+   * a batch stops taking changes while a reserve of its time is left, applies what it took and
+   * answers the first change it did not take, and every change after it, as failed ({@link
+   * #process(SourceBatch, Deadline)}).
    */
   public BatchConsumer<ChangeRecord> dynamoDbConsumer() {
-    return records -> processAll(SourceBatches.dynamoDb(records));
+    return consumer(SourceBatches::dynamoDb);
   }
 
   /**
    * Processes the messages of an SQS event (see {@link SourceBatches#queue}) and answers the failed
-   * message ids: register it with {@code EntryPoint.Builder#queue}.
+   * message ids: register it with {@code EntryPoint.Builder#queue}. By the invocation's deadline,
+   * which the entry point passes: a batch stops taking messages while a reserve of its time is
+   * left, applies and receipts what it took and answers each message it did not take as failed
+   * ({@link #process(SourceBatch, Deadline)}); those come again and count toward the queue's {@code
+   * maxReceiveCount} as any message handed back does.
    */
   public BatchConsumer<QueueRecord> queueConsumer() {
-    return records -> processAll(SourceBatches.queue(records));
+    return consumer(SourceBatches::queue);
   }
 
   /**
@@ -250,10 +282,27 @@ public final class BatchPipeline {
     return event -> tick();
   }
 
-  private BatchOutcome processAll(List<SourceBatch> batches) {
-    List<String> failed = new ArrayList<>();
-    batches.stream().map(this::process).map(BatchResult::failedOffsets).forEach(failed::addAll);
-    return BatchOutcome.failed(failed);
+  /**
+   * A consumer of the batches {@code split} makes of an event's records: without a deadline (a
+   * caller of {@link BatchConsumer#accept(List)}), each batch is taken whole.
+   */
+  private <R> BatchConsumer<R> consumer(Function<List<R>, List<SourceBatch>> split) {
+    return new BatchConsumer<>() {
+      @Override
+      public BatchOutcome accept(List<R> records) {
+        return accept(records, Deadline.none());
+      }
+
+      @Override
+      public BatchOutcome accept(List<R> records, Deadline deadline) {
+        Objects.requireNonNull(deadline, "deadline");
+        List<String> failed = new ArrayList<>();
+        for (SourceBatch batch : split.apply(records)) {
+          failed.addAll(process(batch, deadline).failedOffsets());
+        }
+        return BatchOutcome.failed(failed);
+      }
+    };
   }
 
   @Override

@@ -8,8 +8,11 @@ import java.util.Optional;
  *
  * @param failedOffsets what to answer Lambda as {@code batchItemFailures}: for an ordered split the
  *     first failed record's sequence number (Lambda resumes there), for an unordered one every
- *     failed message id; empty when the whole batch succeeded
- * @param failure why the first failed record failed, if one did
+ *     failed message id; records the batch did not take by its deadline ({@link
+ *     BatchPipeline#process(SourceBatch, dev.statekit.Deadline)}) count as failed; empty when the
+ *     whole batch succeeded
+ * @param failure why the first failed record failed, if one did (for records not taken by the
+ *     deadline, that nothing failed)
  * @param applied records applied to state (or passed on, in a pipeline without state)
  * @param repeats records skipped because this split's earlier batches had applied them already
  * @param late records that arrived after every window they belong to had closed

@@ -1,5 +1,6 @@
 package dev.statekit.stream.lambda.internal;
 
+import dev.statekit.Deadline;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchFaultHook;
@@ -65,9 +66,18 @@ public final class BatchEngine {
     this.decoded = new DecodedItems(settings.maxCachedKeys());
   }
 
-  /** Processes one batch. */
+  /** Processes one batch, with no deadline. */
   public BatchResult process(SourceBatch batch) throws Exception {
-    return new BatchFlow(this, batch, null).run();
+    return process(batch, Deadline.none());
+  }
+
+  /**
+   * Processes one batch in an invocation to be answered by {@code deadline}: it stops taking
+   * records while a reserve of its time is left ({@link BatchDeadline}), and answers those it did
+   * not take as failed.
+   */
+  public BatchResult process(SourceBatch batch, Deadline deadline) throws Exception {
+    return new BatchFlow(this, batch, null, BatchDeadline.startingNow(deadline)).run();
   }
 
   /** Every range given up and not replayed yet, each split's in the order of its records. */
@@ -141,7 +151,7 @@ public final class BatchEngine {
               + ", and the checkpoint moves past the ranges in the order of their records; the"
               + " range stays open until then");
     }
-    return new BatchFlow(this, batch, range).run();
+    return new BatchFlow(this, batch, range, BatchDeadline.NONE).run();
   }
 
   /**

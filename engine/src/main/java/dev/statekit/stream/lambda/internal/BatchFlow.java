@@ -75,18 +75,28 @@ final class BatchFlow {
   /** Where a split the pipeline did not know joins, once read. */
   private Long joins;
 
-  /** A batch; {@code replaying} names the given-up range it replays, or is null. */
-  BatchFlow(BatchEngine engine, SourceBatch batch, GivenUp replaying) {
+  /** When the batch stops taking records. */
+  private final BatchDeadline deadline;
+
+  /** The context of the records the keyed pass took before the deadline stopped it, or null. */
+  private BatchContext cutContext;
+
+  /**
+   * A batch; {@code replaying} names the given-up range it replays, or is null; {@code deadline}
+   * says when it stops taking records.
+   */
+  BatchFlow(BatchEngine engine, SourceBatch batch, GivenUp replaying, BatchDeadline deadline) {
     this.engine = engine;
     this.batch = batch;
     this.replaying = replaying;
+    this.deadline = deadline;
     this.capture = new Capture(engine.shape.routes());
     this.split = batch.split();
     this.now = engine.settings.clock().millis();
   }
 
   BatchResult run() throws Exception {
-    SourcePass sources = new SourcePass(engine.shape, engine.name);
+    SourcePass sources = new SourcePass(engine.shape, engine.name, deadline);
     List<SourceOutcome> outcomes = sources.run(batch, capture);
     boolean keyed = engine.shape.keyedOperator() != null;
     Set<String> keys = new HashSet<>(Sized.capacity(batch.records().size()));
@@ -195,13 +205,45 @@ final class BatchFlow {
 
     BatchContext context = null;
     KeyedPass.Result pass = null;
+    GivenUp noticed = gap;
+    long attemptsReached = reached;
+    KeyedPass.Cut cut =
+        deadline == BatchDeadline.NONE
+            ? null
+            : new KeyedPass.Cut() {
+              @Override
+              public boolean due() {
+                return deadline.keysStop();
+              }
+
+              @Override
+              public BatchContext at(int source) {
+                applied.cutAt(source);
+                cutContext =
+                    context(
+                        progress,
+                        state,
+                        applied,
+                        givenUp,
+                        noticed,
+                        attemptsReached,
+                        receipts,
+                        inRange);
+                return cutContext;
+              }
+            };
     while (true) {
       context = context(progress, state, applied, givenUp, gap, reached, receipts, inRange);
+      cutContext = null;
       pass =
           keyed
-              ? KeyedPass.forBatch(context, engine.decoded(), applied::group)
+              ? KeyedPass.forBatch(context, engine.decoded(), applied::group, cut)
                   .run(applied.inputs(), items, Map.of())
               : KeyedPass.Result.done(Map.of());
+      if (cutContext != null) {
+        // The records the pass did not take set no watermark: what follows fires by those it took.
+        context = cutContext;
+      }
       if (!pass.failed()) {
         break;
       }

@@ -49,6 +49,16 @@ final class BatchRecords {
     // first, since receipted outputs precede the keys' deliveries.
     Set<String> appliedGroups = new HashSet<>();
     for (SourceOutcome outcome : all) {
+      if (batch.ordered() && outcome.untaken) {
+        // Lambda resumes at the record answered: one its checkpoint covers would be refused as a
+        // batch starting inside it, and none answered would skip the records not run.
+        String resume = firstAfter(outcome.index, position);
+        if (resume != null) {
+          failedOffsets.add(resume);
+          failure = BatchDeadline.why(resume, batch.split(), true);
+        }
+        break;
+      }
       if (batch.ordered()
           && position != null
           && SourcePosition.compareOffsets(outcome.offset, position) <= 0) {
@@ -99,6 +109,53 @@ final class BatchRecords {
       }
     }
     this.covered = skipped;
+  }
+
+  /**
+   * The offset of the first record of the batch from record {@code index} on that lies after {@code
+   * position} (null: the split's start), or null if there is none.
+   */
+  private String firstAfter(int index, String position) {
+    List<Record<byte[]>> records = batch.records();
+    for (int i = index; i < records.size(); i++) {
+      String offset = records.get(i).position().offset();
+      if (position == null || SourcePosition.compareOffsets(offset, position) > 0) {
+        return offset;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The records from source record {@code source} on are not taken: the keyed pass stopped there at
+   * the batch's deadline. They go back unapplied, on a shard as the first of them, in a queue each
+   * of them (every message after it, so its order group's later messages too).
+   */
+  void cutAt(int source) {
+    int at = 0;
+    while (at < outcomes.size() && outcomes.get(at).index < source) {
+      at++;
+    }
+    if (at == outcomes.size()) {
+      throw new IllegalStateException("No record " + source + " in the batch");
+    }
+    List<SourceOutcome> back = outcomes.subList(at, outcomes.size());
+    String first = back.get(0).offset;
+    if (batch.ordered()) {
+      // Before any failure the stateless pass found, which is among the records not taken.
+      failedOffsets.clear();
+      failure = BatchDeadline.why(first, batch.split(), true);
+      failedOffsets.add(first);
+    } else {
+      failure = failure == null ? BatchDeadline.why(first, batch.split(), false) : failure;
+      Set<String> known = new HashSet<>(failedOffsets);
+      for (SourceOutcome outcome : back) {
+        if (known.add(outcome.offset)) {
+          failedOffsets.add(outcome.offset);
+        }
+      }
+    }
+    back.clear();
   }
 
   /**
@@ -241,6 +298,16 @@ final class BatchRecords {
    * every record after it; in a queue each of them and the messages after it of its order group.
    */
   void handBack(List<Integer> sources, String why, boolean ordered) {
+    if (!ordered) {
+      // A message the deadline's cut sent back already (one a key found pending under an egress
+      // the deployment lacks, past the cut) goes back once; the pass runs again without it.
+      Set<Integer> present = new HashSet<>();
+      outcomes.forEach(outcome -> present.add(outcome.index));
+      sources = sources.stream().filter(present::contains).toList();
+      if (sources.isEmpty()) {
+        return;
+      }
+    }
     if (ordered || sources.size() == 1) {
       fail(sources.get(0), why, ordered);
       return;

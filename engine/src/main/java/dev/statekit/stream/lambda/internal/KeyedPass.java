@@ -42,19 +42,38 @@ final class KeyedPass {
     }
   }
 
+  /**
+   * Where the pass over a batch stops taking records at the batch's deadline ({@link
+   * BatchDeadline#keysStop}).
+   */
+  interface Cut {
+    /** Whether the pass takes no more records. */
+    boolean due();
+
+    /**
+     * The records from source record {@code source} on go back untaken: the context of the records
+     * before it, whose watermark fires the windows of this pass.
+     */
+    BatchContext at(int source);
+  }
+
   private final BatchContext context;
   private final DecodedItems decoded;
   private final IntFunction<String> groups;
   private final boolean bounded;
   private final Keys keys;
   private final QueueItemRoom room;
+  private final Cut cut;
+
+  /** What the pass fires windows by: {@link #context}, or the context of the records it took. */
+  private BatchContext firing;
 
   /**
    * A pass that applies every record it is given (firings, keys run again after a conflicting
    * write); {@code decoded} holds keys' items decoded by earlier batches, or is null.
    */
   KeyedPass(BatchContext context, DecodedItems decoded) {
-    this(context, decoded, source -> null, false, Map.of());
+    this(context, decoded, source -> null, false, Map.of(), null);
   }
 
   private KeyedPass(
@@ -62,13 +81,16 @@ final class KeyedPass {
       DecodedItems decoded,
       IntFunction<String> groups,
       boolean bounded,
-      Map<String, KeyWork> before) {
+      Map<String, KeyWork> before,
+      Cut cut) {
     this.context = context;
     this.decoded = decoded;
     this.groups = groups;
     this.bounded = bounded;
     this.keys = new Keys(context, decoded, before);
     this.room = new QueueItemRoom(context, keys, groups);
+    this.cut = cut;
+    this.firing = context;
   }
 
   /**
@@ -86,17 +108,18 @@ final class KeyedPass {
       DecodedItems decoded,
       Map<String, KeyWork> before,
       IntFunction<String> groups) {
-    return new KeyedPass(context, decoded, groups, !context.ordered(), before);
+    return new KeyedPass(context, decoded, groups, !context.ordered(), before, null);
   }
 
   /**
    * The pass over a batch's records, which hands back the records a key has no room for ({@link
    * ItemLimit#BATCH_OUTPUT_BYTES}) and, on a queue, goes on past failed messages; {@code groups}
-   * gives a source record's order group, or null.
+   * gives a source record's order group, or null. At the batch's deadline ({@code cut}, null for
+   * none) it takes no more records, but always the whole of its first.
    */
   static KeyedPass forBatch(
-      BatchContext context, DecodedItems decoded, IntFunction<String> groups) {
-    return new KeyedPass(context, decoded, groups, true, Map.of());
+      BatchContext context, DecodedItems decoded, IntFunction<String> groups, Cut cut) {
+    return new KeyedPass(context, decoded, groups, true, Map.of(), cut);
   }
 
   /**
@@ -141,8 +164,17 @@ final class KeyedPass {
     Set<Integer> full = new LinkedHashSet<>();
     String fullWhy = null;
     Failures failures = new Failures();
+    boolean took = false;
+    List<KeyedInput> taken = inputs;
     for (int i = 0; i < inputs.size(); i++) {
       KeyedInput input = inputs.get(i);
+      if (cut != null && took && input.source() != inputs.get(i - 1).source() && cut.due()) {
+        // Between two source records, so that each record taken is taken whole; what is left of
+        // the pass (windows, the room of a queue's keys) goes by the records taken.
+        firing = cut.at(input.source());
+        taken = inputs.subList(0, i);
+        break;
+      }
       if (failures.skips(input)) {
         continue;
       }
@@ -160,6 +192,7 @@ final class KeyedPass {
       }
       if (keys.repeat(work, input)) {
         work.repeats++;
+        took = true;
         continue;
       }
       if (bounded && full(work, input)) {
@@ -221,6 +254,7 @@ final class KeyedPass {
       }
       work.applied++;
       keys.applied(work, input);
+      took = true;
     }
     if (failures.why != null) {
       full.addAll(failures.sources);
@@ -237,10 +271,12 @@ final class KeyedPass {
     }
     chain.flushState();
     if (!context.ordered() && !context.setsAside()) {
-      List<QueueItemRoom.Back> back = room.handBack(inputs, works, table);
+      List<QueueItemRoom.Back> back = room.handBack(taken, works, table);
       if (!back.isEmpty()) {
         Failures handed = new Failures();
-        back.forEach(b -> handed.add(inputs, b.input(), b.why()));
+        for (QueueItemRoom.Back b : back) {
+          handed.add(taken, b.input(), b.why());
+        }
         return new Result(works, List.copyOf(handed.sources), handed.why);
       }
     }
@@ -349,7 +385,7 @@ final class KeyedPass {
       Map<String, KeyItem> items,
       Map<String, List<Opened>> dueWindows)
       throws Exception {
-    if (!context.fires()) {
+    if (!firing.fires()) {
       return;
     }
     Map<KeyWork, List<TimeWindow>> due =
@@ -400,7 +436,7 @@ final class KeyedPass {
   private List<TimeWindow> dueOf(List<TimeWindow> windows) {
     List<TimeWindow> due = null;
     for (TimeWindow w : windows) {
-      if (w.maxTimestamp() > context.firedThrough() && w.maxTimestamp() <= context.fireUpTo()) {
+      if (w.maxTimestamp() > firing.firedThrough() && w.maxTimestamp() <= firing.fireUpTo()) {
         if (due == null) {
           due = new ArrayList<>(2);
         }

@@ -15,6 +15,12 @@ final class SourceOutcome {
   final List<Routed> outputs = new ArrayList<>();
   String failure;
 
+  /**
+   * Not run: the batch stopped taking records at its deadline ({@link BatchDeadline}). It goes back
+   * as a failed record does ({@link #failure} says why), though nothing failed.
+   */
+  boolean untaken;
+
   /** The highest event timestamp seen up to and with this record. */
   long maxTimestamp = Long.MIN_VALUE;
 

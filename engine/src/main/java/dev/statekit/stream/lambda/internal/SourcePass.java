@@ -16,15 +16,20 @@ import java.util.Set;
  * Runs a batch's records through the operators before the keyed one (stateless: no reads are
  * needed), in order: each record's keyed records, outputs and failure. A record repeated within the
  * batch (or, on an ordered split, not after the one before it) is dropped here. A failure ends an
- * ordered batch (Lambda resumes at the failed record); an unordered batch carries on.
+ * ordered batch (Lambda resumes at the failed record); an unordered batch carries on. Once the
+ * batch's deadline says so, the records left are not run ({@link SourceOutcome#untaken}): on an
+ * ordered batch the first of them ends it, on an unordered one each goes back.
  */
 final class SourcePass {
   private final PlanShape shape;
   private final String pipeline;
 
-  SourcePass(PlanShape shape, String pipeline) {
+  private final BatchDeadline deadline;
+
+  SourcePass(PlanShape shape, String pipeline, BatchDeadline deadline) {
     this.shape = shape;
     this.pipeline = pipeline;
+    this.deadline = deadline;
   }
 
   /** Records dropped as repeats within the batch, by the last {@link #run}. */
@@ -44,6 +49,7 @@ final class SourcePass {
     List<SourceOutcome> outcomes = new ArrayList<>();
     Set<String> seen = new HashSet<>(Sized.capacity(batch.records().size()));
     String last = null;
+    boolean stopped = false;
     for (int i = 0; i < batch.records().size(); i++) {
       Record<byte[]> record = batch.records().get(i);
       String offset = record.position().offset();
@@ -56,6 +62,17 @@ final class SourcePass {
       }
       last = offset;
       SourceOutcome outcome = new SourceOutcome(i, offset);
+      // The first record is always run, so that every try of the batch moves it on.
+      stopped |= !outcomes.isEmpty() && deadline.sourcesStop();
+      if (stopped) {
+        outcome.untaken = true;
+        outcome.failure = BatchDeadline.why(offset, batch.split(), batch.ordered());
+        outcomes.add(outcome);
+        if (batch.ordered()) {
+          break;
+        }
+        continue;
+      }
       current = outcome;
       capture.target(
           new IdTarget(
