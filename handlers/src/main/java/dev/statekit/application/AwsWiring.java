@@ -1,5 +1,6 @@
 package dev.statekit.application;
 
+import dev.statekit.Deadline;
 import dev.statekit.aws.AwsConfig;
 import dev.statekit.aws.Priming;
 import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
@@ -14,6 +15,7 @@ import dev.statekit.entry.EntryPoint;
 import dev.statekit.entry.EntryPointBuilder;
 import dev.statekit.entry.Lazy;
 import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.KinesisRecord;
 import dev.statekit.event.ScheduledTask;
 import dev.statekit.function.StatefulFunctions;
@@ -213,7 +215,7 @@ final class AwsWiring {
       Lazy<BatchConsumer<KinesisRecord>> records = Lazy.of(() -> shards.get().kinesisConsumer());
       Lazy<ScheduledTask> tick = Lazy.of(() -> shards.get().tickTask());
       entry
-          .kinesisStream(stream, batch -> records.get().accept(batch))
+          .kinesisStream(stream, builtWithFirstBatch(records))
           .scheduled(Application.tickTask(declared.name()), event -> tick.get().run(event));
       builds.add(records::get);
       builds.add(tick::get);
@@ -334,5 +336,23 @@ final class AwsWiring {
         // The offline answers are empty: a path that needs more has still loaded its code.
       }
     }
+  }
+
+  /**
+   * A consumer built with its first batch: each batch goes to it with the invocation's deadline, by
+   * which a pipeline's batch stops taking records.
+   */
+  private static <R> BatchConsumer<R> builtWithFirstBatch(Lazy<BatchConsumer<R>> consumer) {
+    return new BatchConsumer<>() {
+      @Override
+      public BatchOutcome accept(List<R> records) throws Exception {
+        return consumer.get().accept(records);
+      }
+
+      @Override
+      public BatchOutcome accept(List<R> records, Deadline deadline) throws Exception {
+        return consumer.get().accept(records, deadline);
+      }
+    };
   }
 }

@@ -1,5 +1,6 @@
 package dev.statekit.application;
 
+import dev.statekit.Deadline;
 import dev.statekit.event.BatchConsumer;
 import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.KinesisRecord;
@@ -72,30 +73,42 @@ public final class PipelineActivity {
     return ticks.get();
   }
 
-  /** The pipeline's Kinesis consumer, counting. */
+  /** The pipeline's Kinesis consumer, counting; by the invocation's deadline, as the pipeline's. */
   BatchConsumer<KinesisRecord> kinesisConsumer() {
-    return records -> {
-      List<String> failed = new ArrayList<>();
-      for (SourceBatch batch : SourceBatches.kinesis(records)) {
-        BatchResult result;
-        try {
-          result = pipeline.process(batch);
-        } catch (RuntimeException e) {
-          failedBatches.incrementAndGet();
-          throw e;
-        }
-        batches.incrementAndGet();
-        applied.addAndGet(result.applied());
-        repeats.addAndGet(result.repeats());
-        late.addAndGet(result.late());
-        windowsFired.addAndGet(result.windowsFired());
-        if (!result.succeeded()) {
-          failedBatches.incrementAndGet();
-        }
-        failed.addAll(result.failedOffsets());
+    return new BatchConsumer<>() {
+      @Override
+      public BatchOutcome accept(List<KinesisRecord> records) {
+        return accept(records, Deadline.none());
       }
-      return BatchOutcome.failed(failed);
+
+      @Override
+      public BatchOutcome accept(List<KinesisRecord> records, Deadline deadline) {
+        List<String> failed = new ArrayList<>();
+        for (SourceBatch batch : SourceBatches.kinesis(records)) {
+          failed.addAll(counted(batch, deadline).failedOffsets());
+        }
+        return BatchOutcome.failed(failed);
+      }
     };
+  }
+
+  private BatchResult counted(SourceBatch batch, Deadline deadline) {
+    BatchResult result;
+    try {
+      result = pipeline.process(batch, deadline);
+    } catch (RuntimeException e) {
+      failedBatches.incrementAndGet();
+      throw e;
+    }
+    batches.incrementAndGet();
+    applied.addAndGet(result.applied());
+    repeats.addAndGet(result.repeats());
+    late.addAndGet(result.late());
+    windowsFired.addAndGet(result.windowsFired());
+    if (!result.succeeded()) {
+      failedBatches.incrementAndGet();
+    }
+    return result;
   }
 
   /** The pipeline's tick, counting. */

@@ -1,6 +1,8 @@
 package dev.statekit.stream.lambda.kinesis;
 
+import dev.statekit.Deadline;
 import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.KinesisRecord;
 import dev.statekit.event.ScheduledTask;
 import dev.statekit.stream.lambda.BatchPipeline;
@@ -69,28 +71,41 @@ public final class KinesisShards {
 
   /**
    * The pipeline's {@link BatchPipeline#kinesisConsumer()}, registering the stream's shards first
-   * when a batch comes from a shard not registered by this process.
+   * when a batch comes from a shard not registered by this process. It hands the pipeline the
+   * invocation's deadline, by which a batch stops taking records.
    */
   public BatchConsumer<KinesisRecord> kinesisConsumer() {
     BatchConsumer<KinesisRecord> records = pipeline.kinesisConsumer();
-    return batch -> {
-      List<String> splits = new ArrayList<>();
-      batch.forEach(r -> splits.add(r.streamName() + "/" + r.shardId()));
-      if (!known.containsAll(splits)) {
-        try {
-          register();
-        } catch (IllegalStateException e) {
-          // Failing the batch would spend Lambda's retries and could send its records to the
-          // on-failure queue unapplied; without the listing a sibling shard only risks being late
-          // until the next tick lists again.
-          LOG.warn(e.getMessage() + "; the batch goes on, the next tick lists the shards again");
-        }
-        // A shard the listing did not show (not there yet, another stream): it joins with its
-        // batch, and no listing is repeated for it on every batch.
-        known.addAll(splits);
+    return new BatchConsumer<>() {
+      @Override
+      public BatchOutcome accept(List<KinesisRecord> batch) throws Exception {
+        return accept(batch, Deadline.none());
       }
-      return records.accept(batch);
+
+      @Override
+      public BatchOutcome accept(List<KinesisRecord> batch, Deadline deadline) throws Exception {
+        registerShardsOf(batch);
+        return records.accept(batch, deadline);
+      }
     };
+  }
+
+  private void registerShardsOf(List<KinesisRecord> batch) {
+    List<String> splits = new ArrayList<>();
+    batch.forEach(r -> splits.add(r.streamName() + "/" + r.shardId()));
+    if (!known.containsAll(splits)) {
+      try {
+        register();
+      } catch (IllegalStateException e) {
+        // Failing the batch would spend Lambda's retries and could send its records to the
+        // on-failure queue unapplied; without the listing a sibling shard only risks being late
+        // until the next tick lists again.
+        LOG.warn(e.getMessage() + "; the batch goes on, the next tick lists the shards again");
+      }
+      // A shard the listing did not show (not there yet, another stream): it joins with its
+      // batch, and no listing is repeated for it on every batch.
+      known.addAll(splits);
+    }
   }
 
   /**
