@@ -64,7 +64,7 @@ class ParallelCallsUntilTest {
   }
 
   @Test
-  void aCallWhoseThreadsAreAllHeldByOthersRunsOnTheCaller() {
+  void callsWhoseSharedThreadsAreAllHeldByOthersStillRunOnThreadsOfTheirOwn() {
     ParallelCalls parallel = new ParallelCalls(1);
     CountDownLatch hold = new CountDownLatch(1);
     CountDownLatch holding = new CountDownLatch(1);

@@ -17,6 +17,7 @@ import dev.statekit.entry.Lazy;
 import dev.statekit.event.BatchConsumer;
 import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.KinesisRecord;
+import dev.statekit.event.QueueRecord;
 import dev.statekit.event.ScheduledTask;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.handlers.RuntimeEnvironment;
@@ -183,17 +184,18 @@ final class AwsWiring {
   }
 
   EntryPoint eventsEntryPoint() {
+    BatchConsumer<QueueRecord> queueBatches =
+        builtWithFirstBatch(Lazy.of(() -> runtime.get().queueConsumer()));
     EntryPointBuilder entry =
         EntryPoint.builder()
             .functions(functions)
             .envelopes(json -> runtime.get().envelopeConsumer().invoke(json))
             // Request-reply calls on the function URL's /call/ paths, beside StateFun's.
             .httpCalls(json -> runtime.get().envelopeConsumer().invoke(json))
-            .queue(queue, records -> runtime.get().queueConsumer().accept(records))
+            .queue(queue, queueBatches)
             .scheduled(FunctionRuntime.SWEEP_TASK, event -> runtime.get().sweepTask().run(event));
     // Delayed messages' wake-ups reach the runtime as the ingress queue's batches do.
-    wakeUps.ifPresent(
-        url -> entry.queue(url, records -> runtime.get().queueConsumer().accept(records)));
+    wakeUps.ifPresent(url -> entry.queue(url, queueBatches));
     List<Runnable> builds = new ArrayList<>();
     builds.add(runtime::get);
     for (PipelineDeclaration declared : application.pipelines()) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.statekit.Deadline;
 import dev.statekit.aws.AwsConfig;
 import dev.statekit.aws.Priming;
 import dev.statekit.entry.EntryPoint;
@@ -17,6 +18,7 @@ import dev.statekit.runtime.internal.WakeUps;
 import dev.statekit.runtime.store.TimerKey;
 import dev.statekit.types.TypeName;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -43,6 +45,7 @@ class AwsWiringQueuesTest {
           URI.create("http://127.0.0.1:9"));
   private static final String WAKE_UP_ARN = "arn:aws:sqs:us-east-1:000000000000:wake";
   private static final String OTHER_ARN = "arn:aws:sqs:us-east-1:000000000000:other";
+  private static final String INGRESS_ARN = "arn:aws:sqs:us-east-1:000000000000:ingress.fifo";
 
   private final AtomicInteger dynamoDb = new AtomicInteger();
   private final AtomicInteger sqs = new AtomicInteger();
@@ -122,6 +125,28 @@ class AwsWiringQueuesTest {
     assertEquals(0, answer.get("batchItemFailures").size(), answer.toString());
     assertEquals(1, dynamoDb.get(), "the wake-ups read their timers through the runtime");
     assertEquals(1, sqs.get());
+  }
+
+  /**
+   * The ingress queue's batches reach the runtime with the invocation's deadline: the route wrapped
+   * the runtime's consumer in a consumer of records only, so on Lambda a function that did not
+   * answer in time still timed the whole batch out. With no time left, no invocation starts: the
+   * message fails for now (offline, it would otherwise be applied).
+   */
+  @Test
+  void theIngressQueuesBatchGetsTheInvocationsDeadline() throws Exception {
+    EntryPoint app = events(variables());
+    String envelope =
+        "{\"target\":\"shop/cart/c1\",\"typename\":\"io.statefun.types/string\",\"value\":\"x\","
+            + "\"id\":\"k-1\"}";
+
+    JsonNode late =
+        JSON.readTree(app.invoke(sqsEvent(INGRESS_ARN, envelope), Deadline.after(Duration.ZERO)));
+    assertEquals(1, late.get("batchItemFailures").size(), late.toString());
+    JsonNode inTime =
+        JSON.readTree(
+            app.invoke(sqsEvent(INGRESS_ARN, envelope), Deadline.after(Duration.ofSeconds(30))));
+    assertEquals(0, inTime.get("batchItemFailures").size(), inTime.toString());
   }
 
   @Test
