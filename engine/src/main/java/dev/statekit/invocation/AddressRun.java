@@ -72,6 +72,19 @@ public final class AddressRun {
     return false;
   }
 
+  /**
+   * Whether {@link #offer} would take a value for {@code stateName}: the function declares it and
+   * none was offered yet. A transport can then skip building the values it would drop.
+   */
+  public boolean awaits(String stateName) {
+    for (StateCell cell : cells) {
+      if (cell.spec.name().equals(stateName)) {
+        return !cell.provided;
+      }
+    }
+    return false;
+  }
+
   /** The declared values that were not offered, in declaration order; empty when complete. */
   public List<ValueSpec<?>> missingValues() {
     List<ValueSpec<?>> missing = List.of();

@@ -15,10 +15,10 @@ final class RequestDecoding {
 
   /** Checks an address's namespace, type and id. */
   static void check(String[] parts, String role) {
-    String namespace = parts[0];
-    String type = parts[1];
-    String id = parts[2];
-    if (namespace.isEmpty() || type.isEmpty() || id.isEmpty() || type.indexOf('/') >= 0) {
+    if (!isComplete(parts)) {
+      String namespace = parts[0];
+      String type = parts[1];
+      String id = parts[2];
       throw new MalformedRequestException(
           "The "
               + role
@@ -32,10 +32,17 @@ final class RequestDecoding {
     }
   }
 
+  /** Whether {@link #check} takes the address. */
+  static boolean isComplete(String[] parts) {
+    return !parts[0].isEmpty()
+        && !parts[1].isEmpty()
+        && !parts[2].isEmpty()
+        && parts[1].indexOf('/') < 0;
+  }
+
   /** Checks the type name of an invocation's argument: it must be namespace/name. */
   static void checkArgumentType(String typeName, Address target, int index) {
-    int slash = typeName.lastIndexOf('/');
-    if (slash <= 0 || slash == typeName.length() - 1) {
+    if (!isArgumentType(typeName)) {
       throw new MalformedRequestException(
           "Invocation "
               + (index + 1)
@@ -45,5 +52,19 @@ final class RequestDecoding {
               + typeName
               + "' is not namespace/name; every argument needs a typed value");
     }
+  }
+
+  /** Whether {@link #checkArgumentType} takes the type name. */
+  static boolean isArgumentType(String typeName) {
+    int slash = typeName.lastIndexOf('/');
+    return slash > 0 && slash < typeName.length() - 1;
+  }
+
+  /**
+   * Whether the handler runs an invocation with this argument type and caller ({@code null} for
+   * none) once it reaches it, rather than refusing the request there.
+   */
+  static boolean isRunnable(String argumentType, String[] caller) {
+    return isArgumentType(argumentType) && (caller == null || isComplete(caller));
   }
 }

@@ -9,6 +9,7 @@ import dev.statekit.invocation.AddressRun;
 import dev.statekit.invocation.FunctionEngine;
 import dev.statekit.invocation.InvocationEffects;
 import dev.statekit.types.TypeName;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -24,6 +25,9 @@ import java.util.Objects;
  * Thread-safe: build one per application and share it.
  */
 public final class RequestReplyHandler {
+  /** Enough for most batches: the effects array grows past it only for a large one. */
+  private static final int FIRST_EFFECTS_LENGTH = 64;
+
   private final FunctionEngine engine;
   private final Utf8Cache utf8 = new Utf8Cache();
   private final StringInterner strings = new StringInterner();
@@ -97,16 +101,26 @@ public final class RequestReplyHandler {
     }
     AddressRun run = engine.open(target[0], target[1], target[2]);
     for (int i = 0; i < request.stateCount; i++) {
-      run.offer(request.stateNames[i], request.stateValues[i]);
+      String name = request.stateNames[i];
+      // Only a value the run takes is copied out of the request: one of a state it does not
+      // declare, or of one named again, would be dropped.
+      if (run.awaits(name)) {
+        run.offer(name, request.stateValue(i));
+      }
     }
     List<ValueSpec<?>> missing = run.missingValues();
     if (!missing.isEmpty()) {
       return IncompleteContext.answer(missing);
     }
-    InvocationEffects[] effects = new InvocationEffects[count];
+    // The reader keeps the invocations up to the first one refused below: a batch with more gets
+    // no further than that one.
+    int kept = request.keptInvocationCount;
+    // Grown as the invocations run, not sized by the count: a batch that fails early allocates
+    // next to nothing for the invocations it never runs.
+    InvocationEffects[] effects = new InvocationEffects[Math.min(kept, FIRST_EFFECTS_LENGTH)];
     // A batch's arguments usually share one (interned) type name: check it once.
     String checkedType = null;
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < kept; i++) {
       String[] caller = request.callers[i];
       String type = request.argumentType(i);
       if (type != checkedType) {
@@ -116,11 +130,22 @@ public final class RequestReplyHandler {
         }
         checkedType = type;
       }
+      if (i == effects.length) {
+        effects = Arrays.copyOf(effects, Math.min(kept, i * 2));
+      }
       effects[i] =
           run.invoke(
               caller == null ? null : RequestDecoding.address(caller, "caller"),
               type,
               request.argumentValue(i));
+    }
+    if (kept < count) {
+      throw new IllegalStateException(
+          "The request reader kept "
+              + kept
+              + " of "
+              + count
+              + " invocations though all of those it kept ran; this is a bug in StateKit");
     }
     return FromFunctionWriter.result(effects, count, run.mutations(), utf8);
   }

@@ -86,6 +86,21 @@ final class StringInterner {
     return entry;
   }
 
+  /**
+   * Checks the bytes are strict UTF-8 as {@link #decode} does, decoding only those that are not
+   * ASCII.
+   *
+   * @throws CharacterCodingException if they are not
+   */
+  static void checkUtf8(byte[] bytes, int offset, int length) throws CharacterCodingException {
+    for (int i = offset, end = offset + length; i < end; i++) {
+      if (bytes[i] < 0) {
+        decode(bytes, i, end - i);
+        return;
+      }
+    }
+  }
+
   /** Strict UTF-8, as protobuf requires of proto3 strings. */
   static String decode(byte[] bytes, int offset, int length) throws CharacterCodingException {
     for (int i = offset, end = offset + length; i < end; i++) {

@@ -41,6 +41,15 @@ final class ToFunctionReader {
   /** Arrays grown past this by a large batch are dropped when the reader is given back. */
   private static final int KEPT_LENGTH = 1024;
 
+  /**
+   * The fewest bytes a runnable invocation (see {@link RequestDecoding#isRunnable}) takes: its tag
+   * and length, its argument's, its type name's, and a namespace/name of three bytes.
+   */
+  private static final int RUNNABLE_INVOCATION_BYTES = 9;
+
+  /** The fewest bytes a kept state takes: its tag and length, its name's, a name of one byte. */
+  private static final int KEPT_STATE_BYTES = 5;
+
   private byte[] in;
   private StringInterner strings;
   private int pos;
@@ -49,11 +58,20 @@ final class ToFunctionReader {
   boolean hasBatch;
   String[] target;
 
+  // The states kept: all but those named "", which no function declares (a state's name starts
+  // with a letter), so the handler would offer them in vain. A state's value is read again from
+  // where its PersistedValue's length starts, by stateValue, only for a state the handler takes.
   int stateCount;
   String[] stateNames = new String[4];
-  TypedValue[] stateValues = new TypedValue[4];
+  private int[] statePositions = new int[4];
 
+  // Every invocation is read (the request must be protobuf throughout) and counted, but only those
+  // up to the first the handler refuses to run (see RequestDecoding.isRunnable) are kept: the
+  // handler refuses the batch there, and no answer depends on what comes after. So a forged batch
+  // of millions of empty invocations costs the arrays of one.
   int invocationCount;
+  int keptInvocationCount;
+  private boolean keepingInvocations;
   String[][] callers = new String[4][];
 
   // Each argument's type, as an index into the batch's distinct types (its arguments mostly share
@@ -112,6 +130,30 @@ final class ToFunctionReader {
     return reader;
   }
 
+  /**
+   * A copy of state {@code index}'s value, or {@code null} if it has none, read again from the
+   * request (which was read once already, so is well-formed).
+   */
+  TypedValue stateValue(int index) {
+    pos = statePositions[index];
+    int end = readLengthEnd(in.length);
+    String type = "";
+    startValue();
+    try {
+      while (pos < end) {
+        int tag = readTag(end);
+        if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
+          type = readTypedValue(readLengthEnd(end), STATE_TYPE, type);
+        } else {
+          skipField(tag, end);
+        }
+      }
+    } catch (CharacterCodingException e) {
+      throw malformed("a string field is not valid UTF-8");
+    }
+    return valuePresent ? new TypedValue(type, copy(valueStart, valueEnd)) : null;
+  }
+
   /** The type name of invocation {@code index}'s argument. */
   String argumentType(int index) {
     return argumentTypes[argumentTypeIndexes[index]];
@@ -125,8 +167,7 @@ final class ToFunctionReader {
   /** Forgets the request (its bytes and values are not kept alive by the thread). */
   void release() {
     Arrays.fill(stateNames, 0, stateCount, null);
-    Arrays.fill(stateValues, 0, stateCount, null);
-    Arrays.fill(callers, 0, invocationCount, null);
+    Arrays.fill(callers, 0, keptInvocationCount, null);
     Arrays.fill(argumentTypes, 0, argumentTypeCount, null);
     if (callers.length > KEPT_LENGTH) {
       callers = new String[4][];
@@ -139,7 +180,7 @@ final class ToFunctionReader {
     }
     if (stateNames.length > KEPT_LENGTH) {
       stateNames = new String[4];
-      stateValues = new TypedValue[4];
+      statePositions = new int[4];
     }
     in = null;
     strings = null;
@@ -156,6 +197,8 @@ final class ToFunctionReader {
     target = null;
     stateCount = 0;
     invocationCount = 0;
+    keptInvocationCount = 0;
+    keepingInvocations = true;
     argumentTypeCount = 0;
     lastStringStart = -1;
     lastStringLength = 0;
@@ -187,9 +230,15 @@ final class ToFunctionReader {
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
         target = readAddress(readLengthEnd(end), target, TARGET_NAMESPACE);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
-        readPersistedValue(readLengthEnd(end));
+        int position = pos;
+        readPersistedValue(readLengthEnd(end), position);
       } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
-        readInvocation(readLengthEnd(end));
+        if (keepingInvocations) {
+          readInvocation(readLengthEnd(end));
+        } else {
+          skipInvocation(readLengthEnd(end));
+        }
+        invocationCount++;
       } else {
         skipField(tag, end);
       }
@@ -226,7 +275,8 @@ final class ToFunctionReader {
     return into;
   }
 
-  private void readPersistedValue(int end) throws CharacterCodingException {
+  /** Reads a state whose length starts at {@code position}, keeping its name and position. */
+  private void readPersistedValue(int end, int position) throws CharacterCodingException {
     String name = "";
     String type = "";
     startValue();
@@ -240,13 +290,16 @@ final class ToFunctionReader {
         skipField(tag, end);
       }
     }
+    if (name.isEmpty()) {
+      return;
+    }
     if (stateCount == stateNames.length) {
-      stateNames = Arrays.copyOf(stateNames, stateCount * 2);
-      stateValues = Arrays.copyOf(stateValues, stateCount * 2);
+      int size = grownLength(stateCount, 4, (in.length - pos) / KEPT_STATE_BYTES);
+      stateNames = Arrays.copyOf(stateNames, size);
+      statePositions = Arrays.copyOf(statePositions, size);
     }
     stateNames[stateCount] = name;
-    stateValues[stateCount] =
-        valuePresent ? new TypedValue(type, copy(valueStart, valueEnd)) : null;
+    statePositions[stateCount] = position;
     stateCount++;
   }
 
@@ -264,22 +317,74 @@ final class ToFunctionReader {
         skipField(tag, end);
       }
     }
-    if (invocationCount == callers.length) {
-      // Grown fourfold: a batch of ten copies the arrays once, not twice.
-      int size = invocationCount * 4;
+    // An all-empty caller is none, as the reference SDK reads it: a message from an ingress.
+    if (caller != null && caller[0].isEmpty() && caller[1].isEmpty() && caller[2].isEmpty()) {
+      caller = null;
+    }
+    int index = keptInvocationCount;
+    if (index == callers.length) {
+      // Grown fourfold: a batch of ten copies the arrays once, not twice. After this one come the
+      // runnable ones the rest of the request can hold, and one more the handler refuses.
+      int size = grownLength(index, 4, 1 + (in.length - pos) / RUNNABLE_INVOCATION_BYTES);
       callers = Arrays.copyOf(callers, size);
       argumentTypeIndexes = Arrays.copyOf(argumentTypeIndexes, size);
       argumentStarts = Arrays.copyOf(argumentStarts, size);
       argumentEnds = Arrays.copyOf(argumentEnds, size);
     }
-    // An all-empty caller is none, as the reference SDK reads it: a message from an ingress.
-    if (caller != null && !(caller[0].isEmpty() && caller[1].isEmpty() && caller[2].isEmpty())) {
-      callers[invocationCount] = caller;
+    callers[index] = caller;
+    argumentTypeIndexes[index] = typeIndex(type);
+    argumentStarts[index] = valueStart;
+    argumentEnds[index] = valueEnd;
+    keptInvocationCount = index + 1;
+    keepingInvocations = RequestDecoding.isRunnable(type, caller);
+  }
+
+  /**
+   * Reads an invocation that is not kept as {@link #readInvocation} reads one, refusing what it
+   * refuses, but keeping and decoding nothing.
+   */
+  private void skipInvocation(int end) throws CharacterCodingException {
+    while (pos < end) {
+      int tag = readTag(end);
+      if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
+        skipStrings(readLengthEnd(end), 3);
+      } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
+        // has_value and value are skipped as unknown fields of their wire types would be, which
+        // is how readTypedValue reads them too.
+        skipStrings(readLengthEnd(end), 1);
+      } else {
+        skipField(tag, end);
+      }
     }
-    argumentTypeIndexes[invocationCount] = typeIndex(type);
-    argumentStarts[invocationCount] = valueStart;
-    argumentEnds[invocationCount] = valueEnd;
-    invocationCount++;
+  }
+
+  /**
+   * Skips a message whose string fields are fields 1 to {@code strings} (an address, a typed
+   * value), checking they are UTF-8; other fields are skipped as unknown ones.
+   */
+  private void skipStrings(int end, int strings) throws CharacterCodingException {
+    while (pos < end) {
+      int tag = readTag(end);
+      if ((tag & 7) == LENGTH_DELIMITED && tag >>> 3 <= strings) {
+        int stringEnd = readLengthEnd(end);
+        StringInterner.checkUtf8(in, pos, stringEnd - pos);
+        pos = stringEnd;
+      } else {
+        skipField(tag, end);
+      }
+    }
+  }
+
+  /**
+   * The length to grow full arrays of {@code length} entries to, for one more entry and at most
+   * {@code room} after it (what the rest of the request can hold): {@code factor} times longer, or
+   * just the length needed if that is less, so a forged request of many tiny entries gets arrays
+   * the size of its entries, not up to {@code factor} times that. A room within twice the growth is
+   * taken at once: the arrays are not copied once more near the end of a batch.
+   */
+  private static int grownLength(int length, int factor, int room) {
+    long most = (long) length + 1 + room;
+    return most <= 2L * factor * length ? (int) most : length * factor;
   }
 
   /** The index of {@code type} among the batch's argument types, added if new. */
@@ -289,7 +394,11 @@ final class ToFunctionReader {
       return last;
     }
     if (argumentTypeCount == argumentTypes.length) {
-      argumentTypes = Arrays.copyOf(argumentTypes, argumentTypeCount * 4);
+      // A kept invocation adds one type at most: the room is that of the invocations.
+      argumentTypes =
+          Arrays.copyOf(
+              argumentTypes,
+              grownLength(argumentTypeCount, 4, 1 + (in.length - pos) / RUNNABLE_INVOCATION_BYTES));
     }
     argumentTypes[argumentTypeCount] = type;
     return argumentTypeCount++;

@@ -169,6 +169,18 @@ class AddressRunTest {
   }
 
   @Test
+  void aStateIsAwaitedUntilOfferedAndOnlyIfDeclared() {
+    AddressRun run = engine.open(Address.of(COUNTER, "a"));
+    assertTrue(run.awaits("count") && run.awaits("log"), "declared states are awaited");
+    assertTrue(!run.awaits("unknown") && !run.awaits(""), "undeclared ones are not");
+
+    run.offer("log", null);
+
+    assertTrue(!run.awaits("log"), "an offered state is no longer awaited: its first value stays");
+    assertTrue(run.awaits("count"), "the other one still is");
+  }
+
+  @Test
   void aValueOfAnotherTypeIsRefused() {
     AddressRun run = engine.open(Address.of(COUNTER, "a"));
 

@@ -46,7 +46,7 @@ class TenByteVarintTest {
             "the SDK reads has_value " + nine + tenth);
         ToFunctionReader reader = ToFunctionReader.read(bytes, new StringInterner());
         assertNotNull(
-            reader.stateValues[0], "StateKit reads has_value " + nine + tenth + " as false");
+            reader.stateValue(0), "StateKit reads has_value " + nine + tenth + " as false");
         peer.agreesWithProtobufJava(bytes);
       }
     }

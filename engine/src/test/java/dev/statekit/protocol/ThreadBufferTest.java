@@ -124,8 +124,8 @@ class ThreadBufferTest {
     for (Object value : (Object[]) field(reader, "callers")) {
       assertNull(value, "the thread's reader keeps a caller");
     }
-    for (Object value : (Object[]) field(reader, "stateValues")) {
-      assertNull(value, "the thread's reader keeps a state value");
+    for (Object value : (Object[]) field(reader, "stateNames")) {
+      assertNull(value, "the thread's reader keeps a state name");
     }
   }
 

@@ -15,10 +15,11 @@ import java.lang.management.ManagementFactory;
 
 /**
  * The hand-written {@code ToFunction} reader against the reference SDK's parser ({@link
- * #asTheSdkReadsIt}), on the same bytes: both accept with the same values, or both refuse; the
- * reader throws nothing but {@link MalformedRequestException} and allocates at most a fixed
- * multiple of the input's size; the thread's reused reader, which the handler reads with, agrees
- * with both.
+ * #asTheSdkReadsIt}), on the same bytes: both accept with the same values, or both refuse (the
+ * reader keeps neither states named "" nor invocations past the first the handler refuses, and
+ * keeps every other); the reader throws nothing but {@link MalformedRequestException} and allocates
+ * at most a fixed multiple of the input's size; the thread's reused reader, which the handler reads
+ * with, agrees with both.
  *
  * <p>{@code mvn -B verify} replays the seeds under {@code ToFunctionReaderFuzzTestInputs/} and
  * fuzzes for a few seconds; the README's "Fuzzing" says how to fuzz for longer.
@@ -150,11 +151,14 @@ class ToFunctionReaderFuzzTest {
     } else {
       assertNull(actual.target, "no target");
     }
-    assertEquals(batch.getStateCount(), actual.stateCount, "states");
+    // States named "" are not kept: no function declares one.
+    java.util.List<ToFunction.PersistedValue> named =
+        batch.getStateList().stream().filter(state -> !state.getStateName().isEmpty()).toList();
+    assertEquals(named.size(), actual.stateCount, "states");
     for (int i = 0; i < actual.stateCount; i++) {
-      ToFunction.PersistedValue state = batch.getState(i);
+      ToFunction.PersistedValue state = named.get(i);
       assertEquals(state.getStateName(), actual.stateNames[i], "state name " + i);
-      TypedValue value = actual.stateValues[i];
+      TypedValue value = actual.stateValue(i);
       if (!state.hasStateValue() || !state.getStateValue().getHasValue()) {
         assertNull(value, "state " + i + " has no value");
       } else {
@@ -163,7 +167,10 @@ class ToFunctionReaderFuzzTest {
       }
     }
     assertEquals(batch.getInvocationsCount(), actual.invocationCount, "invocations");
-    for (int i = 0; i < actual.invocationCount; i++) {
+    // Invocations are kept up to the first the handler refuses to run, which is the last kept.
+    int kept = actual.keptInvocationCount;
+    assertEquals(Math.min(batch.getInvocationsCount(), firstRefused(batch) + 1), kept, "kept");
+    for (int i = 0; i < kept; i++) {
       ToFunction.Invocation invocation = batch.getInvocations(i);
       Address caller = invocation.getCaller();
       // An all-empty caller is none, as the SDK's handler reads it (a message from an ingress).
@@ -178,6 +185,30 @@ class ToFunctionReaderFuzzTest {
       assertEquals(invocation.getArgument().getTypename(), actual.argumentType(i));
       assertArrayEquals(invocation.getArgument().getValue().toByteArray(), actual.argumentValue(i));
     }
+  }
+
+  /** The index of the first invocation the handler refuses to run, or the count if none. */
+  private static int firstRefused(ToFunction.InvocationBatchRequest batch) {
+    for (int i = 0; i < batch.getInvocationsCount(); i++) {
+      ToFunction.Invocation invocation = batch.getInvocations(i);
+      Address caller = invocation.getCaller();
+      boolean hasCaller =
+          invocation.hasCaller()
+              && !(caller.getNamespace().isEmpty()
+                  && caller.getType().isEmpty()
+                  && caller.getId().isEmpty());
+      boolean runnable =
+          invocation.getArgument().getTypename().matches("(?s).+/[^/]+")
+              && (!hasCaller
+                  || !(caller.getNamespace().isEmpty()
+                      || caller.getType().isEmpty()
+                      || caller.getId().isEmpty()
+                      || caller.getType().contains("/")));
+      if (!runnable) {
+        return i;
+      }
+    }
+    return batch.getInvocationsCount();
   }
 
   private static void assertAddress(Address expected, String[] actual) {
