@@ -1,8 +1,6 @@
 package dev.statekit.protocol;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -87,30 +85,25 @@ final class StringInterner {
   }
 
   /**
-   * Checks the bytes are strict UTF-8 as {@link #decode} does, decoding only those that are not
-   * ASCII.
+   * Checks the bytes are strict UTF-8, as {@link #decode} does, without decoding them.
    *
    * @throws CharacterCodingException if they are not
    */
   static void checkUtf8(byte[] bytes, int offset, int length) throws CharacterCodingException {
-    for (int i = offset, end = offset + length; i < end; i++) {
-      if (bytes[i] < 0) {
-        decode(bytes, i, end - i);
-        return;
-      }
+    if (!StrictUtf8.isWellFormed(bytes, offset, length)) {
+      throw new CharacterCodingException();
     }
   }
 
-  /** Strict UTF-8, as protobuf requires of proto3 strings. */
+  /**
+   * Strict UTF-8, as protobuf requires of proto3 strings. Checked first, then decoded by {@code
+   * String}, which decodes well-formed bytes as a strict decoder does and allocates no decoder.
+   */
   static String decode(byte[] bytes, int offset, int length) throws CharacterCodingException {
     for (int i = offset, end = offset + length; i < end; i++) {
       if (bytes[i] < 0) {
-        return StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT)
-            .decode(ByteBuffer.wrap(bytes, offset, length))
-            .toString();
+        checkUtf8(bytes, i, end - i);
+        return new String(bytes, offset, length, StandardCharsets.UTF_8);
       }
     }
     return new String(bytes, offset, length, StandardCharsets.US_ASCII);

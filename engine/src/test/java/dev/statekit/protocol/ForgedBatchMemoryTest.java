@@ -50,6 +50,11 @@ class ForgedBatchMemoryTest {
   /** An invocation from a caller of id "a" and no namespace or type, without an argument. */
   private static final byte[] CALLER_ONLY_INVOCATION = {0x1a, 0x05, 0x0a, 0x03, 0x1a, 0x01, 'a'};
 
+  /** As above with the id "é": not ASCII, so not checked by the ASCII shortcut. */
+  private static final byte[] NON_ASCII_CALLER_ONLY_INVOCATION = {
+    0x1a, 0x06, 0x0a, 0x04, 0x1a, 0x02, (byte) 0xC3, (byte) 0xA9
+  };
+
   private static final byte[] EMPTY_STATE = {0x12, 0x00};
 
   /** A state named "x", then one named "y", neither with a value. */
@@ -75,6 +80,16 @@ class ForgedBatchMemoryTest {
   void tinyInvocationsFromACallerWithoutAnArgument() {
     assertSameRefusalWithinBound(
         "invocations with only a caller", NONE, CALLER_ONLY_INVOCATION, NONE, "''");
+  }
+
+  @Test
+  void invocationsFromACallerWithANonAsciiIdWithoutAnArgument() {
+    assertSameRefusalWithinBound(
+        "invocations with only a caller of a non-ASCII id",
+        NONE,
+        NON_ASCII_CALLER_ONLY_INVOCATION,
+        NONE,
+        "''");
   }
 
   /**
