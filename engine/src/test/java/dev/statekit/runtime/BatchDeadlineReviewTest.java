@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.statekit.Deadline;
 import dev.statekit.bus.BusMessage;
 import dev.statekit.bus.InMemoryMessageBus;
-import dev.statekit.bus.QueueMessage;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.ValueSpec;
@@ -57,14 +56,18 @@ class BatchDeadlineReviewTest {
     FunctionRuntime runtime = runtime(b -> b.parallelism(2));
     QueueBatchResult first =
         runtime.processQueueBatch(
-            List.of(message("m-1", "t/hang/h1", 1, 1), message("m-2", "t/hang/h2", 1, 1)),
+            List.of(
+                FifoEnvelopes.message("m-1", "t/hang/h1", 1, 1),
+                FifoEnvelopes.message("m-2", "t/hang/h2", 1, 1)),
             Deadline.after(ms(1000)));
     assertEquals(List.of("m-1", "m-2"), first.failedMessageIds(), first.errors().toString());
 
     long start = System.nanoTime();
     QueueBatchResult second =
         runtime.processQueueBatch(
-            List.of(message("m-3", "t/counter/a", 1, 1), message("m-1", "t/hang/h1", 1, 2)),
+            List.of(
+                FifoEnvelopes.message("m-3", "t/counter/a", 1, 1),
+                FifoEnvelopes.message("m-1", "t/hang/h1", 1, 2)),
             Deadline.after(ms(1000)));
     long tookMillis = (System.nanoTime() - start) / 1_000_000;
 
@@ -96,8 +99,8 @@ class BatchDeadlineReviewTest {
       QueueBatchResult result =
           runtime.processQueueBatch(
               List.of(
-                  message("a-" + i, "t/counter/a", i + 1, 1),
-                  message("s-" + i, "t/counter/s", i + 1, 1)),
+                  FifoEnvelopes.message("a-" + i, "t/counter/a", i + 1, 1),
+                  FifoEnvelopes.message("s-" + i, "t/counter/s", i + 1, 1)),
               Deadline.after(ms(1000)));
       long tookMillis = (System.nanoTime() - start) / 1_000_000;
       if (tookMillis >= 1000) {
@@ -122,9 +125,9 @@ class BatchDeadlineReviewTest {
       QueueBatchResult result =
           runtime.processQueueBatch(
               List.of(
-                  message("a-" + i, "t/counter/a", i + 1, 1),
-                  message("s-" + i, "t/counter/slow", i + 1, 1),
-                  message("b-" + i, "t/counter/b", i + 1, 1)),
+                  FifoEnvelopes.message("a-" + i, "t/counter/a", i + 1, 1),
+                  FifoEnvelopes.message("s-" + i, "t/counter/slow", i + 1, 1),
+                  FifoEnvelopes.message("b-" + i, "t/counter/b", i + 1, 1)),
               Deadline.after(ms(450)));
       if (result.failedMessageIds().contains("b-" + i)) {
         starved.add("receive " + i + ": " + result.errors().get("b-" + i));
@@ -150,7 +153,9 @@ class BatchDeadlineReviewTest {
     FunctionRuntime runtime = runtime(b -> b.maxAttempts(5));
     QueueBatchResult result =
         runtime.processQueueBatch(
-            List.of(message("m-1", "t/counter/g", 1, 5), message("m-2", "t/counter/g", 2, 5)),
+            List.of(
+                FifoEnvelopes.message("m-1", "t/counter/g", 1, 5),
+                FifoEnvelopes.message("m-2", "t/counter/g", 2, 5)),
             Deadline.after(ms(3000)));
     assertEquals(List.of(1), seen.get("g"), "the first ran: " + result.errors());
 
@@ -177,7 +182,9 @@ class BatchDeadlineReviewTest {
     FunctionRuntime runtime = runtime(b -> b);
     QueueBatchResult result =
         runtime.processQueueBatch(
-            List.of(message("m-1", "t/counter/a", 1, 1), message("m-2", "t/big/big", 1, 1)),
+            List.of(
+                FifoEnvelopes.message("m-1", "t/counter/a", 1, 1),
+                FifoEnvelopes.message("m-2", "t/big/big", 1, 1)),
             Deadline.after(ms(3000)));
 
     assertFalse(result.failedMessageIds().contains("m-1"), result.errors().toString());
@@ -237,17 +244,6 @@ class BatchDeadlineReviewTest {
 
   private void count(String id, int value) {
     seen.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(value);
-  }
-
-  private static QueueMessage message(String id, String target, int sequence, int attempts) {
-    String body =
-        "{\"target\":\""
-            + target
-            + "\",\"typename\":\"io.statefun.types/string\",\"value\":\"x\",\"id\":\""
-            + id
-            + "\"}";
-    String group = target.substring(target.lastIndexOf('/') + 1);
-    return new QueueMessage(id, body, group, String.format("%020d", sequence), attempts);
   }
 
   private static Duration ms(long millis) {

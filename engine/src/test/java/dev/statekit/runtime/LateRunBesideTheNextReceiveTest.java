@@ -54,18 +54,22 @@ class LateRunBesideTheNextReceiveTest {
   @Test
   void aLateRunBesideTheNextReceiveOfItsAddressAppliesNothingTwice() throws Exception {
     FunctionRuntime runtime = runtime();
-    assertEquals(List.of(), failed(runtime, message("m-0", "t/fan/f", 1, 1), Deadline.none()));
+    assertEquals(
+        List.of(), failed(runtime, FifoEnvelopes.message("m-0", "t/fan/f", 1, 1), Deadline.none()));
 
     blockNext.set(true);
     assertEquals(
-        List.of("m-1"), failed(runtime, message("m-1", "t/fan/f", 2, 1), Deadline.after(ms(600))));
+        List.of("m-1"),
+        failed(runtime, FifoEnvelopes.message("m-1", "t/fan/f", 2, 1), Deadline.after(ms(600))));
 
     // The next receive takes m-1 again while its first run still runs.
-    assertEquals(List.of(), failed(runtime, message("m-1", "t/fan/f", 2, 2), Deadline.none()));
+    assertEquals(
+        List.of(), failed(runtime, FifoEnvelopes.message("m-1", "t/fan/f", 2, 2), Deadline.none()));
     release.countDown();
     assertTrue(lateEnded.await(10, TimeUnit.SECONDS));
     Thread.sleep(200);
-    assertEquals(List.of(), failed(runtime, message("m-2", "t/fan/f", 3, 1), Deadline.none()));
+    assertEquals(
+        List.of(), failed(runtime, FifoEnvelopes.message("m-2", "t/fan/f", 3, 1), Deadline.none()));
     drain(runtime);
 
     assertEquals(List.of(1, 2, 3), seen.get("target"), "each message's effect once, in order");
@@ -80,7 +84,8 @@ class LateRunBesideTheNextReceiveTest {
     // Its late run fails: on the last attempt that would dead-letter it in the commit.
     failNext.set(true);
     assertEquals(
-        List.of(), failed(runtime, message("m-1", "t/fan/f", 1, 5), Deadline.after(ms(600))));
+        List.of(),
+        failed(runtime, FifoEnvelopes.message("m-1", "t/fan/f", 1, 5), Deadline.after(ms(600))));
     List<BusMessage> letters = deadLetters.peekAll();
     assertEquals(1, letters.size(), "dead-lettered when the batch gave it up");
     assertEquals("unknown", letters.get(0).attributes().get("statekit.applied"));
@@ -149,17 +154,6 @@ class LateRunBesideTheNextReceiveTest {
         .deadLetters(deadLetters)
         .egress(EgressRoutes.none())
         .build();
-  }
-
-  private static QueueMessage message(String id, String target, int sequence, int attempts) {
-    String body =
-        "{\"target\":\""
-            + target
-            + "\",\"typename\":\"io.statefun.types/string\",\"value\":\"x\",\"id\":\""
-            + id
-            + "\"}";
-    String group = target.substring(target.lastIndexOf('/') + 1);
-    return new QueueMessage(id, body, group, String.format("%020d", sequence), attempts);
   }
 
   private static Duration ms(long millis) {

@@ -49,9 +49,9 @@ class SlowNeighbourPastTheDeadlineTest {
     FunctionRuntime runtime = runtime();
     List<QueueMessage> batch =
         List.of(
-            message("m-1", "t/slow/s", 1, 1),
-            message("m-2", "t/counter/a", 2, 1),
-            message("m-3", "t/counter/b", 3, 1));
+            FifoEnvelopes.message("m-1", "t/slow/s", 1, 1),
+            FifoEnvelopes.message("m-2", "t/counter/a", 2, 1),
+            FifoEnvelopes.message("m-3", "t/counter/b", 3, 1));
 
     long start = System.nanoTime();
     QueueBatchResult result = runtime.processQueueBatch(batch, Deadline.after(ms(1500)));
@@ -68,7 +68,8 @@ class SlowNeighbourPastTheDeadlineTest {
     assertTrue(slowEnded.await(10, TimeUnit.SECONDS));
     Thread.sleep(200);
     QueueBatchResult again =
-        runtime.processQueueBatch(List.of(message("m-1", "t/slow/s", 1, 2)), Deadline.none());
+        runtime.processQueueBatch(
+            List.of(FifoEnvelopes.message("m-1", "t/slow/s", 1, 2)), Deadline.none());
     assertEquals(List.of(), again.failedMessageIds(), again.errors().toString());
     assertEquals(
         List.of(1, 1), seen.get("s"), "the late run counted 1 and was dropped; its retry counts 1");
@@ -80,7 +81,7 @@ class SlowNeighbourPastTheDeadlineTest {
     pauseMillis = 250;
     List<QueueMessage> batch = new ArrayList<>();
     for (int i = 1; i <= 10; i++) {
-      batch.add(message("m-" + i, "t/counter/g", i, 1));
+      batch.add(FifoEnvelopes.message("m-" + i, "t/counter/g", i, 1));
     }
 
     List<QueueMessage> left = batch;
@@ -146,17 +147,6 @@ class SlowNeighbourPastTheDeadlineTest {
 
   private void count(String id, int value) {
     seen.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(value);
-  }
-
-  private static QueueMessage message(String id, String target, int sequence, int attempts) {
-    String body =
-        "{\"target\":\""
-            + target
-            + "\",\"typename\":\"io.statefun.types/string\",\"value\":\"x\",\"id\":\""
-            + id
-            + "\"}";
-    String group = target.substring(target.lastIndexOf('/') + 1);
-    return new QueueMessage(id, body, group, String.format("%020d", sequence), attempts);
   }
 
   private static Duration ms(long millis) {

@@ -1,20 +1,19 @@
 package dev.statekit.runtime.internal;
 
 import dev.statekit.Deadline;
+import dev.statekit.event.BatchConsumer;
 import java.time.Duration;
 
 /**
  * When a queue batch stops starting invocations and stops waiting for them. A Lambda invocation cut
  * off at its timeout answers nothing, so every message of its batch comes again, and one slow
  * function would time its healthy neighbours out on every receive until they are dead-lettered. So
- * a reserve of the time left is kept, a third of it and at most 10 seconds: no invocation starts in
- * the reserve, those running are waited for through its first half, and its second half commits and
+ * a reserve of the time left is kept ({@link BatchConsumer#reserve}): no invocation starts in the
+ * reserve, those running are waited for through its first half, and its second half commits and
  * delivers what finished.
  */
 final class BatchDeadline {
   static final BatchDeadline NONE = new BatchDeadline(Deadline.none(), Deadline.none());
-
-  private static final Duration MOST_RESERVE = Duration.ofSeconds(10);
 
   /** After it no invocation starts. */
   final Deadline startBy;
@@ -33,10 +32,7 @@ final class BatchDeadline {
       return NONE;
     }
     Duration left = deadline.remaining();
-    Duration reserve = left.dividedBy(3);
-    if (reserve.compareTo(MOST_RESERVE) > 0) {
-      reserve = MOST_RESERVE;
-    }
+    Duration reserve = BatchConsumer.reserve(deadline);
     return new BatchDeadline(
         Deadline.after(left.minus(reserve)), Deadline.after(left.minus(reserve.dividedBy(2))));
   }

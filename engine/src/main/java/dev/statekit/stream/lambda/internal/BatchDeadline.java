@@ -1,20 +1,18 @@
 package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.Deadline;
+import dev.statekit.event.BatchConsumer;
 import java.time.Duration;
 
 /**
  * When a batch stops taking records: once only a reserve of the time its invocation had left when
- * the batch started remains (a third of it, at most {@link #MOST_RESERVED}), so that what it took
- * is written, delivered, checkpointed and answered before Lambda cuts the invocation off, which
- * would leave the batch with none of its answers, to be tried whole again and cut off again. The
- * records it did not take are answered as failed, as those a key had no room for are, and come
- * again. A pass always takes its first record, so that tries go on however short the time.
+ * the batch started remains ({@link BatchConsumer#reserve}), so that what it took is written,
+ * delivered, checkpointed and answered before Lambda cuts the invocation off, which would leave the
+ * batch with none of its answers, to be tried whole again and cut off again. The records it did not
+ * take are answered as failed, as those a key had no room for are, and come again. A pass always
+ * takes its first record, so that tries go on however short the time.
  */
 final class BatchDeadline {
-  /** The most a batch keeps back for its writes, deliveries and checkpoint. */
-  static final Duration MOST_RESERVED = Duration.ofSeconds(10);
-
   /** No deadline: every record is taken. */
   static final BatchDeadline NONE = new BatchDeadline(Deadline.none(), Duration.ZERO);
 
@@ -31,8 +29,7 @@ final class BatchDeadline {
     if (deadline.isUnlimited()) {
       return NONE;
     }
-    Duration third = deadline.remaining().dividedBy(3);
-    return new BatchDeadline(deadline, third.compareTo(MOST_RESERVED) < 0 ? third : MOST_RESERVED);
+    return new BatchDeadline(deadline, BatchConsumer.reserve(deadline));
   }
 
   /** Whether the stateless pass (the operators before the keyed one) takes no more records. */
