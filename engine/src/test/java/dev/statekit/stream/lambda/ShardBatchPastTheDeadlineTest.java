@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -234,6 +235,49 @@ class ShardBatchPastTheDeadlineTest {
 
     assertEquals(List.of(), rest.failedOffsets());
     assertEquals(4, rest.applied());
+    assertEquals(10, new HashSet<>(outputs).size(), "each record applied once: " + outputs);
+  }
+
+  /**
+   * The same lost answer, but the whole retry fails on a record its checkpoint covers (a flaky
+   * lookup): the pass stops there, and with nothing answered Lambda would take the batch as done
+   * and skip the records after the checkpoint, left to a replay of a given-up range.
+   */
+  @Test
+  void aWholeRetryFailingBehindItsCheckpointResumesAfterIt() {
+    AtomicInteger failing = new AtomicInteger(6);
+    List<String> outputs = new ArrayList<>();
+    BatchPipeline pipeline =
+        BatchPipeline.builder(
+                "lost-answer-failing",
+                Pipeline.from(BatchSource.records())
+                    .map(
+                        bytes -> {
+                          String text = new String(bytes, StandardCharsets.UTF_8);
+                          if (Integer.parseInt(text) == failing.get()) {
+                            failing.set(-1);
+                            throw new IllegalStateException("a lookup timed out");
+                          }
+                          return text;
+                        })
+                    .keyBy(text -> "k" + Integer.parseInt(text) % 4)
+                    .reduce((a, b) -> a + " " + b, Serdes.string())
+                    .to(
+                        EgressOutput.to(
+                            records -> records.forEach(r -> outputs.add(r.id())),
+                            TypeName.of("test", "runs"),
+                            Types.stringType())))
+            .store(new InMemoryBatchStore())
+            .build();
+
+    assertEquals(List.of(sequence(6)), pipeline.process(batch(0, 10)).failedOffsets());
+    // The answer was lost, and the whole batch's retry fails on record 1, which 5 covers.
+    failing.set(1);
+    BatchResult again = pipeline.process(batch(0, 10));
+    assertEquals(List.of(sequence(6)), again.failedOffsets(), "Lambda must resume at 6: " + again);
+    BatchResult rest = pipeline.process(batch(6, 10));
+
+    assertEquals(List.of(), rest.failedOffsets());
     assertEquals(10, new HashSet<>(outputs).size(), "each record applied once: " + outputs);
   }
 

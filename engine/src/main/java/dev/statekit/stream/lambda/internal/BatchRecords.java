@@ -49,19 +49,20 @@ final class BatchRecords {
     // first, since receipted outputs precede the keys' deliveries.
     Set<String> appliedGroups = new HashSet<>();
     for (SourceOutcome outcome : all) {
-      if (batch.ordered() && outcome.untaken) {
+      if (batch.ordered()
+          && (outcome.untaken || (outcome.failed() && covered(outcome.offset, position)))) {
         // Lambda resumes at the record answered: one its checkpoint covers would be refused as a
-        // batch starting inside it, and none answered would skip the records not run.
+        // batch starting inside it, and none answered would skip the records not run (a whole
+        // batch handed over again after a lost answer stops there, at its deadline or a failure).
         String resume = firstAfter(outcome.index, position);
         if (resume != null) {
           failedOffsets.add(resume);
-          failure = BatchDeadline.why(resume, batch.split(), true);
+          failure =
+              outcome.untaken ? BatchDeadline.why(resume, batch.split(), true) : outcome.failure;
         }
         break;
       }
-      if (batch.ordered()
-          && position != null
-          && SourcePosition.compareOffsets(outcome.offset, position) <= 0) {
+      if (batch.ordered() && covered(outcome.offset, position)) {
         skipped++;
         continue;
       }
@@ -109,6 +110,11 @@ final class BatchRecords {
       }
     }
     this.covered = skipped;
+  }
+
+  /** Whether the checkpoint at {@code position} (null: the split's start) covers {@code offset}. */
+  private static boolean covered(String offset, String position) {
+    return position != null && SourcePosition.compareOffsets(offset, position) <= 0;
   }
 
   /**
