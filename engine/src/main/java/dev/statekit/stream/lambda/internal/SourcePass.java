@@ -50,6 +50,7 @@ final class SourcePass {
     Set<String> seen = new HashSet<>(Sized.capacity(batch.records().size()));
     String last = null;
     boolean stopped = false;
+    boolean ranOne = false;
     for (int i = 0; i < batch.records().size(); i++) {
       Record<byte[]> record = batch.records().get(i);
       String offset = record.position().offset();
@@ -62,8 +63,9 @@ final class SourcePass {
       }
       last = offset;
       SourceOutcome outcome = new SourceOutcome(i, offset);
-      // The first record is always run, so that every try of the batch moves it on.
-      stopped |= !outcomes.isEmpty() && deadline.sourcesStop();
+      // Records run until one has run without failing, so that every try of the batch moves it
+      // on: a first message that fails slowly must not send its healthy neighbours back with it.
+      stopped |= ranOne && deadline.sourcesStop();
       if (stopped) {
         outcome.untaken = true;
         outcome.failure = BatchDeadline.why(offset, batch.split(), batch.ordered());
@@ -97,6 +99,7 @@ final class SourcePass {
       // Its own records' times: a message before it that failed (and goes back) moves nothing.
       outcome.maxTimestamp = stateless.takeRecentMaxTimestamp();
       outcomes.add(outcome);
+      ranOne |= !outcome.failed();
       if (outcome.failed() && batch.ordered()) {
         break;
       }
