@@ -228,12 +228,13 @@ final class BatchFlow {
                         noticed,
                         attemptsReached,
                         receipts,
-                        inRange);
+                        inRange,
+                        true);
                 return cutContext;
               }
             };
     while (true) {
-      context = context(progress, state, applied, givenUp, gap, reached, receipts, inRange);
+      context = context(progress, state, applied, givenUp, gap, reached, receipts, inRange, false);
       cutContext = null;
       pass =
           keyed
@@ -349,7 +350,8 @@ final class BatchFlow {
       GivenUp gap,
       long reached,
       Map<String, byte[]> receipts,
-      List<Attempt> lateAfter) {
+      List<Attempt> lateAfter,
+      boolean cut) {
     long firedThrough = progress.firedThrough();
     // Windows that fired are closed to every split; a split the pipeline did not know yet joins
     // behind the watermark the others may be firing at. A replay is late against the watermark its
@@ -365,7 +367,11 @@ final class BatchFlow {
       }
       lateness = Math.max(lateness, joins);
     }
-    long watermark = Math.max(lateness, engine.shape.watermarkAt(applied.maxTimestamp()));
+    // A batch cut at its deadline fires no window its own records made due: where it was cut is
+    // not kept until its checkpoint, and a try of the same records that crashed before that, tried
+    // again whole, would take the records past the cut into a window fired without them.
+    long watermark =
+        cut ? lateness : Math.max(lateness, engine.shape.watermarkAt(applied.maxTimestamp()));
     long self = gap == null ? watermark : Math.min(watermark, gap.watermark());
     long fireUpTo =
         batch.ordered() && replaying == null
