@@ -11,7 +11,13 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.statekit.invocation.TypedValue;
 import dev.statekit.protocol.internal.wire.Address;
 import dev.statekit.protocol.internal.wire.ToFunction;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The hand-written {@code ToFunction} reader against the reference SDK's parser ({@link
@@ -47,7 +53,35 @@ class ToFunctionReaderFuzzTest {
         // The second one is cut short on purpose.
       }
     }
+    // And the seeds: each may take a way through the reader (a skipped invocation, a non-ASCII
+    // string) whose first use links classes, which no reading of a request allocates again.
+    for (byte[] seed : seeds()) {
+      try {
+        ToFunctionReader.read(seed, new StringInterner());
+      } catch (MalformedRequestException e) {
+        // Many are malformed on purpose.
+      }
+    }
     THREADS.getCurrentThreadAllocatedBytes();
+  }
+
+  private static List<byte[]> seeds() {
+    try {
+      Path directory =
+          Path.of(
+              ToFunctionReaderFuzzTest.class
+                  .getResource("ToFunctionReaderFuzzTestInputs/agreesWithProtobufJava")
+                  .toURI());
+      List<byte[]> seeds = new ArrayList<>();
+      try (var files = Files.list(directory)) {
+        for (Path file : files.sorted().toList()) {
+          seeds.add(Files.readAllBytes(file));
+        }
+      }
+      return seeds;
+    } catch (IOException | URISyntaxException e) {
+      throw new IllegalStateException("The fuzz test's seeds could not be read", e);
+    }
   }
 
   /** A batch whose invocations share their caller and argument type: every name is compared. */

@@ -136,13 +136,16 @@ public final class BatchPipeline {
   /**
    * Processes one batch as {@link #process(SourceBatch)} does, in an invocation to be answered by
    * {@code deadline} (on Lambda, the time the invocation has left): once only a reserve of the time
-   * left when the batch started remains (a third of it, at most 10 seconds), the batch takes no
-   * more records. It applies, delivers and checkpoints those it took, as at the end of any batch,
-   * and reports the others in {@link BatchResult#failedOffsets()} as it reports a failed record (on
-   * a shard the first of them, Lambda resumes there; on a queue each of them), with a {@link
+   * left when the batch started remains ({@link BatchConsumer#reserve}), the batch takes no more
+   * records. It applies, delivers and checkpoints those it took, as at the end of any batch, and
+   * reports the others in {@link BatchResult#failedOffsets()} as it reports a failed record (on a
+   * shard the first of them, Lambda resumes there; on a queue each of them), with a {@link
    * BatchResult#failure()} saying nothing failed: Lambda hands them over again instead of cutting
    * the invocation off at its timeout with none of its answers, to try the whole batch again. It
-   * always takes its first record, so every try moves on. The records not taken set no watermark.
+   * always takes a first record that does not fail, so every try moves on. The records not taken
+   * set no watermark, and a batch its keyed operator cut fires no window its own records made due
+   * (the split's next batch or the tick fires them): a try cut and lost before its checkpoint could
+   * otherwise fire a window its whole retry fires again with the records past the cut.
    *
    * @throws dev.statekit.stream.state.StateStoreException if the store failed (retryable or not)
    * @throws dev.statekit.egress.EgressException if a sink did not take its records

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.Deadline;
 import dev.statekit.egress.EgressRecord;
-import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.WatermarkStrategy;
@@ -46,7 +45,7 @@ class CutInsideOneWindowTest {
             .window(Windows.tumbling(Duration.ofSeconds(1)))
             .lateRecordsTo(EgressOutput.to(delivered::addAll, LATE, Types.stringType()))
             .aggregate(
-                new SlowCount("k,800"),
+                new SlowCountAt("k,800"),
                 Serdes.longs(),
                 (String key, TimeWindow w, Long n) -> key + "@" + w.start() + "=" + n)
             .to(EgressOutput.to(delivered::addAll, RESULTS, Types.stringType()));
@@ -113,37 +112,5 @@ class CutInsideOneWindowTest {
       batch.add(Long.toString(seq + i), 0, records[i].getBytes(StandardCharsets.UTF_8));
     }
     return batch.build();
-  }
-
-  /** Counts; slowly for one value, after which the keyed pass has reached its deadline. */
-  private static final class SlowCount implements AggregateFunction<String, Long, Long> {
-    private final String slow;
-
-    SlowCount(String slow) {
-      this.slow = slow;
-    }
-
-    @Override
-    public Long createAccumulator() {
-      return 0L;
-    }
-
-    @Override
-    public Long add(String value, Long accumulator) {
-      if (value.equals(slow)) {
-        try {
-          Thread.sleep(400);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException(e);
-        }
-      }
-      return accumulator + 1;
-    }
-
-    @Override
-    public Long result(Long accumulator) {
-      return accumulator;
-    }
   }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.Deadline;
-import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.WatermarkStrategy;
@@ -116,37 +115,5 @@ class CutWindowCrashRetryTest {
       batch.add(Long.toString(sequence++), 0, value.getBytes(StandardCharsets.UTF_8));
     }
     return batch.build();
-  }
-
-  /** Counts, slowly for one value: the keyed pass reaches its deadline after it. */
-  private static final class SlowCountAt implements AggregateFunction<String, Long, Long> {
-    private final String slow;
-
-    SlowCountAt(String slow) {
-      this.slow = slow;
-    }
-
-    @Override
-    public Long createAccumulator() {
-      return 0L;
-    }
-
-    @Override
-    public Long add(String value, Long accumulator) {
-      if (value.equals(slow)) {
-        try {
-          Thread.sleep(400);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException(e);
-        }
-      }
-      return accumulator + 1;
-    }
-
-    @Override
-    public Long result(Long accumulator) {
-      return accumulator;
-    }
   }
 }
