@@ -45,12 +45,16 @@ class ToFunctionReaderFuzzTest {
     // JVM), so only the reading itself is measured.
     for (byte[] warmUp :
         new byte[][] {
-          {(byte) 0xA2, 0x06, 0x00}, {(byte) 0xA2, 0x06, 0x05}, batchOfRepeatedNames()
+          {(byte) 0xA2, 0x06, 0x00},
+          {(byte) 0xA2, 0x06, 0x05},
+          batchOfRepeatedNames(),
+          invocationsAfterARefusedOne(false),
+          invocationsAfterARefusedOne(true)
         }) {
       try {
         ToFunctionReader.read(warmUp, new StringInterner());
       } catch (MalformedRequestException e) {
-        // The second one is cut short on purpose.
+        // The second one is cut short on purpose, the last one not UTF-8.
       }
     }
     // And the seeds: each may take a way through the reader (a skipped invocation, a non-ASCII
@@ -82,6 +86,38 @@ class ToFunctionReaderFuzzTest {
     } catch (IOException | URISyntaxException e) {
       throw new IllegalStateException("The fuzz test's seeds could not be read", e);
     }
+  }
+
+  /**
+   * A batch whose first invocation has no argument, so that the reader reads those after it through
+   * without keeping them: one with a non-ASCII caller id, then (if {@code invalid}) the same id cut
+   * into bytes that are not UTF-8.
+   */
+  private static byte[] invocationsAfterARefusedOne(boolean invalid) {
+    ToFunction.InvocationBatchRequest.Builder batch =
+        ToFunction.InvocationBatchRequest.newBuilder()
+            .setTarget(Address.newBuilder().setNamespace("warm").setType("target").setId("up"))
+            .addInvocations(ToFunction.Invocation.newBuilder())
+            .addInvocations(
+                ToFunction.Invocation.newBuilder()
+                    .setCaller(
+                        Address.newBuilder()
+                            .setNamespace("warm")
+                            .setType("caller")
+                            .setId("\u00fcber"))
+                    .setArgument(
+                        dev.statekit.protocol.internal.wire.TypedValue.newBuilder()
+                            .setTypename("io.statefun.types/string")
+                            .setHasValue(true)));
+    byte[] bytes = ToFunction.newBuilder().setInvocation(batch).build().toByteArray();
+    if (invalid) {
+      for (int i = 0; i + 1 < bytes.length; i++) {
+        if (bytes[i] == (byte) 0xC3 && bytes[i + 1] == (byte) 0xBC) {
+          bytes[i + 1] = 0x28;
+        }
+      }
+    }
+    return bytes;
   }
 
   /** A batch whose invocations share their caller and argument type: every name is compared. */
