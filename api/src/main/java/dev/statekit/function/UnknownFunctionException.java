@@ -14,11 +14,20 @@ public final class UnknownFunctionException extends StateKitException {
     super(
         Reason.INVALID_REQUEST,
         "No function is registered for type "
-            + type
+            + shown(type.toString())
             + "; registered: "
             + registered
             + ". Register it, or point the runtime's endpoint at the right service");
     this.type = type;
+  }
+
+  /** Whole up to 200 characters, else its start and length: a forged type can be megabytes. */
+  private static String shown(String text) {
+    if (text.length() <= 200) {
+      return text;
+    }
+    int end = Character.isHighSurrogate(text.charAt(199)) ? 199 : 200;
+    return text.substring(0, end) + "... (" + text.length() + " characters)";
   }
 
   /** The unknown function type. */

@@ -23,11 +23,11 @@ final class RequestDecoding {
           "The "
               + role
               + " address '"
-              + namespace
+              + Shown.shown(namespace)
               + "/"
-              + type
+              + Shown.shown(type)
               + "/"
-              + id
+              + Shown.shown(id)
               + "' is incomplete: namespace, type and id must all be non-empty");
     }
   }
@@ -47,9 +47,9 @@ final class RequestDecoding {
           "Invocation "
               + (index + 1)
               + " for "
-              + target
+              + Shown.shown(target.toString())
               + " has an argument whose typename '"
-              + typeName
+              + Shown.shown(typeName)
               + "' is not namespace/name; every argument needs a typed value");
     }
   }

@@ -87,7 +87,7 @@ public final class RequestReplyHandler {
         && !(expectedType.namespace().equals(target[0]) && expectedType.name().equals(target[1]))) {
       throw new MalformedRequestException(
           "The request is for "
-              + String.join("/", target)
+              + Shown.shown(String.join("/", target))
               + " but was sent to the endpoint of "
               + expectedType
               + "; send it to the path of its own type or to the catch-all path");
@@ -96,7 +96,7 @@ public final class RequestReplyHandler {
     if (count == 0) {
       throw new MalformedRequestException(
           "The request for "
-              + String.join("/", target)
+              + Shown.shown(String.join("/", target))
               + " has no invocations; a batch needs at least one message");
     }
     AddressRun run = engine.open(target[0], target[1], target[2]);
