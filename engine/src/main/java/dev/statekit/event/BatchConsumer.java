@@ -45,6 +45,31 @@ public interface BatchConsumer<R> {
     return third.compareTo(MOST_RESERVED) < 0 ? third : MOST_RESERVED;
   }
 
+  /**
+   * A consumer that takes the deadline: {@code accept(records)} is {@code accept(records,
+   * Deadline.none())}.
+   */
+  static <R> BatchConsumer<R> byDeadline(ByDeadline<R> consumer) {
+    return new BatchConsumer<>() {
+      @Override
+      public BatchOutcome accept(List<R> records) throws Exception {
+        return consumer.accept(records, Deadline.none());
+      }
+
+      @Override
+      public BatchOutcome accept(List<R> records, Deadline deadline) throws Exception {
+        return consumer.accept(records, deadline);
+      }
+    };
+  }
+
+  /** What {@link #byDeadline} makes a consumer of: a batch's records and its deadline. */
+  @FunctionalInterface
+  interface ByDeadline<R> {
+    /** See {@link BatchConsumer#accept(List, Deadline)}. */
+    BatchOutcome accept(List<R> records, Deadline deadline) throws Exception;
+  }
+
   /** The most {@link #reserve} keeps back. */
   Duration MOST_RESERVED = Duration.ofSeconds(10);
 }

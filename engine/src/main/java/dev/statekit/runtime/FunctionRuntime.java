@@ -7,7 +7,6 @@ import dev.statekit.bus.QueueMessage;
 import dev.statekit.concurrent.ParallelCalls;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.event.BatchConsumer;
-import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.EnvelopeConsumer;
 import dev.statekit.event.QueueRecord;
 import dev.statekit.event.ScheduledTask;
@@ -220,18 +219,8 @@ public final class FunctionRuntime {
    * did not finish are reported as failed, so only those come back.
    */
   public BatchConsumer<QueueRecord> queueConsumer() {
-    FunctionRuntime runtime = this;
-    return new BatchConsumer<>() {
-      @Override
-      public BatchOutcome accept(List<QueueRecord> records) {
-        return accept(records, Deadline.none());
-      }
-
-      @Override
-      public BatchOutcome accept(List<QueueRecord> records, Deadline deadline) {
-        return RuntimeRoutes.queueBatch(runtime, ingressQueue, records, deadline);
-      }
-    };
+    return BatchConsumer.byDeadline(
+        (records, deadline) -> RuntimeRoutes.queueBatch(this, ingressQueue, records, deadline));
   }
 
   /**

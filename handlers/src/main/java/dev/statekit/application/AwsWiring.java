@@ -1,6 +1,5 @@
 package dev.statekit.application;
 
-import dev.statekit.Deadline;
 import dev.statekit.aws.AwsConfig;
 import dev.statekit.aws.Priming;
 import dev.statekit.aws.dynamodb.DynamoDbFunctionStore;
@@ -15,7 +14,6 @@ import dev.statekit.entry.EntryPoint;
 import dev.statekit.entry.EntryPointBuilder;
 import dev.statekit.entry.Lazy;
 import dev.statekit.event.BatchConsumer;
-import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.KinesisRecord;
 import dev.statekit.event.QueueRecord;
 import dev.statekit.event.ScheduledTask;
@@ -345,16 +343,7 @@ final class AwsWiring {
    * which a pipeline's batch stops taking records.
    */
   private static <R> BatchConsumer<R> builtWithFirstBatch(Lazy<BatchConsumer<R>> consumer) {
-    return new BatchConsumer<>() {
-      @Override
-      public BatchOutcome accept(List<R> records) throws Exception {
-        return consumer.get().accept(records);
-      }
-
-      @Override
-      public BatchOutcome accept(List<R> records, Deadline deadline) throws Exception {
-        return consumer.get().accept(records, deadline);
-      }
-    };
+    return BatchConsumer.byDeadline(
+        (records, deadline) -> consumer.get().accept(records, deadline));
   }
 }

@@ -75,21 +75,14 @@ public final class PipelineActivity {
 
   /** The pipeline's Kinesis consumer, counting; by the invocation's deadline, as the pipeline's. */
   BatchConsumer<KinesisRecord> kinesisConsumer() {
-    return new BatchConsumer<>() {
-      @Override
-      public BatchOutcome accept(List<KinesisRecord> records) {
-        return accept(records, Deadline.none());
-      }
-
-      @Override
-      public BatchOutcome accept(List<KinesisRecord> records, Deadline deadline) {
-        List<String> failed = new ArrayList<>();
-        for (SourceBatch batch : SourceBatches.kinesis(records)) {
-          failed.addAll(counted(batch, deadline).failedOffsets());
-        }
-        return BatchOutcome.failed(failed);
-      }
-    };
+    return BatchConsumer.byDeadline(
+        (records, deadline) -> {
+          List<String> failed = new ArrayList<>();
+          for (SourceBatch batch : SourceBatches.kinesis(records)) {
+            failed.addAll(counted(batch, deadline).failedOffsets());
+          }
+          return BatchOutcome.failed(failed);
+        });
   }
 
   private BatchResult counted(SourceBatch batch, Deadline deadline) {

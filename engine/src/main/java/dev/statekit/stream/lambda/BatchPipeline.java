@@ -290,22 +290,15 @@ public final class BatchPipeline {
    * caller of {@link BatchConsumer#accept(List)}), each batch is taken whole.
    */
   private <R> BatchConsumer<R> consumer(Function<List<R>, List<SourceBatch>> split) {
-    return new BatchConsumer<>() {
-      @Override
-      public BatchOutcome accept(List<R> records) {
-        return accept(records, Deadline.none());
-      }
-
-      @Override
-      public BatchOutcome accept(List<R> records, Deadline deadline) {
-        Objects.requireNonNull(deadline, "deadline");
-        List<String> failed = new ArrayList<>();
-        for (SourceBatch batch : split.apply(records)) {
-          failed.addAll(process(batch, deadline).failedOffsets());
-        }
-        return BatchOutcome.failed(failed);
-      }
-    };
+    return BatchConsumer.byDeadline(
+        (records, deadline) -> {
+          Objects.requireNonNull(deadline, "deadline");
+          List<String> failed = new ArrayList<>();
+          for (SourceBatch batch : split.apply(records)) {
+            failed.addAll(process(batch, deadline).failedOffsets());
+          }
+          return BatchOutcome.failed(failed);
+        });
   }
 
   @Override

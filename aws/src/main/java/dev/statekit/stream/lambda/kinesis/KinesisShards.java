@@ -1,8 +1,6 @@
 package dev.statekit.stream.lambda.kinesis;
 
-import dev.statekit.Deadline;
 import dev.statekit.event.BatchConsumer;
-import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.KinesisRecord;
 import dev.statekit.event.ScheduledTask;
 import dev.statekit.stream.lambda.BatchPipeline;
@@ -76,18 +74,11 @@ public final class KinesisShards {
    */
   public BatchConsumer<KinesisRecord> kinesisConsumer() {
     BatchConsumer<KinesisRecord> records = pipeline.kinesisConsumer();
-    return new BatchConsumer<>() {
-      @Override
-      public BatchOutcome accept(List<KinesisRecord> batch) throws Exception {
-        return accept(batch, Deadline.none());
-      }
-
-      @Override
-      public BatchOutcome accept(List<KinesisRecord> batch, Deadline deadline) throws Exception {
-        registerShardsOf(batch);
-        return records.accept(batch, deadline);
-      }
-    };
+    return BatchConsumer.byDeadline(
+        (batch, deadline) -> {
+          registerShardsOf(batch);
+          return records.accept(batch, deadline);
+        });
   }
 
   private void registerShardsOf(List<KinesisRecord> batch) {
