@@ -1,11 +1,14 @@
 package dev.statekit.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.types.TypeName;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.apache.flink.statefun.sdk.java.StatefulFunctionSpec;
 import org.apache.flink.statefun.sdk.java.message.EgressMessageBuilder;
 import org.apache.flink.statefun.sdk.java.slice.Slices;
@@ -91,6 +94,44 @@ class SdkParityTest {
           "StateKit refused a request the reference SDK answers with " + sdkAnswer, e);
     }
     assertEquals(sdkAnswer, ourAnswer);
+  }
+
+  /**
+   * Both handlers refuse the request: the SDK's fails, StateKit's throws.
+   *
+   * @return StateKit's refusal
+   */
+  private RuntimeException assertBothRefuse(byte[] request) {
+    assertThrows(
+        ExecutionException.class,
+        () -> sdk.handle(Slices.wrap(request)).get(),
+        "the reference SDK refuses the request (premise)");
+    return assertThrows(
+        RuntimeException.class,
+        () -> ours.invoke(request),
+        "the reference SDK refuses the request, StateKit answered it");
+  }
+
+  /**
+   * A message whose argument does not set has_value (its type name and value bytes are there): the
+   * SDK refuses to run it (MessageWrapper: "Unset empty Messages are prohibited"), failing the
+   * batch at that message. StateKit ran it as a message with that value.
+   */
+  @Test
+  void anArgumentWithoutHasValueIsRefusedAsTheSdkRefusesIt() {
+    org.apache.flink.statefun.sdk.reqreply.generated.TypedValue unset =
+        PeerWire.string("x").toBuilder().clearHasValue().build();
+    byte[] request =
+        PeerWire.request("test", "counter", "a")
+            .state("seen", PeerWire.integer(1))
+            .message(PeerWire.string("x"))
+            .message(unset)
+            .bytes();
+
+    RuntimeException refusal = assertBothRefuse(request);
+
+    assertTrue(refusal instanceof MalformedRequestException, refusal.toString());
+    assertTrue(refusal.getMessage().contains("Invocation 2 "), refusal.getMessage());
   }
 
   /**
