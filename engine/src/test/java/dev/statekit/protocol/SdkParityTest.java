@@ -200,4 +200,107 @@ class SdkParityTest {
             .message(PeerWire.string("x"))
             .bytes());
   }
+
+  // ---- states and refusals where c1f57ef changed what the reader keeps (these pass) ----
+
+  private static final byte[] TARGET =
+      field(1, PeerWire.address("test", "counter", "a").toByteArray());
+
+  private static final byte[] MESSAGE = field(3, field(2, PeerWire.string("x").toByteArray()));
+
+  private static byte[] state(String name, byte[]... valuePieces) {
+    byte[][] parts = new byte[valuePieces.length + 1][];
+    parts[0] = field(1, name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    for (int i = 0; i < valuePieces.length; i++) {
+      parts[i + 1] = field(2, valuePieces[i]);
+    }
+    return field(2, parts);
+  }
+
+  private static byte[] integer(int value) {
+    return PeerWire.integer(value).toByteArray();
+  }
+
+  /**
+   * The state named again after the messages, with another value: the first is taken (the handler
+   * now reads a value only for a state the run still awaits).
+   */
+  @Test
+  void aStateNamedAgainAfterTheMessagesKeepsItsFirstValue() throws Exception {
+    assertSameAnswer(
+        field(
+            100, TARGET, state("seen", integer(10)), MESSAGE, MESSAGE, state("seen", integer(20))));
+  }
+
+  /** Named first without a value, then with one: the state has none. */
+  @Test
+  void aStateNamedFirstWithoutAValueHasNone() throws Exception {
+    assertSameAnswer(field(100, TARGET, state("seen"), MESSAGE, state("seen", integer(20))));
+  }
+
+  /** The states after the messages in the byte order. */
+  @Test
+  void statesAfterTheMessagesAreRead() throws Exception {
+    assertSameAnswer(field(100, TARGET, MESSAGE, MESSAGE, state("seen", integer(5))));
+  }
+
+  /**
+   * A state value in two whole pieces, read again when the state is awaited: the second's type and
+   * value replace the first's.
+   */
+  @Test
+  void aStateValueInTwoWholePiecesIsTheSecond() throws Exception {
+    assertSameAnswer(field(100, TARGET, state("seen", integer(10), integer(20)), MESSAGE));
+  }
+
+  /**
+   * States named "", of a name not declared and of the declared name again, each of another type:
+   * all ignored (none is read).
+   */
+  @Test
+  void statesTheFunctionDoesNotTakeAreIgnored() throws Exception {
+    byte[] text = PeerWire.string("z").toByteArray();
+    assertSameAnswer(
+        field(
+            100,
+            TARGET,
+            state("", text),
+            state("other", text),
+            state("seen", integer(3)),
+            state("seen", text),
+            MESSAGE));
+  }
+
+  /**
+   * A message without an argument (StateKit refuses the batch there), then one whose caller id is a
+   * UTF-8 surrogate (ED A0 80): the message after the refused one is skipped, not kept, but still
+   * read, so the refusal is the parser's, as before c1f57ef and as the SDK's.
+   */
+  @Test
+  void aRefusedMessageThenInvalidUtf8IsRefusedAsNotProtobuf() {
+    byte[] surrogate = {(byte) 0xED, (byte) 0xA0, (byte) 0x80};
+    byte[] request =
+        field(
+            100,
+            TARGET,
+            state("seen", integer(1)),
+            field(3),
+            field(3, field(1, field(3, surrogate)), field(2, PeerWire.string("x").toByteArray())));
+
+    RuntimeException refusal = assertBothRefuse(request);
+
+    assertTrue(refusal.getMessage().contains("not valid UTF-8"), refusal.getMessage());
+  }
+
+  /** The same with a message cut short (its length runs past the batch) after the refused one. */
+  @Test
+  void aRefusedMessageThenOneCutShortIsRefusedAsNotProtobuf() {
+    byte[] request =
+        field(100, TARGET, state("seen", integer(1)), field(3), new byte[] {0x1a, 0x05, 0x0a});
+
+    RuntimeException refusal = assertBothRefuse(request);
+
+    assertTrue(
+        refusal.getMessage().contains("not a StateFun ToFunction message"), refusal.getMessage());
+  }
 }
