@@ -61,10 +61,27 @@ final class RequestDecoding {
   }
 
   /**
-   * Whether the handler runs an invocation with this argument type and caller ({@code null} for
-   * none) once it reaches it, rather than refusing the request there.
+   * Checks that an invocation's argument sets {@code has_value}: a message always carries a value
+   * (the SDK refuses one that does not, as "Unset empty Messages are prohibited").
    */
-  static boolean isRunnable(String argumentType, String[] caller) {
-    return isArgumentType(argumentType) && (caller == null || isComplete(caller));
+  static void checkArgumentSet(boolean set, Address target, int index) {
+    if (!set) {
+      throw new MalformedRequestException(
+          "Invocation "
+              + (index + 1)
+              + " for "
+              + Shown.shown(target.toString())
+              + " has an argument whose has_value is false; a message must carry a value (set"
+              + " has_value, even for an empty value)");
+    }
+  }
+
+  /**
+   * Whether the handler runs an invocation with this argument type, whether its argument sets
+   * {@code has_value}, and its caller ({@code null} for none) once it reaches it, rather than
+   * refusing the request there.
+   */
+  static boolean isRunnable(String argumentType, boolean argumentSet, String[] caller) {
+    return isArgumentType(argumentType) && argumentSet && (caller == null || isComplete(caller));
   }
 }

@@ -130,6 +130,7 @@ public final class RequestReplyHandler {
         }
         checkedType = type;
       }
+      RequestDecoding.checkArgumentSet(request.argumentSet(i), run.self(), i);
       if (i == effects.length) {
         effects = Arrays.copyOf(effects, Math.min(kept, i * 2));
       }

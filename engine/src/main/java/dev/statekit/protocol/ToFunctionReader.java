@@ -17,7 +17,18 @@ final class ToFunctionReader {
   private static final int START_GROUP = 3;
   private static final int END_GROUP = 4;
   private static final int FIXED32 = 5;
-  private static final int MAX_GROUP_DEPTH = 100;
+
+  /**
+   * protobuf-java's recursion limit, which the SDK parses with: messages and groups count against
+   * it together, so a group may nest as deep as the limit less the messages it is in.
+   */
+  private static final int MAX_DEPTH = 100;
+
+  // How many messages deep each message the reader reads is, from the ToFunction (0).
+  private static final int IN_TO_FUNCTION = 0;
+  private static final int IN_BATCH = 1;
+  private static final int IN_BATCH_ENTRY = 2; // the target, a state, an invocation
+  private static final int IN_ENTRY_PART = 3; // a caller, a typed value
   private static final byte[] EMPTY = new byte[0];
 
   // The roles of interned strings (see StringInterner): each keeps its own last string.
@@ -43,9 +54,9 @@ final class ToFunctionReader {
 
   /**
    * The fewest bytes a runnable invocation (see {@link RequestDecoding#isRunnable}) takes: its tag
-   * and length, its argument's, its type name's, and a namespace/name of three bytes.
+   * and length, its argument's, its type name's, a namespace/name of three bytes, and has_value.
    */
-  private static final int RUNNABLE_INVOCATION_BYTES = 9;
+  private static final int RUNNABLE_INVOCATION_BYTES = 11;
 
   /** The fewest bytes a kept state takes: its tag and length, its name's, a name of one byte. */
   private static final int KEPT_STATE_BYTES = 5;
@@ -81,6 +92,7 @@ final class ToFunctionReader {
   private int[] argumentTypeIndexes = new int[4];
   private int[] argumentStarts = new int[4];
   private int[] argumentEnds = new int[4];
+  private boolean[] argumentsSet = new boolean[4];
   private String[] argumentTypes = new String[4];
   private int argumentTypeCount;
 
@@ -145,7 +157,7 @@ final class ToFunctionReader {
         if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
           type = readTypedValue(readLengthEnd(end), STATE_TYPE, type);
         } else {
-          skipField(tag, end);
+          skipField(tag, end, IN_BATCH_ENTRY);
         }
       }
     } catch (CharacterCodingException e) {
@@ -157,6 +169,14 @@ final class ToFunctionReader {
   /** The type name of invocation {@code index}'s argument. */
   String argumentType(int index) {
     return argumentTypes[argumentTypeIndexes[index]];
+  }
+
+  /**
+   * Whether invocation {@code index}'s argument sets {@code has_value}: the SDK runs no message
+   * without one.
+   */
+  boolean argumentSet(int index) {
+    return argumentsSet[index];
   }
 
   /** A copy of invocation {@code index}'s argument value, made while the request is still read. */
@@ -174,6 +194,7 @@ final class ToFunctionReader {
       argumentTypeIndexes = new int[4];
       argumentStarts = new int[4];
       argumentEnds = new int[4];
+      argumentsSet = new boolean[4];
     }
     if (argumentTypes.length > KEPT_LENGTH) {
       argumentTypes = new String[4];
@@ -219,7 +240,7 @@ final class ToFunctionReader {
         hasBatch = true;
         readBatch(batchEnd);
       } else {
-        skipField(tag, end);
+        skipField(tag, end, IN_TO_FUNCTION);
       }
     }
   }
@@ -228,7 +249,7 @@ final class ToFunctionReader {
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        target = readAddress(readLengthEnd(end), target, TARGET_NAMESPACE);
+        target = readAddress(readLengthEnd(end), target, TARGET_NAMESPACE, IN_BATCH_ENTRY);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
         int position = pos;
         readPersistedValue(readLengthEnd(end), position);
@@ -240,7 +261,7 @@ final class ToFunctionReader {
         }
         invocationCount++;
       } else {
-        skipField(tag, end);
+        skipField(tag, end, IN_BATCH);
       }
     }
   }
@@ -249,7 +270,7 @@ final class ToFunctionReader {
    * Namespace, type, id; merged into {@code into} as the reference SDK's protobuf (3.7) merges a
    * repeated message: the piece is read whole, then its non-empty parts replace those before.
    */
-  private String[] readAddress(int end, String[] into, int namespaceRole)
+  private String[] readAddress(int end, String[] into, int namespaceRole, int depth)
       throws CharacterCodingException {
     String[] piece = {"", "", ""};
     while (pos < end) {
@@ -261,7 +282,7 @@ final class ToFunctionReader {
       } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
         piece[2] = readString(end, -1);
       } else {
-        skipField(tag, end);
+        skipField(tag, end, depth);
       }
     }
     if (into == null) {
@@ -287,7 +308,7 @@ final class ToFunctionReader {
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
         type = readTypedValue(readLengthEnd(end), STATE_TYPE, type);
       } else {
-        skipField(tag, end);
+        skipField(tag, end, IN_BATCH_ENTRY);
       }
     }
     if (name.isEmpty()) {
@@ -310,11 +331,11 @@ final class ToFunctionReader {
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        caller = readAddress(readLengthEnd(end), caller, CALLER_NAMESPACE);
+        caller = readAddress(readLengthEnd(end), caller, CALLER_NAMESPACE, IN_ENTRY_PART);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
         type = readTypedValue(readLengthEnd(end), ARGUMENT_TYPE, type);
       } else {
-        skipField(tag, end);
+        skipField(tag, end, IN_BATCH_ENTRY);
       }
     }
     // An all-empty caller is none, as the reference SDK reads it: a message from an ingress.
@@ -330,13 +351,15 @@ final class ToFunctionReader {
       argumentTypeIndexes = Arrays.copyOf(argumentTypeIndexes, size);
       argumentStarts = Arrays.copyOf(argumentStarts, size);
       argumentEnds = Arrays.copyOf(argumentEnds, size);
+      argumentsSet = Arrays.copyOf(argumentsSet, size);
     }
     callers[index] = caller;
     argumentTypeIndexes[index] = typeIndex(type);
     argumentStarts[index] = valueStart;
     argumentEnds[index] = valueEnd;
+    argumentsSet[index] = valuePresent;
     keptInvocationCount = index + 1;
-    keepingInvocations = RequestDecoding.isRunnable(type, caller);
+    keepingInvocations = RequestDecoding.isRunnable(type, valuePresent, caller);
   }
 
   /**
@@ -353,7 +376,7 @@ final class ToFunctionReader {
         // is how readTypedValue reads them too.
         skipStrings(readLengthEnd(end), 1);
       } else {
-        skipField(tag, end);
+        skipField(tag, end, IN_BATCH_ENTRY);
       }
     }
   }
@@ -370,7 +393,7 @@ final class ToFunctionReader {
         StringInterner.checkUtf8(in, pos, stringEnd - pos);
         pos = stringEnd;
       } else {
-        skipField(tag, end);
+        skipField(tag, end, IN_ENTRY_PART);
       }
     }
   }
@@ -450,7 +473,7 @@ final class ToFunctionReader {
         pieceStart = pos;
         pos = pieceEnd;
       } else {
-        skipField(tag, end);
+        skipField(tag, end, IN_ENTRY_PART);
       }
     }
     if (piecePresent) {
@@ -582,10 +605,10 @@ final class ToFunctionReader {
     return string;
   }
 
-  private void skipField(int tag, int end) {
-    skipField(tag, end, 0);
-  }
-
+  /**
+   * Skips an unknown field of a message {@code depth} messages deep (or, for a field of a group,
+   * messages and groups deep).
+   */
   private void skipField(int tag, int end, int depth) {
     switch (tag & 7) {
       case VARINT:
@@ -598,7 +621,7 @@ final class ToFunctionReader {
         pos = readLengthEnd(end);
         break;
       case START_GROUP:
-        if (depth >= MAX_GROUP_DEPTH) {
+        if (depth >= MAX_DEPTH) {
           throw malformed("groups are nested too deeply");
         }
         int endGroup = (tag & ~7) | END_GROUP;

@@ -269,6 +269,7 @@ class ToFunctionReaderFuzzTest {
                   && caller.getId().isEmpty());
       boolean runnable =
           invocation.getArgument().getTypename().matches("(?s).+/[^/]+")
+              && invocation.getArgument().getHasValue()
               && (!hasCaller
                   || !(caller.getNamespace().isEmpty()
                       || caller.getType().isEmpty()
