@@ -1,7 +1,9 @@
 package dev.statekit.runtime.simulation;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.simulation.SeedRunner;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -62,6 +64,16 @@ class RuntimeSimulationTest {
     assertTrue(outcome.passed(), String.join("\n", outcome.violations()) + "\n" + outcome.report());
   }
 
+  /** The runs take seeds side by side ({@link SeedRunner}): each must come out as it does alone. */
+  @Test
+  void seedsRunSideBySideComeOutAsAlone() {
+    assertEquals(
+        List.of(),
+        SeedRunner.differencesSideBySide(
+            1, 24, RuntimeSchedule::run, outcome -> outcome.violations() + "\n" + outcome.report()),
+        "seeds whose outcome differed side by side");
+  }
+
   @Test
   void everyScheduleKeepsTheInvariants() {
     runSchedules("runtime-simulation", "everyScheduleKeepsTheInvariants", DEFAULT_SEEDS);
@@ -92,19 +104,22 @@ class RuntimeSimulationTest {
     int count = only != null ? 1 : Integer.getInteger("simulation.seeds", seeds);
     List<RuntimeSchedule.Outcome> failed = new ArrayList<>();
     long start = System.nanoTime();
-    for (long seed = first; seed < first + count && failed.size() < 3; seed++) {
-      RuntimeSchedule.Outcome outcome = RuntimeSchedule.run(seed);
-      if (only != null) {
-        System.out.println(outcome.report());
-      }
-      if (!outcome.passed()) {
-        failed.add(outcome);
+    try (SeedRunner<RuntimeSchedule.Outcome> outcomes =
+        new SeedRunner<>(first, count, RuntimeSchedule::run)) {
+      while (outcomes.hasNext() && failed.size() < 3) {
+        RuntimeSchedule.Outcome outcome = outcomes.next();
+        if (only != null) {
+          System.out.println(outcome.report());
+        }
+        if (!outcome.passed()) {
+          failed.add(outcome);
+        }
       }
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     System.out.printf(
         "RESULT suite=%s schedules=%d violations=%d seconds=%.1f steps=%d spawns=%d%n",
-        suite, count, failed.size(), seconds, Simulation.steps, Simulation.spawns);
+        suite, count, failed.size(), seconds, Simulation.STEPS.sum(), Simulation.SPAWNS.sum());
     StringBuilder message = new StringBuilder();
     for (RuntimeSchedule.Outcome outcome : failed) {
       message

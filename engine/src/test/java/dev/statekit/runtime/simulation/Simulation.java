@@ -120,25 +120,29 @@ final class Simulation {
    * never) as Lambda ends an invocation at its timeout.
    */
   void spawn(String name, long deadline, Runnable body) {
-    spawns++;
+    SPAWNS.increment();
     Actor actor = new Actor(this, name, deadline, body);
     live.add(actor);
     ready.add(actor);
   }
 
-  static long steps;
+  /** Steps of every schedule run in this JVM (seeds may run side by side). */
+  static final java.util.concurrent.atomic.LongAdder STEPS =
+      new java.util.concurrent.atomic.LongAdder();
 
   /** The longest a process paused mid-call in this schedule, in ms. */
   long longestStall;
 
-  static long spawns;
+  /** Actors started by every schedule run in this JVM. */
+  static final java.util.concurrent.atomic.LongAdder SPAWNS =
+      new java.util.concurrent.atomic.LongAdder();
 
   /**
    * A step of the current actor: a call whose request and answer take {@code latency} of simulated
    * time, during which other actors run. Faults decide here whether the process dies.
    */
   void step(Object what) {
-    steps++;
+    STEPS.increment();
     Actor self = self();
     trace(self.name(), what);
     if (faults.crashAt(this, what)) {

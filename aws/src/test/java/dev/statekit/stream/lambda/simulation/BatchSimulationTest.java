@@ -1,7 +1,9 @@
 package dev.statekit.stream.lambda.simulation;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.statekit.simulation.SeedRunner;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -49,6 +51,26 @@ class BatchSimulationTest {
     9876, 11936, 19578, 67458, 4351, 47307, 13666, 26396, 29077, 29569, 45289, 60931, 64642, 99225,
     21798, 30620, 96424, 65240, 86925
   };
+
+  /**
+   * The runs take seeds side by side ({@link SeedRunner}): each must come out as it does alone, in
+   * each of the three ways the schedules run.
+   */
+  @Test
+  void seedsRunSideBySideComeOutAsAlone() {
+    for (boolean shared : new boolean[] {false, true}) {
+      for (double late : new double[] {0, 0.2}) {
+        assertEquals(
+            List.of(),
+            SeedRunner.differencesSideBySide(
+                1,
+                12,
+                seed -> Simulation.run(seed, Simulation.workloads(), shared, late),
+                outcome -> outcome.violations() + "\n" + outcome.report()),
+            "seeds whose outcome differed side by side, shared " + shared + ", late " + late);
+      }
+    }
+  }
 
   @Test
   void schedulesKeepEveryInvariant() {

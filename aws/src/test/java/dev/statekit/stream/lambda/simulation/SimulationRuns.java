@@ -2,6 +2,7 @@ package dev.statekit.stream.lambda.simulation;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.statekit.simulation.SeedRunner;
 import java.util.List;
 
 /** Runs seeds of the simulation and reports the first failure with how to reproduce it. */
@@ -72,8 +73,46 @@ public final class SimulationRuns {
     long started = System.nanoTime();
     boolean survey = Boolean.getBoolean("simulation.survey");
     java.util.Map<String, List<Long>> found = new java.util.TreeMap<>();
-    for (long seed = first; seed < first + count; seed++) {
-      Simulation.Outcome outcome = Simulation.run(seed, workloads, shared, lateChance);
+    try (SeedRunner<Simulation.Outcome> seeds =
+        new SeedRunner<>(
+            first, count, seed -> Simulation.run(seed, workloads, shared, lateChance))) {
+      check(seeds, test, module, survey, found);
+    }
+    if (survey) {
+      found.forEach(
+          (kind, seeds) ->
+              System.out.println(
+                  "SURVEY "
+                      + seeds.size()
+                      + " x "
+                      + kind
+                      + " "
+                      + seeds.subList(0, Math.min(8, seeds.size()))));
+    }
+    if (lateChance > 0) {
+      synchronized (LateWrites.TOTALS) {
+        LateWrites.TOTALS.forEach(
+            (kind, n) ->
+                System.out.println(
+                    "LATE " + kind + ": held " + n[0] + ", landed after others' requests " + n[1]));
+      }
+    }
+    long broken = found.values().stream().flatMap(List::stream).distinct().count();
+    System.out.printf(
+        "%d schedules, %d violations (seeds %d to %d, %.1f s)%n",
+        count, broken, first, first + count - 1, (System.nanoTime() - started) / 1e9);
+  }
+
+  /** Takes the outcomes in seed order; fails at the first broken one unless surveying. */
+  private static void check(
+      SeedRunner<Simulation.Outcome> seeds,
+      String test,
+      String module,
+      boolean survey,
+      java.util.Map<String, List<Long>> found) {
+    while (seeds.hasNext()) {
+      Simulation.Outcome outcome = seeds.next();
+      long seed = outcome.seed();
       if (!outcome.ok() && survey) {
         for (String violation : outcome.violations()) {
           String kind = violation.replaceAll("[0-9]+", "N");
@@ -101,28 +140,5 @@ public final class SimulationRuns {
                 + " -Dsurefire.failIfNoSpecifiedTests=false");
       }
     }
-    if (survey) {
-      found.forEach(
-          (kind, seeds) ->
-              System.out.println(
-                  "SURVEY "
-                      + seeds.size()
-                      + " x "
-                      + kind
-                      + " "
-                      + seeds.subList(0, Math.min(8, seeds.size()))));
-    }
-    if (lateChance > 0) {
-      synchronized (LateWrites.TOTALS) {
-        LateWrites.TOTALS.forEach(
-            (kind, n) ->
-                System.out.println(
-                    "LATE " + kind + ": held " + n[0] + ", landed after others' requests " + n[1]));
-      }
-    }
-    long broken = found.values().stream().flatMap(List::stream).distinct().count();
-    System.out.printf(
-        "%d schedules, %d violations (seeds %d to %d, %.1f s)%n",
-        count, broken, first, first + count - 1, (System.nanoTime() - started) / 1e9);
   }
 }
