@@ -1,7 +1,9 @@
 package dev.statekit.examples.fraud;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.simulation.SeedRunner;
 import dev.statekit.stream.lambda.simulation.Simulation;
 import dev.statekit.stream.lambda.simulation.SimulationRuns;
 import dev.statekit.stream.lambda.simulation.Workload;
@@ -17,13 +19,35 @@ import org.junit.jupiter.api.Test;
 class FraudCheckSimulationTest {
   @Test
   void fraudCheckSchedulesKeepEveryInvariant() {
+    SimulationRuns.check(
+        workloads(),
+        "FraudCheckSimulationTest#fraudCheckSchedulesKeepEveryInvariant",
+        "examples",
+        300);
+  }
+
+  /** The runs take seeds side by side ({@link SeedRunner}): each must come out as it does alone. */
+  @Test
+  void seedsRunSideBySideComeOutAsAlone() {
+    List<Workload> workloads = workloads();
+    assertEquals(
+        List.of(),
+        SeedRunner.differencesSideBySide(
+            1,
+            12,
+            seed -> Simulation.run(seed, workloads),
+            outcome -> outcome.violations() + "\n" + outcome.report()),
+        "seeds whose outcome differed side by side");
+  }
+
+  private static List<Workload> workloads() {
     List<Workload> workloads = new ArrayList<>(Simulation.workloads());
     Workload fraud = new FraudCheckWorkload();
     // As many fraud check schedules as all the others together.
     for (int i = 0; i < Simulation.workloads().size(); i++) {
       workloads.add(fraud);
     }
-    SimulationRuns.check(workloads, "FraudCheckSimulationTest", "handlers", 300);
+    return workloads;
   }
 
   @Test

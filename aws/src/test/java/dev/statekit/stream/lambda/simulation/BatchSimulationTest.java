@@ -74,7 +74,8 @@ class BatchSimulationTest {
 
   @Test
   void schedulesKeepEveryInvariant() {
-    SimulationRuns.check(Simulation.workloads(), "BatchSimulationTest", "core", 2000);
+    SimulationRuns.check(
+        Simulation.workloads(), "BatchSimulationTest#schedulesKeepEveryInvariant", "aws", 2000);
   }
 
   /**
