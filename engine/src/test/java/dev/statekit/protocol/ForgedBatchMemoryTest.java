@@ -42,9 +42,13 @@ class ForgedBatchMemoryTest {
   /** An invocation whose argument is a typed value of type "x" and no value. */
   private static final byte[] BAD_TYPE_INVOCATION = {0x1a, 0x05, 0x12, 0x03, 0x0a, 0x01, 'x'};
 
-  /** An invocation whose argument is a typed value of type "a/b" and no value. */
+  /**
+   * An invocation whose argument is a typed value of type "a/b", has_value set, and no value: the
+   * smallest the handler runs (without has_value it refuses the first, and the reader keeps none
+   * after it).
+   */
   private static final byte[] GOOD_TYPE_INVOCATION = {
-    0x1a, 0x07, 0x12, 0x05, 0x0a, 0x03, 'a', '/', 'b'
+    0x1a, 0x09, 0x12, 0x07, 0x0a, 0x03, 'a', '/', 'b', 0x10, 0x01
   };
 
   /** An invocation from a caller of id "a" and no namespace or type, without an argument. */
