@@ -72,6 +72,19 @@ public final class AddressRun {
     return false;
   }
 
+  /** How many values the function declares: see {@link #declaredName}. */
+  public int declaredCount() {
+    return cells.length;
+  }
+
+  /**
+   * The name of the {@code index}th value the function declares, in declaration order: a transport
+   * can match the names a request sends against these without decoding them.
+   */
+  public String declaredName(int index) {
+    return cells[index].spec.name();
+  }
+
   /**
    * Whether {@link #offer} would take a value for {@code stateName}: the function declares it and
    * none was offered yet. A transport can then skip building the values it would drop.

@@ -77,11 +77,39 @@ final class RequestDecoding {
   }
 
   /**
-   * Whether the handler runs an invocation with this argument type, whether its argument sets
-   * {@code has_value}, and its caller ({@code null} for none) once it reaches it, rather than
-   * refusing the request there.
+   * Whether the handler runs an invocation once it reaches it, rather than refusing the request
+   * there: told from the request's bytes, before any of its strings is decoded, as {@link
+   * #isArgumentType}, {@link #checkArgumentSet} and {@link #isComplete} tell it from the strings.
+   *
+   * @param utf8 the request
+   * @param typeStart where the argument's type name starts in it
+   * @param typeLength its length in bytes
+   * @param argumentSet whether the argument sets {@code has_value}
+   * @param caller the caller's namespace, type and id as start and length each, or {@code null} for
+   *     none
    */
-  static boolean isRunnable(String argumentType, boolean argumentSet, String[] caller) {
-    return isArgumentType(argumentType) && argumentSet && (caller == null || isComplete(caller));
+  static boolean isRunnable(
+      byte[] utf8, int typeStart, int typeLength, boolean argumentSet, int[] caller) {
+    // '/' is one byte in UTF-8 and no byte of another character: where the last one is, and
+    // whether a character comes before it and after it, are the same in bytes as in characters.
+    int slash = lastSlash(utf8, typeStart, typeLength);
+    return slash > typeStart
+        && slash < typeStart + typeLength - 1
+        && argumentSet
+        && (caller == null
+            || (caller[1] > 0
+                && caller[3] > 0
+                && caller[5] > 0
+                && lastSlash(utf8, caller[2], caller[3]) < 0));
+  }
+
+  /** Where the last '/' of the {@code length} bytes at {@code start} is, or -1 if none. */
+  private static int lastSlash(byte[] utf8, int start, int length) {
+    for (int i = start + length - 1; i >= start; i--) {
+      if (utf8[i] == '/') {
+        return i;
+      }
+    }
+    return -1;
   }
 }

@@ -100,14 +100,7 @@ public final class RequestReplyHandler {
               + " has no invocations; a batch needs at least one message");
     }
     AddressRun run = engine.open(target[0], target[1], target[2]);
-    for (int i = 0; i < request.stateCount; i++) {
-      String name = request.stateNames[i];
-      // Only a value the run takes is copied out of the request: one of a state it does not
-      // declare, or of one named again, would be dropped.
-      if (run.awaits(name)) {
-        run.offer(name, request.stateValue(i));
-      }
-    }
+    offerStates(request, run);
     List<ValueSpec<?>> missing = run.missingValues();
     if (!missing.isEmpty()) {
       return IncompleteContext.answer(missing);
@@ -121,7 +114,7 @@ public final class RequestReplyHandler {
     // A batch's arguments usually share one (interned) type name: check it once.
     String checkedType = null;
     for (int i = 0; i < kept; i++) {
-      String[] caller = request.callers[i];
+      String[] caller = request.caller(i);
       String type = request.argumentType(i);
       if (type != checkedType) {
         if (type != checkedArgumentType) {
@@ -149,6 +142,27 @@ public final class RequestReplyHandler {
               + " invocations though all of those it kept ran; this is a bug in StateKit");
     }
     return FromFunctionWriter.result(effects, count, run.mutations(), utf8);
+  }
+
+  /**
+   * Offers the run the request's states it awaits. A state's name is compared in place with the
+   * names the function declares, never decoded (a forged request may name millions of states), and
+   * only a value the run takes is copied out of the request: one of a state it does not declare, or
+   * of one named again, would be dropped.
+   */
+  private static void offerStates(ToFunctionReader request, AddressRun run) {
+    int declared = run.declaredCount();
+    for (int i = 0; i < request.stateCount; i++) {
+      for (int d = 0; d < declared; d++) {
+        String name = run.declaredName(d);
+        if (request.stateNamed(i, name)) {
+          if (run.awaits(name)) {
+            run.offer(name, request.stateValue(i));
+          }
+          break;
+        }
+      }
+    }
   }
 
   private ToFunctionReader parse(byte[] bytes) {

@@ -9,6 +9,11 @@ import java.util.Arrays;
  * generated message tree: the hot path of every request. Follows protobuf's parsing rules (fields
  * in any order, unknown fields skipped, a repeated singular field overwrites and a repeated message
  * merges, a field with an unexpected wire type is unknown).
+ *
+ * <p>A string is checked to be UTF-8 where it comes, as protobuf-java checks every occurrence of a
+ * proto3 string, but only its place in the request is kept: it is decoded when it is asked for, and
+ * only the last occurrence of a field counts, so a forged request that repeats a name millions of
+ * times, or sends millions of distinct names, costs no string until one is asked for.
  */
 final class ToFunctionReader {
   private static final int VARINT = 0;
@@ -30,6 +35,9 @@ final class ToFunctionReader {
   private static final int IN_BATCH_ENTRY = 2; // the target, a state, an invocation
   private static final int IN_ENTRY_PART = 3; // a caller, a typed value
   private static final byte[] EMPTY = new byte[0];
+
+  /** An address as ints: the start and length of its namespace, of its type, of its id. */
+  private static final int ADDRESS_PARTS = 6;
 
   // The roles of interned strings (see StringInterner): each keeps its own last string.
   private static final int TARGET_NAMESPACE = 0;
@@ -67,14 +75,23 @@ final class ToFunctionReader {
   private boolean borrowed;
 
   boolean hasBatch;
+
+  /** The target's namespace, type and id, decoded once the request is read; null if none. */
   String[] target;
 
+  // An address being read, as the start and length of its namespace, type and id in the request,
+  // each the last non-empty one of its pieces (see readAddress).
+  private final int[] targetParts = new int[ADDRESS_PARTS];
+  private final int[] callerParts = new int[ADDRESS_PARTS];
+  private boolean hasTarget;
+
   // The states kept: all but those named "", which no function declares (a state's name starts
-  // with a letter), so the handler would offer them in vain. A state's value is read again from
-  // where its PersistedValue's length starts, by stateValue, only for a state the handler takes.
+  // with a letter), so the handler would offer them in vain. Each is kept as where its
+  // PersistedValue's length starts and where its name's length starts: the handler compares the
+  // name in place (stateNamed) and reads the value again (stateValue) only for a state it takes.
   int stateCount;
-  String[] stateNames = new String[4];
   private int[] statePositions = new int[4];
+  private int[] stateNamePositions = new int[4];
 
   // Every invocation is read (the request must be protobuf throughout) and counted, but only those
   // up to the first the handler refuses to run (see RequestDecoding.isRunnable) are kept: the
@@ -83,17 +100,20 @@ final class ToFunctionReader {
   int invocationCount;
   int keptInvocationCount;
   private boolean keepingInvocations;
-  String[][] callers = new String[4][];
 
-  // Each argument's type, as an index into the batch's distinct types (its arguments mostly share
-  // one), and its value, as a range of the request's bytes that argumentValue copies out. The
-  // reader is long-lived: a reference stored into it costs a memory fence in G1's write barrier,
-  // an int costs nothing, so an invocation stores ints.
+  // Where the length of each kept invocation with a caller starts (-1 for one without): caller
+  // reads it again. Its argument's type, as an index into the batch's distinct types (its arguments
+  // mostly share one), each a range of the request's bytes that argumentType decodes, and its
+  // value, as a range that argumentValue copies out. The reader is long-lived: a reference stored
+  // into it costs a memory fence in G1's write barrier, an int costs nothing, so an invocation
+  // stores ints, and a forged batch of kept invocations costs their slots and no strings.
+  private int[] callerPositions = new int[4];
   private int[] argumentTypeIndexes = new int[4];
   private int[] argumentStarts = new int[4];
   private int[] argumentEnds = new int[4];
   private boolean[] argumentsSet = new boolean[4];
-  private String[] argumentTypes = new String[4];
+  private int[] argumentTypeStarts = new int[4];
+  private int[] argumentTypeLengths = new int[4];
   private int argumentTypeCount;
 
   // The last argument type name, compared in place: a batch's arguments usually share one. Only
@@ -103,10 +123,16 @@ final class ToFunctionReader {
   private int lastStringLength;
   private String lastString;
 
-  // The TypedValue being read (its type name is returned by readTypedValue).
+  // The TypedValue being read: its type name's range and its value's.
   private boolean valuePresent;
   private int valueStart;
   private int valueEnd;
+  private int typeStart;
+  private int typeLength;
+
+  // Whether the type name read is known to hold the bytes of the batch's last argument type: the
+  // usual case, found by the one comparison that also spares checking it is UTF-8 again.
+  private boolean typeIsLastArgumentType;
 
   private ToFunctionReader() {}
 
@@ -149,26 +175,100 @@ final class ToFunctionReader {
   TypedValue stateValue(int index) {
     pos = statePositions[index];
     int end = readLengthEnd(in.length);
-    String type = "";
     startValue();
     try {
       while (pos < end) {
         int tag = readTag(end);
         if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
-          type = readTypedValue(readLengthEnd(end), STATE_TYPE, type);
+          readTypedValue(readLengthEnd(end));
         } else {
           skipField(tag, end, IN_BATCH_ENTRY);
         }
       }
+      return valuePresent
+          ? new TypedValue(string(typeStart, typeLength, STATE_TYPE), copy(valueStart, valueEnd))
+          : null;
     } catch (CharacterCodingException e) {
       throw malformed("a string field is not valid UTF-8");
     }
-    return valuePresent ? new TypedValue(type, copy(valueStart, valueEnd)) : null;
   }
 
-  /** The type name of invocation {@code index}'s argument. */
+  /** The name of state {@code index}, decoded. */
+  String stateName(int index) {
+    int start = stateNameStart(index);
+    return decoded(start, pos - start, STATE_NAME);
+  }
+
+  /**
+   * Whether state {@code index} is named {@code name}, compared in place: a request's state names
+   * need no decoding to be matched with those a function declares (which are ASCII).
+   */
+  boolean stateNamed(int index, String name) {
+    int start = stateNameStart(index);
+    int length = pos - start;
+    int count = name.length();
+    for (int k = 0; k < count; k++) {
+      char c = name.charAt(k);
+      if (c >= 0x80) {
+        return name.equals(decoded(start, length, STATE_NAME));
+      }
+      // An ASCII character is one byte in UTF-8, and no byte of another character is ASCII.
+      if (k >= length || in[start + k] != c) {
+        return false;
+      }
+    }
+    return length == count;
+  }
+
+  /** Where state {@code index}'s name starts; {@code pos} is then where it ends. */
+  private int stateNameStart(int index) {
+    pos = stateNamePositions[index];
+    int end = readLengthEnd(in.length);
+    int start = pos;
+    pos = end;
+    return start;
+  }
+
+  /**
+   * The caller of invocation {@code index} (namespace, type, id), or {@code null} for a message
+   * from an ingress; read again from the request, so only for an invocation the handler runs.
+   */
+  String[] caller(int index) {
+    int position = callerPositions[index];
+    if (position < 0) {
+      return null;
+    }
+    pos = position;
+    int end = readLengthEnd(in.length);
+    Arrays.fill(callerParts, 0);
+    try {
+      while (pos < end) {
+        int tag = readTag(end);
+        if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
+          readAddress(readLengthEnd(end), callerParts, IN_ENTRY_PART);
+        } else {
+          skipField(tag, end, IN_BATCH_ENTRY);
+        }
+      }
+      return address(callerParts, CALLER_NAMESPACE);
+    } catch (CharacterCodingException e) {
+      throw malformed("a string field is not valid UTF-8");
+    }
+  }
+
+  /**
+   * The type name of invocation {@code index}'s argument, interned: a batch's arguments sharing one
+   * get the same instance.
+   */
   String argumentType(int index) {
-    return argumentTypes[argumentTypeIndexes[index]];
+    int type = argumentTypeIndexes[index];
+    int start = argumentTypeStarts[type];
+    int length = argumentTypeLengths[type];
+    // The type of the invocation before, in a batch whose arguments share one: no call.
+    if (start == lastStringStart && length == lastStringLength) {
+      return lastString;
+    }
+    return decoded(start, length, ARGUMENT_TYPE);
   }
 
   /**
@@ -186,22 +286,20 @@ final class ToFunctionReader {
 
   /** Forgets the request (its bytes and values are not kept alive by the thread). */
   void release() {
-    Arrays.fill(stateNames, 0, stateCount, null);
-    Arrays.fill(callers, 0, keptInvocationCount, null);
-    Arrays.fill(argumentTypes, 0, argumentTypeCount, null);
-    if (callers.length > KEPT_LENGTH) {
-      callers = new String[4][];
+    if (callerPositions.length > KEPT_LENGTH) {
+      callerPositions = new int[4];
       argumentTypeIndexes = new int[4];
       argumentStarts = new int[4];
       argumentEnds = new int[4];
       argumentsSet = new boolean[4];
     }
-    if (argumentTypes.length > KEPT_LENGTH) {
-      argumentTypes = new String[4];
+    if (argumentTypeStarts.length > KEPT_LENGTH) {
+      argumentTypeStarts = new int[4];
+      argumentTypeLengths = new int[4];
     }
-    if (stateNames.length > KEPT_LENGTH) {
-      stateNames = new String[4];
+    if (statePositions.length > KEPT_LENGTH) {
       statePositions = new int[4];
+      stateNamePositions = new int[4];
     }
     in = null;
     strings = null;
@@ -216,6 +314,8 @@ final class ToFunctionReader {
     pos = 0;
     hasBatch = false;
     target = null;
+    hasTarget = false;
+    Arrays.fill(targetParts, 0);
     stateCount = 0;
     invocationCount = 0;
     keptInvocationCount = 0;
@@ -226,6 +326,9 @@ final class ToFunctionReader {
     lastString = null;
     try {
       readToFunction();
+      if (hasTarget) {
+        target = address(targetParts, TARGET_NAMESPACE);
+      }
     } catch (CharacterCodingException e) {
       throw malformed("a string field is not valid UTF-8");
     }
@@ -249,13 +352,15 @@ final class ToFunctionReader {
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        target = readAddress(readLengthEnd(end), target, TARGET_NAMESPACE, IN_BATCH_ENTRY);
+        readAddress(readLengthEnd(end), targetParts, IN_BATCH_ENTRY);
+        hasTarget = true;
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
         int position = pos;
         readPersistedValue(readLengthEnd(end), position);
       } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
         if (keepingInvocations) {
-          readInvocation(readLengthEnd(end));
+          int position = pos;
+          readInvocation(readLengthEnd(end), position);
         } else {
           skipInvocation(readLengthEnd(end));
         }
@@ -267,99 +372,134 @@ final class ToFunctionReader {
   }
 
   /**
-   * Namespace, type, id; merged into {@code into} as the reference SDK's protobuf (3.7) merges a
-   * repeated message: the piece is read whole, then its non-empty parts replace those before.
+   * Namespace, type, id; merged into {@code into} (see {@link #targetParts}) as the reference SDK's
+   * protobuf (3.7) merges a repeated message: the piece is read whole, a field's last occurrence
+   * counting, then its non-empty parts replace those before.
    */
-  private String[] readAddress(int end, String[] into, int namespaceRole, int depth)
-      throws CharacterCodingException {
-    String[] piece = {"", "", ""};
+  private void readAddress(int end, int[] into, int depth) throws CharacterCodingException {
+    int namespace = 0;
+    int namespaceLength = 0;
+    int type = 0;
+    int typeLength = 0;
+    int id = 0;
+    int idLength = 0;
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        piece[0] = readString(end, namespaceRole);
+        namespace = readString(end);
+        namespaceLength = pos - namespace;
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
-        piece[1] = readString(end, namespaceRole + 1);
+        type = readString(end);
+        typeLength = pos - type;
       } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
-        piece[2] = readString(end, -1);
+        id = readString(end);
+        idLength = pos - id;
       } else {
         skipField(tag, end, depth);
       }
     }
-    if (into == null) {
-      return piece;
+    if (namespaceLength > 0) {
+      into[0] = namespace;
+      into[1] = namespaceLength;
     }
-    for (int i = 0; i < 3; i++) {
-      if (!piece[i].isEmpty()) {
-        into[i] = piece[i];
-      }
+    if (typeLength > 0) {
+      into[2] = type;
+      into[3] = typeLength;
     }
-    return into;
+    if (idLength > 0) {
+      into[4] = id;
+      into[5] = idLength;
+    }
+  }
+
+  /**
+   * The address {@code parts} holds, decoded; its namespace and type interned from {@code role}.
+   */
+  private String[] address(int[] parts, int namespaceRole) throws CharacterCodingException {
+    return new String[] {
+      string(parts[0], parts[1], namespaceRole),
+      string(parts[2], parts[3], namespaceRole + 1),
+      string(parts[4], parts[5], -1)
+    };
   }
 
   /** Reads a state whose length starts at {@code position}, keeping its name and position. */
   private void readPersistedValue(int end, int position) throws CharacterCodingException {
-    String name = "";
-    String type = "";
+    int namePosition = 0;
+    int nameLength = 0;
     startValue();
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        name = readString(end, STATE_NAME);
+        namePosition = pos;
+        int name = readString(end);
+        nameLength = pos - name;
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
-        type = readTypedValue(readLengthEnd(end), STATE_TYPE, type);
+        readTypedValue(readLengthEnd(end));
       } else {
         skipField(tag, end, IN_BATCH_ENTRY);
       }
     }
-    if (name.isEmpty()) {
+    if (nameLength == 0) {
       return;
     }
-    if (stateCount == stateNames.length) {
+    if (stateCount == statePositions.length) {
       int size = grownLength(stateCount, 4, (in.length - pos) / KEPT_STATE_BYTES);
-      stateNames = Arrays.copyOf(stateNames, size);
       statePositions = Arrays.copyOf(statePositions, size);
+      stateNamePositions = Arrays.copyOf(stateNamePositions, size);
     }
-    stateNames[stateCount] = name;
     statePositions[stateCount] = position;
+    stateNamePositions[stateCount] = namePosition;
     stateCount++;
   }
 
-  private void readInvocation(int end) throws CharacterCodingException {
-    String[] caller = null;
-    String type = "";
+  /** Reads an invocation whose length starts at {@code position}, keeping it. */
+  private void readInvocation(int end, int position) throws CharacterCodingException {
+    boolean hasCaller = false;
     startValue();
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        caller = readAddress(readLengthEnd(end), caller, CALLER_NAMESPACE, IN_ENTRY_PART);
+        if (!hasCaller) {
+          Arrays.fill(callerParts, 0);
+          hasCaller = true;
+        }
+        readAddress(readLengthEnd(end), callerParts, IN_ENTRY_PART);
       } else if (tag == ((2 << 3) | LENGTH_DELIMITED)) {
-        type = readTypedValue(readLengthEnd(end), ARGUMENT_TYPE, type);
+        readTypedValue(readLengthEnd(end));
       } else {
         skipField(tag, end, IN_BATCH_ENTRY);
       }
     }
     // An all-empty caller is none, as the reference SDK reads it: a message from an ingress.
-    if (caller != null && caller[0].isEmpty() && caller[1].isEmpty() && caller[2].isEmpty()) {
-      caller = null;
+    if (hasCaller && callerParts[1] == 0 && callerParts[3] == 0 && callerParts[5] == 0) {
+      hasCaller = false;
     }
     int index = keptInvocationCount;
-    if (index == callers.length) {
-      // Grown fourfold: a batch of ten copies the arrays once, not twice. After this one come the
-      // runnable ones the rest of the request can hold, and one more the handler refuses.
-      int size = grownLength(index, 4, 1 + (in.length - pos) / RUNNABLE_INVOCATION_BYTES);
-      callers = Arrays.copyOf(callers, size);
-      argumentTypeIndexes = Arrays.copyOf(argumentTypeIndexes, size);
-      argumentStarts = Arrays.copyOf(argumentStarts, size);
-      argumentEnds = Arrays.copyOf(argumentEnds, size);
-      argumentsSet = Arrays.copyOf(argumentsSet, size);
+    if (index == callerPositions.length) {
+      growInvocations(index);
     }
-    callers[index] = caller;
-    argumentTypeIndexes[index] = typeIndex(type);
+    callerPositions[index] = hasCaller ? position : -1;
+    argumentTypeIndexes[index] = typeIndex();
     argumentStarts[index] = valueStart;
     argumentEnds[index] = valueEnd;
     argumentsSet[index] = valuePresent;
     keptInvocationCount = index + 1;
-    keepingInvocations = RequestDecoding.isRunnable(type, valuePresent, caller);
+    keepingInvocations =
+        RequestDecoding.isRunnable(
+            in, typeStart, typeLength, valuePresent, hasCaller ? callerParts : null);
+  }
+
+  /** Makes room for one more kept invocation than the {@code count} the arrays are full with. */
+  private void growInvocations(int count) {
+    // Grown fourfold: a batch of ten copies the arrays once, not twice. After this one come the
+    // runnable ones the rest of the request can hold, and one more the handler refuses.
+    int size = grownLength(count, 4, 1 + (in.length - pos) / RUNNABLE_INVOCATION_BYTES);
+    callerPositions = Arrays.copyOf(callerPositions, size);
+    argumentTypeIndexes = Arrays.copyOf(argumentTypeIndexes, size);
+    argumentStarts = Arrays.copyOf(argumentStarts, size);
+    argumentEnds = Arrays.copyOf(argumentEnds, size);
+    argumentsSet = Arrays.copyOf(argumentsSet, size);
   }
 
   /**
@@ -410,20 +550,29 @@ final class ToFunctionReader {
     return most <= 2L * factor * length ? (int) most : length * factor;
   }
 
-  /** The index of {@code type} among the batch's argument types, added if new. */
-  private int typeIndex(String type) {
+  /**
+   * The index of the type just read among the batch's argument types, added if it is not the one
+   * before (compared in place: the arguments of a batch mostly share one).
+   */
+  private int typeIndex() {
     int last = argumentTypeCount - 1;
-    if (last >= 0 && argumentTypes[last] == type) {
+    if (typeIsLastArgumentType) {
       return last;
     }
-    if (argumentTypeCount == argumentTypes.length) {
-      // A kept invocation adds one type at most: the room is that of the invocations.
-      argumentTypes =
-          Arrays.copyOf(
-              argumentTypes,
-              grownLength(argumentTypeCount, 4, 1 + (in.length - pos) / RUNNABLE_INVOCATION_BYTES));
+    if (last >= 0
+        && argumentTypeLengths[last] == typeLength
+        && ByteRanges.equal(in, argumentTypeStarts[last], in, typeStart, typeLength)) {
+      return last;
     }
-    argumentTypes[argumentTypeCount] = type;
+    if (argumentTypeCount == argumentTypeStarts.length) {
+      // A kept invocation adds one type at most: the room is that of the invocations.
+      int size =
+          grownLength(argumentTypeCount, 4, 1 + (in.length - pos) / RUNNABLE_INVOCATION_BYTES);
+      argumentTypeStarts = Arrays.copyOf(argumentTypeStarts, size);
+      argumentTypeLengths = Arrays.copyOf(argumentTypeLengths, size);
+    }
+    argumentTypeStarts[argumentTypeCount] = typeStart;
+    argumentTypeLengths[argumentTypeCount] = typeLength;
     return argumentTypeCount++;
   }
 
@@ -431,6 +580,9 @@ final class ToFunctionReader {
     valuePresent = false;
     valueStart = 0;
     valueEnd = 0;
+    typeStart = 0;
+    typeLength = 0;
+    typeIsLastArgumentType = false;
   }
 
   /** The request's bytes from {@code start} to {@code end}, in an array of their own. */
@@ -439,33 +591,25 @@ final class ToFunctionReader {
   }
 
   /**
-   * Typename, has_value, value, into {@code type} and the value's range. A repeated TypedValue is
-   * merged as the reference SDK's protobuf (3.7) merges one: the piece is read whole, then what it
-   * sets to other than the default (a typename, {@code has_value} true, a non-empty value) replaces
-   * what came before.
-   *
-   * @return the type name
+   * Typename, has_value, value, into the type name's range and the value's. A repeated TypedValue
+   * is merged as the reference SDK's protobuf (3.7) merges one: the piece is read whole, then what
+   * it sets to other than the default (a typename, {@code has_value} true, a non-empty value)
+   * replaces what came before.
    */
-  private String readTypedValue(int end, int typeRole, String type)
-      throws CharacterCodingException {
-    int startBefore = valueStart;
-    int endBefore = valueEnd;
-    String usual = readUsualTypedValue(end, typeRole);
-    if (usual != null) {
-      if (valueStart == valueEnd) {
-        valueStart = startBefore;
-        valueEnd = endBefore;
-      }
-      return usual.isEmpty() ? type : usual;
+  private void readTypedValue(int end) throws CharacterCodingException {
+    if (readUsualTypedValue(end)) {
+      return;
     }
-    String pieceType = "";
+    int pieceTypeStart = 0;
+    int pieceTypeLength = 0;
     boolean piecePresent = false;
     int pieceStart = 0;
     int pieceEnd = 0;
     while (pos < end) {
       int tag = readTag(end);
       if (tag == ((1 << 3) | LENGTH_DELIMITED)) {
-        pieceType = readString(end, typeRole);
+        pieceTypeStart = readString(end);
+        pieceTypeLength = pos - pieceTypeStart;
       } else if (tag == ((2 << 3) | VARINT)) {
         piecePresent = readVarint64(end) != 0;
       } else if (tag == ((3 << 3) | LENGTH_DELIMITED)) {
@@ -483,22 +627,26 @@ final class ToFunctionReader {
       valueStart = pieceStart;
       valueEnd = pieceEnd;
     }
-    return pieceType.isEmpty() ? type : pieceType;
+    if (pieceTypeLength > 0) {
+      typeStart = pieceTypeStart;
+      typeLength = pieceTypeLength;
+      typeIsLastArgumentType = false;
+    }
   }
 
   /**
    * Reads the typed value if it is laid out as the runtime and every SDK write one with a short
    * name and value: {@code 0A len typename 10 01 1A len value}, nothing else, each length one byte.
    * Those bytes are checked one by one, in place of the general loop's tags and varints, and read
-   * as the loop would read them.
+   * (and merged) as the loop would read them.
    *
-   * @return the type name; {@code null}, having read nothing, for any other layout
+   * @return whether it was; {@code false}, having read nothing, for any other layout
    */
-  private String readUsualTypedValue(int end, int typeRole) throws CharacterCodingException {
+  private boolean readUsualTypedValue(int end) throws CharacterCodingException {
     byte[] in = this.in;
     int p = pos;
     if (end - p < 6 || in[p] != ((1 << 3) | LENGTH_DELIMITED)) {
-      return null;
+      return false;
     }
     int typeLength = in[p + 1];
     int typeStart = p + 2;
@@ -510,14 +658,29 @@ final class ToFunctionReader {
         || in[q + 2] != ((3 << 3) | LENGTH_DELIMITED)
         || in[q + 3] < 0
         || q + 4 + in[q + 3] != end) {
-      return null;
+      return false;
     }
-    String type = string(typeStart, typeLength, typeRole);
+    // The bytes of a type name read before were checked then.
+    int last = argumentTypeCount - 1;
+    boolean known =
+        last >= 0
+            && argumentTypeLengths[last] == typeLength
+            && ByteRanges.equal(in, argumentTypeStarts[last], in, typeStart, typeLength);
+    if (!known) {
+      StringInterner.checkUtf8(in, typeStart, typeLength);
+    }
+    if (typeLength > 0) {
+      this.typeStart = typeStart;
+      this.typeLength = typeLength;
+      typeIsLastArgumentType = known;
+    }
     valuePresent = true;
-    valueStart = q + 4;
-    valueEnd = end;
+    if (q + 4 < end) {
+      valueStart = q + 4;
+      valueEnd = end;
+    }
     pos = end;
-    return type;
+    return true;
   }
 
   // ---- wire primitives ----
@@ -577,12 +740,27 @@ final class ToFunctionReader {
     return pos + length;
   }
 
-  /** A string field; {@code role} is its interning role, or -1 for one not interned (an id). */
-  private String readString(int enclosingEnd, int role) throws CharacterCodingException {
+  /**
+   * Reads a string field, checking it is UTF-8 as protobuf-java checks each occurrence of a proto3
+   * string, without decoding it.
+   *
+   * @return where it starts; {@code pos} is then where it ends
+   */
+  private int readString(int enclosingEnd) throws CharacterCodingException {
     int end = readLengthEnd(enclosingEnd);
     int start = pos;
+    StringInterner.checkUtf8(in, start, end - start);
     pos = end;
-    return string(start, end - start, role);
+    return start;
+  }
+
+  /** {@link #string} of a range read and checked before, which cannot fail. */
+  private String decoded(int start, int length, int role) {
+    try {
+      return string(start, length, role);
+    } catch (CharacterCodingException e) {
+      throw new IllegalStateException("A string the request reader checked is not UTF-8", e);
+    }
   }
 
   /** The string of {@code length} bytes at {@code start}, interned in {@code role} unless -1. */
@@ -593,9 +771,10 @@ final class ToFunctionReader {
     if (role != ARGUMENT_TYPE) {
       return strings.intern(role, in, start, length);
     }
+    // The same range again (the batch's arguments share a type), or the same bytes elsewhere.
     if (length == lastStringLength
         && lastStringStart >= 0
-        && ByteRanges.equal(in, lastStringStart, in, start, length)) {
+        && (start == lastStringStart || ByteRanges.equal(in, lastStringStart, in, start, length))) {
       return lastString;
     }
     String string = strings.intern(role, in, start, length);

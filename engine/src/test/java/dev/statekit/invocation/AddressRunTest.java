@@ -181,6 +181,13 @@ class AddressRunTest {
   }
 
   @Test
+  void theDeclaredNamesAreListedInDeclarationOrder() {
+    AddressRun run = engine.open(Address.of(COUNTER, "a"));
+    assertEquals(2, run.declaredCount());
+    assertEquals(List.of("count", "log"), List.of(run.declaredName(0), run.declaredName(1)));
+  }
+
+  @Test
   void aValueOfAnotherTypeIsRefused() {
     AddressRun run = engine.open(Address.of(COUNTER, "a"));
 

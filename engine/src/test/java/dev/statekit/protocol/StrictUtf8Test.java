@@ -93,6 +93,42 @@ class StrictUtf8Test {
     }
   }
 
+  /**
+   * ASCII with a byte or two of something else anywhere, inside the range checked or just past it:
+   * the check reads eight bytes at a time, and a last word that runs past the range, whose bytes
+   * beyond it must not count.
+   */
+  @Test
+  void mostlyAsciiAroundTheWordsTheCheckReads() {
+    Random random = new Random(20261205L);
+    CharBuffer wide = CharBuffer.allocate(64);
+    for (int run = 0; run < 300_000; run++) {
+      byte[] bytes = new byte[1 + random.nextInt(40)];
+      for (int i = 0; i < bytes.length; i++) {
+        bytes[i] = (byte) (0x20 + random.nextInt(0x5F));
+      }
+      int offset = random.nextInt(bytes.length);
+      int length = random.nextInt(bytes.length - offset + 1);
+      for (int odd = random.nextInt(3); odd > 0; odd--) {
+        // Mostly at the range's last byte or just past it, where the last word's mask cuts.
+        int at =
+            random.nextBoolean()
+                ? Math.min(bytes.length - 1, offset + length - 1 + random.nextInt(2))
+                : random.nextInt(bytes.length);
+        bytes[Math.max(0, at)] = (byte) EDGES[random.nextInt(EDGES.length)];
+      }
+      strict.reset();
+      wide.clear();
+      boolean expected =
+          !strict.decode(ByteBuffer.wrap(bytes, offset, length), wide, true).isError()
+              && !strict.flush(wide).isError();
+      assertEquals(
+          expected,
+          StrictUtf8.isWellFormed(bytes, offset, length),
+          HexFormat.of().formatHex(bytes) + " from " + offset + " for " + length);
+    }
+  }
+
   @Test
   void theInternerDecodesWellFormedBytesAsTheStrictDecoderAndRefusesTheRest() throws Exception {
     for (String text : new String[] {"", "ascii", "é/ü", "日本語", "emoji \uD83D\uDE00 end"}) {

@@ -227,7 +227,10 @@ class ToFunctionReaderFuzzTest {
     assertEquals(named.size(), actual.stateCount, "states");
     for (int i = 0; i < actual.stateCount; i++) {
       ToFunction.PersistedValue state = named.get(i);
-      assertEquals(state.getStateName(), actual.stateNames[i], "state name " + i);
+      assertEquals(state.getStateName(), actual.stateName(i), "state name " + i);
+      // The handler matches names in place, without decoding them.
+      assertTrue(actual.stateNamed(i, state.getStateName()), "state " + i + " named in place");
+      assertTrue(!actual.stateNamed(i, state.getStateName() + "_"), "state " + i + " misnamed");
       TypedValue value = actual.stateValue(i);
       if (!state.hasStateValue() || !state.getStateValue().getHasValue()) {
         assertNull(value, "state " + i + " has no value");
@@ -248,9 +251,9 @@ class ToFunctionReaderFuzzTest {
           && !(caller.getNamespace().isEmpty()
               && caller.getType().isEmpty()
               && caller.getId().isEmpty())) {
-        assertAddress(caller, actual.callers[i]);
+        assertAddress(caller, actual.caller(i));
       } else {
-        assertNull(actual.callers[i], "invocation " + i + " has no caller");
+        assertNull(actual.caller(i), "invocation " + i + " has no caller");
       }
       assertEquals(invocation.getArgument().getTypename(), actual.argumentType(i));
       assertArrayEquals(invocation.getArgument().getValue().toByteArray(), actual.argumentValue(i));
