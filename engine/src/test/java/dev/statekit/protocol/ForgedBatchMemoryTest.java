@@ -106,6 +106,13 @@ class ForgedBatchMemoryTest {
     byte[] boom = invocation(utf8String("boom"));
     byte[] forged = request(boom, GOOD_TYPE_INVOCATION, 1 << 20, NONE);
     String answer = failure(request(boom, GOOD_TYPE_INVOCATION, 3, NONE));
+    // The premise: every invocation is one the handler would run, so the reader keeps them all.
+    // Were the filler refused, the reader would keep two and this would measure nothing.
+    ToFunctionReader read = ToFunctionReader.read(forged, new StringInterner());
+    assertEquals(
+        (1 << 20) + 1,
+        read.keptInvocationCount,
+        "invocations the reader kept of the forged request");
 
     long allocated = allocatedBy(() -> assertEquals(answer, failure(forged)));
 
