@@ -1,15 +1,15 @@
 package dev.statekit.protocol;
 
+import static dev.statekit.protocol.ForgedRequestBound.allocatedBy;
+import static dev.statekit.protocol.ForgedRequestBound.assertWithinBound;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.FunctionInvocationException;
 import java.io.ByteArrayOutputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 /**
  * A forged {@code ToFunction} packed with the smallest batch entries the wire allows (invocations
@@ -22,15 +22,6 @@ import org.junit.jupiter.api.function.Executable;
 class ForgedBatchMemoryTest {
   /** The HTTP endpoint's default request limit: the most one request can bring. */
   private static final int PAYLOAD_BYTES = 32 * 1024 * 1024;
-
-  /**
-   * How much a request may allocate, in multiples of its size (the thread's allocation, garbage
-   * included). A kept invocation costs 16 bytes of arrays and takes 9 bytes at least, a kept state
-   * 8 and 5, and arrays grow in steps: four times the request leaves room for that. Before, an
-   * empty invocation of 2 bytes cost 16 bytes of arrays grown fourfold past the count, and these
-   * requests took 4 to 35 times their size.
-   */
-  private static final long ALLOWED_RATIO = 4;
 
   /** More than the ToFunction's tag and length and the target and states take. */
   private static final int HEAD_BYTES = 64;
@@ -159,22 +150,6 @@ class ForgedBatchMemoryTest {
     assertWithinBound(what, forged, allocated);
   }
 
-  private static void assertWithinBound(String what, byte[] forged, long allocated) {
-    System.out.printf(
-        "%s: a request of %,d bytes allocated %,d bytes (%.1f times its size)%n",
-        what, forged.length, allocated, (double) allocated / forged.length);
-    assertTrue(
-        allocated <= ALLOWED_RATIO * forged.length,
-        what
-            + ": a request of "
-            + forged.length
-            + " bytes allocated "
-            + allocated
-            + " bytes, more than "
-            + ALLOWED_RATIO
-            + " times its size");
-  }
-
   private String refusal(byte[] request) {
     return assertThrows(MalformedRequestException.class, () -> handler.invoke(request))
         .getMessage();
@@ -183,20 +158,6 @@ class ForgedBatchMemoryTest {
   private String failure(byte[] request) {
     return assertThrows(FunctionInvocationException.class, () -> handler.invoke(request))
         .getMessage();
-  }
-
-  /** The bytes the current thread allocated while running {@code action}. */
-  private static long allocatedBy(Executable action) {
-    com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    long thread = Thread.currentThread().getId();
-    long before = threads.getThreadAllocatedBytes(thread);
-    try {
-      action.execute();
-    } catch (Throwable e) {
-      throw new AssertionError(e);
-    }
-    return threads.getThreadAllocatedBytes(thread) - before;
   }
 
   // ---- building requests (by hand: the generated classes would take gigabytes for these) ----

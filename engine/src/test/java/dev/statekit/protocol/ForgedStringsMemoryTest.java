@@ -1,16 +1,16 @@
 package dev.statekit.protocol;
 
+import static dev.statekit.protocol.ForgedRequestBound.allocatedBy;
+import static dev.statekit.protocol.ForgedRequestBound.assertWithinBound;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.function.FunctionInvocationException;
 import java.io.ByteArrayOutputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 /**
  * The bound ForgedBatchMemoryTest sets (a request allocates at most four times its size, answered
@@ -23,9 +23,6 @@ import org.junit.jupiter.api.function.Executable;
 class ForgedStringsMemoryTest {
   /** The HTTP endpoint's default request limit, as in ForgedBatchMemoryTest. */
   private static final int PAYLOAD_BYTES = 32 * 1024 * 1024;
-
-  /** As in ForgedBatchMemoryTest. */
-  private static final long ALLOWED_RATIO = 4;
 
   /** More than the ToFunction's tag and length, the target and the states take. */
   private static final int HEAD_BYTES = 128;
@@ -197,18 +194,6 @@ class ForgedStringsMemoryTest {
     assertWithinBound(what, forged, allocated);
   }
 
-  private static void assertWithinBound(String what, byte[] forged, long allocated) {
-    System.out.printf(
-        "%s: a request of %,d bytes allocated %,d bytes (%.1f times its size)%n",
-        what, forged.length, allocated, (double) allocated / forged.length);
-    assertTrue(
-        allocated <= ALLOWED_RATIO * forged.length,
-        String.format(
-            "%s: a request of %,d bytes allocated %,d bytes (%.1f times its size), more than %d"
-                + " times its size",
-            what, forged.length, allocated, (double) allocated / forged.length, ALLOWED_RATIO));
-  }
-
   private String refusal(byte[] request) {
     return assertThrows(MalformedRequestException.class, () -> handler.invoke(request))
         .getMessage();
@@ -217,20 +202,6 @@ class ForgedStringsMemoryTest {
   private String failure(byte[] request) {
     return assertThrows(FunctionInvocationException.class, () -> handler.invoke(request))
         .getMessage();
-  }
-
-  /** The bytes the current thread allocated while running {@code action}. */
-  private static long allocatedBy(Executable action) {
-    com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    long thread = Thread.currentThread().getId();
-    long before = threads.getThreadAllocatedBytes(thread);
-    try {
-      action.execute();
-    } catch (Throwable e) {
-      throw new AssertionError(e);
-    }
-    return threads.getThreadAllocatedBytes(thread) - before;
   }
 
   // ---- building requests by hand (the generated classes would take gigabytes) ----
