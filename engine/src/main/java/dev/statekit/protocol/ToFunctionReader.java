@@ -102,19 +102,18 @@ final class ToFunctionReader {
   private boolean keepingInvocations;
 
   // Where the length of each kept invocation with a caller starts (-1 for one without): caller
-  // reads it again. Its argument's type, as an index into the batch's distinct types (its arguments
-  // mostly share one), each a range of the request's bytes that argumentType decodes, and its
-  // value, as a range that argumentValue copies out. The reader is long-lived: a reference stored
-  // into it costs a memory fence in G1's write barrier, an int costs nothing, so an invocation
-  // stores ints, and a forged batch of kept invocations costs their slots and no strings.
+  // reads it again. Its argument's type, as a range of the request's bytes that argumentType
+  // decodes (the range of the invocation before when the bytes are the same: a batch's arguments
+  // mostly share one, whose string is then found by the range alone), and its value, as a range
+  // that argumentValue copies out. The reader is long-lived: a reference stored into it costs a
+  // memory fence in G1's write barrier, an int costs nothing, so an invocation stores ints, and a
+  // forged batch of kept invocations costs their slots (21 bytes each) and no strings.
   private int[] callerPositions = new int[4];
-  private int[] argumentTypeIndexes = new int[4];
+  private int[] argumentTypeStarts = new int[4];
+  private int[] argumentTypeLengths = new int[4];
   private int[] argumentStarts = new int[4];
   private int[] argumentEnds = new int[4];
   private boolean[] argumentsSet = new boolean[4];
-  private int[] argumentTypeStarts = new int[4];
-  private int[] argumentTypeLengths = new int[4];
-  private int argumentTypeCount;
 
   // The last argument type name, compared in place: a batch's arguments usually share one. Only
   // that role is remembered here (the interner keeps the last string of each role): a string
@@ -130,8 +129,8 @@ final class ToFunctionReader {
   private int typeStart;
   private int typeLength;
 
-  // Whether the type name read is known to hold the bytes of the batch's last argument type: the
-  // usual case, found by the one comparison that also spares checking it is UTF-8 again.
+  // Whether the type name read is known to hold the bytes of the last kept invocation's argument
+  // type: the usual case, found by the one comparison that also spares checking it is UTF-8 again.
   private boolean typeIsLastArgumentType;
 
   private ToFunctionReader() {}
@@ -261,9 +260,8 @@ final class ToFunctionReader {
    * get the same instance.
    */
   String argumentType(int index) {
-    int type = argumentTypeIndexes[index];
-    int start = argumentTypeStarts[type];
-    int length = argumentTypeLengths[type];
+    int start = argumentTypeStarts[index];
+    int length = argumentTypeLengths[index];
     // The type of the invocation before, in a batch whose arguments share one: no call.
     if (start == lastStringStart && length == lastStringLength) {
       return lastString;
@@ -288,14 +286,11 @@ final class ToFunctionReader {
   void release() {
     if (callerPositions.length > KEPT_LENGTH) {
       callerPositions = new int[4];
-      argumentTypeIndexes = new int[4];
+      argumentTypeStarts = new int[4];
+      argumentTypeLengths = new int[4];
       argumentStarts = new int[4];
       argumentEnds = new int[4];
       argumentsSet = new boolean[4];
-    }
-    if (argumentTypeStarts.length > KEPT_LENGTH) {
-      argumentTypeStarts = new int[4];
-      argumentTypeLengths = new int[4];
     }
     if (statePositions.length > KEPT_LENGTH) {
       statePositions = new int[4];
@@ -320,7 +315,6 @@ final class ToFunctionReader {
     invocationCount = 0;
     keptInvocationCount = 0;
     keepingInvocations = true;
-    argumentTypeCount = 0;
     lastStringStart = -1;
     lastStringLength = 0;
     lastString = null;
@@ -480,7 +474,7 @@ final class ToFunctionReader {
       growInvocations(index);
     }
     callerPositions[index] = hasCaller ? position : -1;
-    argumentTypeIndexes[index] = typeIndex();
+    keepType(index);
     argumentStarts[index] = valueStart;
     argumentEnds[index] = valueEnd;
     argumentsSet[index] = valuePresent;
@@ -496,7 +490,8 @@ final class ToFunctionReader {
     // runnable ones the rest of the request can hold, and one more the handler refuses.
     int size = grownLength(count, 4, 1 + (in.length - pos) / RUNNABLE_INVOCATION_BYTES);
     callerPositions = Arrays.copyOf(callerPositions, size);
-    argumentTypeIndexes = Arrays.copyOf(argumentTypeIndexes, size);
+    argumentTypeStarts = Arrays.copyOf(argumentTypeStarts, size);
+    argumentTypeLengths = Arrays.copyOf(argumentTypeLengths, size);
     argumentStarts = Arrays.copyOf(argumentStarts, size);
     argumentEnds = Arrays.copyOf(argumentEnds, size);
     argumentsSet = Arrays.copyOf(argumentsSet, size);
@@ -551,29 +546,21 @@ final class ToFunctionReader {
   }
 
   /**
-   * The index of the type just read among the batch's argument types, added if it is not the one
-   * before (compared in place: the arguments of a batch mostly share one).
+   * Keeps the type just read as invocation {@code index}'s: the range of the invocation before if
+   * the bytes are the same (compared in place: the arguments of a batch mostly share one).
    */
-  private int typeIndex() {
-    int last = argumentTypeCount - 1;
-    if (typeIsLastArgumentType) {
-      return last;
+  private void keepType(int index) {
+    int before = index - 1;
+    if (typeIsLastArgumentType
+        || (before >= 0
+            && argumentTypeLengths[before] == typeLength
+            && ByteRanges.equal(in, argumentTypeStarts[before], in, typeStart, typeLength))) {
+      argumentTypeStarts[index] = argumentTypeStarts[before];
+      argumentTypeLengths[index] = argumentTypeLengths[before];
+    } else {
+      argumentTypeStarts[index] = typeStart;
+      argumentTypeLengths[index] = typeLength;
     }
-    if (last >= 0
-        && argumentTypeLengths[last] == typeLength
-        && ByteRanges.equal(in, argumentTypeStarts[last], in, typeStart, typeLength)) {
-      return last;
-    }
-    if (argumentTypeCount == argumentTypeStarts.length) {
-      // A kept invocation adds one type at most: the room is that of the invocations.
-      int size =
-          grownLength(argumentTypeCount, 4, 1 + (in.length - pos) / RUNNABLE_INVOCATION_BYTES);
-      argumentTypeStarts = Arrays.copyOf(argumentTypeStarts, size);
-      argumentTypeLengths = Arrays.copyOf(argumentTypeLengths, size);
-    }
-    argumentTypeStarts[argumentTypeCount] = typeStart;
-    argumentTypeLengths[argumentTypeCount] = typeLength;
-    return argumentTypeCount++;
   }
 
   private void startValue() {
@@ -661,7 +648,7 @@ final class ToFunctionReader {
       return false;
     }
     // The bytes of a type name read before were checked then.
-    int last = argumentTypeCount - 1;
+    int last = keptInvocationCount - 1;
     boolean known =
         last >= 0
             && argumentTypeLengths[last] == typeLength
