@@ -1,9 +1,10 @@
 package dev.statekit.protocol;
 
+import static dev.statekit.protocol.ForgedRequestBound.ALLOWED_RATIO;
+import static dev.statekit.protocol.ForgedRequestBound.allocatedBy;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.Test;
  * invocation arrays and grow them again to their exact count (whose bytes count as room for both).
  */
 class InterleavedBatchMemoryTest {
-  private static final long ALLOWED_RATIO = 4;
   private static final int RUNNABLE_INVOCATION_BYTES = 11;
   private static final int STATE_BYTES = 5;
 
@@ -82,15 +82,6 @@ class InterleavedBatchMemoryTest {
       batch.writeBytes(invocation(first + i));
     }
     return field(100, batch.toByteArray());
-  }
-
-  private static long allocatedBy(Runnable action) {
-    com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    long thread = Thread.currentThread().getId();
-    long before = threads.getThreadAllocatedBytes(thread);
-    action.run();
-    return threads.getThreadAllocatedBytes(thread) - before;
   }
 
   private static byte[] text(int field, String value) {
