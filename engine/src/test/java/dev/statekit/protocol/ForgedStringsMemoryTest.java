@@ -2,6 +2,9 @@ package dev.statekit.protocol;
 
 import static dev.statekit.protocol.ForgedRequestBound.allocatedBy;
 import static dev.statekit.protocol.ForgedRequestBound.assertWithinBound;
+import static dev.statekit.protocol.WireBytes.concat;
+import static dev.statekit.protocol.WireBytes.field;
+import static dev.statekit.protocol.WireBytes.string;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -256,34 +259,6 @@ class ForgedStringsMemoryTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream(entry.length * times);
     for (int i = 0; i < times; i++) {
       out.write(entry, 0, entry.length);
-    }
-    return out.toByteArray();
-  }
-
-  private static byte[] string(int field, String text) {
-    return field(field, text.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static byte[] field(int field, byte[] bytes) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length + 10);
-    varint(out, (field << 3) | 2);
-    varint(out, bytes.length);
-    out.writeBytes(bytes);
-    return out.toByteArray();
-  }
-
-  private static void varint(ByteArrayOutputStream out, int value) {
-    while ((value & ~0x7F) != 0) {
-      out.write((value & 0x7F) | 0x80);
-      value >>>= 7;
-    }
-    out.write(value);
-  }
-
-  private static byte[] concat(byte[]... parts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      out.writeBytes(part);
     }
     return out.toByteArray();
   }

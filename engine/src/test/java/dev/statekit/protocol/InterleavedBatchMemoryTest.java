@@ -2,6 +2,9 @@ package dev.statekit.protocol;
 
 import static dev.statekit.protocol.ForgedRequestBound.ALLOWED_RATIO;
 import static dev.statekit.protocol.ForgedRequestBound.allocatedBy;
+import static dev.statekit.protocol.WireBytes.concat;
+import static dev.statekit.protocol.WireBytes.field;
+import static dev.statekit.protocol.WireBytes.string;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -71,7 +74,7 @@ class InterleavedBatchMemoryTest {
 
   private static byte[] request(int first, int states, int second) {
     ByteArrayOutputStream batch = new ByteArrayOutputStream();
-    batch.writeBytes(field(1, concat(text(1, "test"), text(2, "counter"), text(3, "a"))));
+    batch.writeBytes(field(1, concat(string(1, "test"), string(2, "counter"), string(3, "a"))));
     for (int i = 0; i < first; i++) {
       batch.writeBytes(invocation(i));
     }
@@ -82,33 +85,5 @@ class InterleavedBatchMemoryTest {
       batch.writeBytes(invocation(first + i));
     }
     return field(100, batch.toByteArray());
-  }
-
-  private static byte[] text(int field, String value) {
-    return field(field, value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-  }
-
-  private static byte[] field(int field, byte[] bytes) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length + 10);
-    varint(out, (field << 3) | 2);
-    varint(out, bytes.length);
-    out.writeBytes(bytes);
-    return out.toByteArray();
-  }
-
-  private static void varint(ByteArrayOutputStream out, int value) {
-    while ((value & ~0x7F) != 0) {
-      out.write((value & 0x7F) | 0x80);
-      value >>>= 7;
-    }
-    out.write(value);
-  }
-
-  private static byte[] concat(byte[]... parts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      out.writeBytes(part);
-    }
-    return out.toByteArray();
   }
 }

@@ -1,12 +1,13 @@
 package dev.statekit.protocol;
 
+import static dev.statekit.protocol.WireBytes.concat;
+import static dev.statekit.protocol.WireBytes.field;
+import static dev.statekit.protocol.WireBytes.string;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -136,30 +137,5 @@ class NestedGroupDepthTest {
       bytes[depth + i] = (9 << 3) | 4;
     }
     return bytes;
-  }
-
-  private static byte[] string(int field, String text) {
-    return field(field, text.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static byte[] field(int field, byte[] bytes) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (int value : new int[] {(field << 3) | 2, bytes.length}) {
-      while ((value & ~0x7F) != 0) {
-        out.write((value & 0x7F) | 0x80);
-        value >>>= 7;
-      }
-      out.write(value);
-    }
-    out.writeBytes(bytes);
-    return out.toByteArray();
-  }
-
-  private static byte[] concat(byte[]... parts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      out.writeBytes(part);
-    }
-    return out.toByteArray();
   }
 }

@@ -1,5 +1,8 @@
 package dev.statekit.protocol;
 
+import static dev.statekit.protocol.WireBytes.concat;
+import static dev.statekit.protocol.WireBytes.field;
+import static dev.statekit.protocol.WireBytes.string;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -167,36 +170,18 @@ class ReaderReviewTest {
     return out.toByteArray();
   }
 
-  private static byte[] concat(byte[]... parts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      out.writeBytes(part);
-    }
-    return out.toByteArray();
-  }
-
-  /** A length-delimited field. */
-  private static byte[] field(int number, byte[]... parts) {
-    byte[] body = concat(parts);
-    return concat(varint((number << 3) | 2), varint(body.length), body);
-  }
-
-  private static byte[] text(int number, String value) {
-    return field(number, value.getBytes(StandardCharsets.UTF_8));
-  }
-
   private static byte[] raw(String hex) {
     return HEX.parseHex(hex);
   }
 
   private static byte[] address(String namespace, String type, String id) {
-    return concat(text(1, namespace), text(2, type), text(3, id));
+    return concat(string(1, namespace), string(2, type), string(3, id));
   }
 
   private static final byte[] TARGET = field(1, address("test", "echo", "a"));
 
   private static byte[] typed(String type, String hasValue, String valueHex) {
-    return concat(text(1, type), raw(hasValue), field(3, raw(valueHex)));
+    return concat(string(1, type), raw(hasValue), field(3, raw(valueHex)));
   }
 
   private static byte[] intState(int value) {
@@ -207,7 +192,7 @@ class ReaderReviewTest {
     return field(2, parts);
   }
 
-  private static final byte[] SEEN_ONE = state(text(1, "seen"), field(2, intState(1)));
+  private static final byte[] SEEN_ONE = state(string(1, "seen"), field(2, intState(1)));
 
   private static byte[] invocation(byte[]... parts) {
     return field(3, parts);
@@ -239,7 +224,7 @@ class ReaderReviewTest {
   void aTenByteHasValueLastInTheArgument() throws Exception {
     for (String tenth : new String[] {"00", "01", "7f"}) {
       byte[] argument =
-          concat(text(1, "a/b"), field(3, raw("01")), raw("10808080808080808080" + tenth));
+          concat(string(1, "a/b"), field(3, raw("01")), raw("10808080808080808080" + tenth));
       assertSameOutcome(request(TARGET, SEEN_ONE, invocation(argument(argument))));
       // Also with the ten bytes ending the whole request.
       assertSameOutcome(request(TARGET, SEEN_ONE, invocation(argument(argument))));
@@ -274,8 +259,8 @@ class ReaderReviewTest {
             TARGET,
             SEEN_ONE,
             invocation(
-                argument(concat(text(1, "x/y"), text(1, "a/b"), raw("1001"))),
-                argument(concat(text(1, ""), field(3, raw("05")))))));
+                argument(concat(string(1, "x/y"), string(1, "a/b"), raw("1001"))),
+                argument(concat(string(1, ""), field(3, raw("05")))))));
     assertSameAnswer(
         request(
             TARGET,
@@ -311,30 +296,34 @@ class ReaderReviewTest {
     assertSameAnswer(
         request(
             TARGET,
-            state(text(1, "other"), text(1, "seen"), field(2, intState(4))),
+            state(string(1, "other"), string(1, "seen"), field(2, intState(4))),
             simple("a/b", "")));
     // last is "" (the state is unnamed: missing)
     assertSameAnswer(
         request(
-            TARGET, state(text(1, "seen"), text(1, ""), field(2, intState(4))), simple("a/b", "")));
+            TARGET,
+            state(string(1, "seen"), string(1, ""), field(2, intState(4))),
+            simple("a/b", "")));
     // last is "seen" after ""
     assertSameAnswer(
         request(
-            TARGET, state(text(1, ""), text(1, "seen"), field(2, intState(4))), simple("a/b", "")));
+            TARGET,
+            state(string(1, ""), string(1, "seen"), field(2, intState(4))),
+            simple("a/b", "")));
     // name after the value, and a prefix name / longer name
     assertSameAnswer(
         request(
             TARGET,
-            state(text(1, "see"), field(2, intState(7))),
-            state(text(1, "seenx"), field(2, intState(8))),
-            state(field(2, intState(5)), text(1, "seen")),
+            state(string(1, "see"), field(2, intState(7))),
+            state(string(1, "seenx"), field(2, intState(8))),
+            state(field(2, intState(5)), string(1, "seen")),
             simple("a/b", "")));
     // a name of non-ASCII, and then the declared one
     assertSameAnswer(
         request(
             TARGET,
-            state(text(1, "s\u00e9en"), field(2, intState(7))),
-            state(text(1, "seen\u00e9"), field(2, intState(7))),
+            state(string(1, "s\u00e9en"), field(2, intState(7))),
+            state(string(1, "seen\u00e9"), field(2, intState(7))),
             SEEN_ONE,
             simple("a/b", "")));
   }
@@ -348,14 +337,14 @@ class ReaderReviewTest {
         request(
             TARGET,
             SEEN_ONE,
-            invocation(field(1, address("n", "t", "i")), arg, field(1, text(3, "j")))));
+            invocation(field(1, address("n", "t", "i")), arg, field(1, string(3, "j")))));
     assertSameAnswer(
         request(
             TARGET,
             SEEN_ONE,
             invocation(
-                field(1, concat(text(1, "n"), text(1, "m"))),
-                field(1, concat(text(2, "t"), text(3, "i"))),
+                field(1, concat(string(1, "n"), string(1, "m"))),
+                field(1, concat(string(2, "t"), string(3, "i"))),
                 arg),
             invocation(field(1, address("", "", "")), arg),
             invocation(field(1, address("p", "q", "r")), arg, field(1, address("", "", "")))));
@@ -365,7 +354,8 @@ class ReaderReviewTest {
             TARGET,
             SEEN_ONE,
             invocation(
-                field(1, concat(text(1, "n"), text(2, "t"), text(3, "i"), text(1, ""))), arg)));
+                field(1, concat(string(1, "n"), string(2, "t"), string(3, "i"), string(1, ""))),
+                arg)));
   }
 
   // ---- UTF-8 at the end of a field, followed by bytes that would complete it ----
@@ -404,7 +394,7 @@ class ReaderReviewTest {
                 TARGET,
                 SEEN_ONE,
                 invocation(
-                    field(1, concat(text(1, "n"), text(2, "t"), field(3, bad), unknownAfter)),
+                    field(1, concat(string(1, "n"), string(2, "t"), field(3, bad), unknownAfter)),
                     argument(typed("a/b", "1001", "01")))));
         // in an argument type name: "a/" + bad
         assertSameOutcome(
@@ -428,7 +418,7 @@ class ReaderReviewTest {
         // in the target's id
         assertSameOutcome(
             request(
-                field(1, concat(text(1, "test"), text(2, "echo"), field(3, bad), unknownAfter)),
+                field(1, concat(string(1, "test"), string(2, "echo"), field(3, bad), unknownAfter)),
                 SEEN_ONE,
                 simple("a/b", "01")));
       }

@@ -1,5 +1,6 @@
 package dev.statekit.protocol;
 
+import static dev.statekit.protocol.WireBytes.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -146,23 +147,6 @@ class SdkParityTest {
             .state("seen", PeerWire.integer(1))
             .message(PeerWire.address("", "", ""), PeerWire.string("x"))
             .bytes());
-  }
-
-  private static byte[] field(int number, byte[]... parts) {
-    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      body.writeBytes(part);
-    }
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    for (int v : new int[] {(number << 3) | 2, body.size()}) {
-      while ((v & ~0x7F) != 0) {
-        out.write((v & 0x7F) | 0x80);
-        v >>>= 7;
-      }
-      out.write(v);
-    }
-    out.writeBytes(body.toByteArray());
-    return out.toByteArray();
   }
 
   /**
