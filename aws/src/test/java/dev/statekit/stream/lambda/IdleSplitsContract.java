@@ -67,7 +67,7 @@ abstract class IdleSplitsContract extends PipelineContract {
     assertEquals(List.of(ACTIVE, IDLE), pipeline.registerSplits(List.of(ACTIVE, IDLE)));
 
     assertEquals(0, active(pipeline, "a@10", "a@20", "b@150").windowsFired());
-    assertEquals(new TickResult(List.of(), 0, Long.MIN_VALUE), pipeline.tick());
+    assertEquals(new TickResult(List.of(), 0, Long.MIN_VALUE, 0), pipeline.tick());
 
     clock.advance(Duration.ofSeconds(30));
     active(pipeline, "c@160");

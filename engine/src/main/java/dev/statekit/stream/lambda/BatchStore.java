@@ -145,6 +145,22 @@ public interface BatchStore {
   void writeReceipts(String pipeline, String split, Map<String, byte[]> receipts, long expiresAt);
 
   /**
+   * Records messages of unordered split {@code split} whose outputs, in their receipts, are not
+   * delivered yet ({@link DeferredMessage}); an entry with the same {@code order} is replaced.
+   */
+  void putDeferred(String pipeline, String split, List<DeferredMessage> messages);
+
+  /**
+   * The deferred messages of {@code split}, in {@code order}, strongly consistent.
+   *
+   * @param limit at most this many
+   */
+  List<DeferredMessage> deferred(String pipeline, String split, int limit);
+
+  /** Deletes deferred messages of {@code split} by {@code order}; absent ones are ignored. */
+  void deleteDeferred(String pipeline, String split, Collection<String> orders);
+
+  /**
    * Writes a split's state if its stored version is still {@code state.version() - 1} (no item for
    * version 1).
    *

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * A {@link BatchStore} in this process's memory, with the same conditions as the DynamoDB one: for
@@ -29,6 +30,7 @@ public final class InMemoryBatchStore implements BatchStore {
   private final Map<String, TreeMap<String, SplitState>> splits = new HashMap<>();
   private final Map<String, TreeMap<String, TimerItem>> timers = new HashMap<>();
   private final Map<String, TreeMap<String, Attempt>> attempts = new HashMap<>();
+  private final Map<String, TreeMap<String, DeferredMessage>> deferred = new HashMap<>();
   private final Map<Attempt, Long> attemptExpiries = new HashMap<>();
 
   /** The first offset of the latest batch recorded in order, sort key form, by pipeline#split. */
@@ -185,6 +187,31 @@ public final class InMemoryBatchStore implements BatchStore {
                           byId ->
                               byId.values()
                                   .removeIf(r -> r.expiresAt() > 0 && r.expiresAt() < now)));
+    }
+  }
+
+  @Override
+  public synchronized void putDeferred(
+      String pipeline, String split, List<DeferredMessage> messages) {
+    TreeMap<String, DeferredMessage> stored =
+        deferred.computeIfAbsent(pipeline + "\n" + split, s -> new TreeMap<>());
+    messages.forEach(m -> stored.put(m.order(), m));
+  }
+
+  @Override
+  public synchronized List<DeferredMessage> deferred(String pipeline, String split, int limit) {
+    TreeMap<String, DeferredMessage> stored = deferred.get(pipeline + "\n" + split);
+    return stored == null
+        ? List.of()
+        : stored.values().stream().limit(limit).collect(Collectors.toList());
+  }
+
+  @Override
+  public synchronized void deleteDeferred(
+      String pipeline, String split, Collection<String> orders) {
+    TreeMap<String, DeferredMessage> stored = deferred.get(pipeline + "\n" + split);
+    if (stored != null) {
+      orders.forEach(stored::remove);
     }
   }
 

@@ -56,9 +56,26 @@ public final class SourceBatches {
 
   /** The SQS messages as one batch per queue. */
   public static List<SourceBatch> queue(List<QueueRecord> records) {
+    return queue(records, QueueRecord::queueName);
+  }
+
+  /**
+   * The messages of a dead-letter queue as one batch of the queue {@code sourceQueue} whose redrive
+   * policy moved them there: under their message ids, which SQS keeps when it moves a message, so
+   * that the receipts and pending entries of the source queue's split know them.
+   *
+   * @param sourceQueue the source queue's name (the last part of its ARN)
+   */
+  public static List<SourceBatch> deadLetters(List<QueueRecord> records, String sourceQueue) {
+    SourceBatch.unordered(sourceQueue); // validates the name
+    return queue(records, record -> sourceQueue);
+  }
+
+  private static List<SourceBatch> queue(
+      List<QueueRecord> records, Function<QueueRecord, String> splitOf) {
     return split(
         records,
-        QueueRecord::queueName,
+        splitOf,
         SourceBatch::unordered,
         (batch, r) -> {
           Map<String, String> headers = new HashMap<>(r.messageAttributes());

@@ -283,6 +283,36 @@ abstract class BatchStoreContract {
   }
 
   @Test
+  void deferredMessagesComeInOrderPerSplitAndGoOnceDeleted() {
+    BatchStore store = store();
+    assertEquals(List.of(), store.deferred(pipeline, "q", 10));
+    List<DeferredMessage> written = new ArrayList<>();
+    // 30: more than one BatchWriteItem takes; later batches' entries sort after earlier ones'.
+    for (int i = 0; i < 30; i++) {
+      written.add(DeferredMessage.of(1_000 + i / 10, i % 10, "m-" + (29 - i)));
+    }
+    List<DeferredMessage> backwards = new ArrayList<>(written);
+    java.util.Collections.reverse(backwards);
+    store.putDeferred(pipeline, "q", backwards);
+    store.putDeferred(pipeline, "other", List.of(DeferredMessage.of(5, 0, "x")));
+
+    assertEquals(written, store.deferred(pipeline, "q", 100));
+    assertEquals(written.subList(0, 7), store.deferred(pipeline, "q", 7));
+    assertEquals("x", store.deferred(pipeline, "other", 10).get(0).message());
+
+    DeferredMessage renewed = new DeferredMessage(written.get(0).order(), "m-29", 9_999);
+    store.putDeferred(pipeline, "q", List.of(renewed));
+    assertEquals(renewed, store.deferred(pipeline, "q", 1).get(0), "replaced by its order");
+
+    List<String> orders = new ArrayList<>();
+    written.subList(0, 26).forEach(m -> orders.add(m.order()));
+    orders.add("absent");
+    store.deleteDeferred(pipeline, "q", orders);
+    assertEquals(written.subList(26, 30), store.deferred(pipeline, "q", 100));
+    assertEquals(1, store.deferred(pipeline, "other", 10).size());
+  }
+
+  @Test
   void timersComeInOrderOfTheirEarliestTime() {
     BatchStore store = store();
     List<TimerItem> items =

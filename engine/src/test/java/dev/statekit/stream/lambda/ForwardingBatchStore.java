@@ -80,6 +80,24 @@ abstract class ForwardingBatchStore implements BatchStore {
   }
 
   @Override
+  public void putDeferred(String pipeline, String split, List<DeferredMessage> messages) {
+    before();
+    delegate.putDeferred(pipeline, split, messages);
+  }
+
+  @Override
+  public List<DeferredMessage> deferred(String pipeline, String split, int limit) {
+    before();
+    return delegate.deferred(pipeline, split, limit);
+  }
+
+  @Override
+  public void deleteDeferred(String pipeline, String split, Collection<String> orders) {
+    before();
+    delegate.deleteDeferred(pipeline, split, orders);
+  }
+
+  @Override
   public boolean writeSplit(String pipeline, SplitState state) {
     before();
     return delegate.writeSplit(pipeline, state);

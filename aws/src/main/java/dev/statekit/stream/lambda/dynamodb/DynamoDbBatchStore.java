@@ -6,6 +6,7 @@ import dev.statekit.aws.RetryPolicy;
 import dev.statekit.concurrent.ParallelCalls;
 import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchStore;
+import dev.statekit.stream.lambda.DeferredMessage;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SplitState;
 import dev.statekit.stream.lambda.TimerItem;
@@ -51,7 +52,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *   <li>a timer item: {@code pk = pipe#<pipeline>#timers}, {@code sk = <id>} (ordered by due time),
  *       {@code min}, {@code max}, {@code t} (binary);
  *   <li>a message's receipt (unordered splits): {@code pk = pipe#<pipeline>#rcpt#<split>#<message
- *       id>}, {@code sk = done}, {@code o} its outputs (binary), {@code expires_at}.
+ *       id>}, {@code sk = done}, {@code o} its outputs (binary), {@code expires_at};
+ *   <li>a message whose outputs wait for the tick ({@link DeferredMessage}): {@code pk =
+ *       pipe#<pipeline>#dfr#<split>}, {@code sk = <order>}, {@code m} its id, {@code since}.
  * </ul>
  *
  * Keys are read with BatchGetItem (100 a request, strongly consistent) and written with
@@ -466,6 +469,40 @@ public final class DynamoDbBatchStore implements BatchStore {
   }
 
   @Override
+  public void putDeferred(String pipeline, String split, List<DeferredMessage> messages) {
+    List<WriteRequest> requests = new ArrayList<>();
+    for (DeferredMessage message : messages) {
+      Map<String, AttributeValue> item =
+          new HashMap<>(itemKey(deferredKey(pipeline, split), message.order()));
+      item.put("m", AttributeValue.fromS(message.message()));
+      item.put("since", Items.number(message.since()));
+      requests.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
+    }
+    batches.write(requests);
+  }
+
+  @Override
+  public List<DeferredMessage> deferred(String pipeline, String split, int limit) {
+    List<DeferredMessage> found = new ArrayList<>();
+    for (Map<String, AttributeValue> item : query(deferredKey(pipeline, split), null, limit)) {
+      found.add(
+          new DeferredMessage(
+              item.get(SK).s(), Items.string(item.get("m")), Items.number(item.get("since"))));
+    }
+    return found;
+  }
+
+  @Override
+  public void deleteDeferred(String pipeline, String split, Collection<String> orders) {
+    List<WriteRequest> requests = new ArrayList<>();
+    for (String order : new LinkedHashSet<>(orders)) {
+      Map<String, AttributeValue> key = itemKey(deferredKey(pipeline, split), order);
+      requests.add(WriteRequest.builder().deleteRequest(d -> d.key(key)).build());
+    }
+    batches.write(requests);
+  }
+
+  @Override
   public String toString() {
     return "DynamoDbBatchStore[" + table + "]";
   }
@@ -552,6 +589,10 @@ public final class DynamoDbBatchStore implements BatchStore {
 
   private static String receiptPrefix(String pipeline, String split) {
     return "pipe#" + pipeline + "#rcpt#" + split + "#";
+  }
+
+  private static String deferredKey(String pipeline, String split) {
+    return "pipe#" + pipeline + "#dfr#" + split;
   }
 
   private static String timersKey(String pipeline) {

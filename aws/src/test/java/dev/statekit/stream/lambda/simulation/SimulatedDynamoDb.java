@@ -3,6 +3,7 @@ package dev.statekit.stream.lambda.simulation;
 import dev.statekit.StateKitException.Reason;
 import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchStore;
+import dev.statekit.stream.lambda.DeferredMessage;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.InMemoryBatchStore;
 import dev.statekit.stream.lambda.KeyItem;
@@ -300,6 +301,28 @@ final class SimulatedDynamoDb implements BatchStore {
   @Override
   public void deleteTimers(String pipeline, Collection<String> ids) {
     batchWrite("deleting timers", new ArrayList<>(ids), part -> data.deleteTimers(pipeline, part));
+  }
+
+  @Override
+  public void putDeferred(String pipeline, String split, List<DeferredMessage> messages) {
+    batchWrite(
+        "recording deferred messages",
+        new ArrayList<>(messages),
+        part -> data.putDeferred(pipeline, split, part));
+  }
+
+  @Override
+  public List<DeferredMessage> deferred(String pipeline, String split, int limit) {
+    enter("Query of deferred messages");
+    return data.deferred(pipeline, split, limit);
+  }
+
+  @Override
+  public void deleteDeferred(String pipeline, String split, Collection<String> orders) {
+    batchWrite(
+        "deleting deferred messages",
+        new ArrayList<>(orders),
+        part -> data.deleteDeferred(pipeline, split, part));
   }
 
   private interface Part<T> {

@@ -415,8 +415,11 @@ public final class Simulation {
     }
     for (SourceBatch batch : sources.unorderedGivenUp()) {
       // A queue's or a stream's: handed over again, applied once; the operator hands it over
-      // again while it answers failures (a record failing once in the keyed stage).
-      for (int tries = 0; tries < 5 && !invoke(instance, batch).ok(); tries++) {
+      // again while it answers failures (a record failing once in the keyed stage). A stream's
+      // try stops at its first failed change, so a batch whose records never reached the keyed
+      // stage before Lambda gave it up may take a try per record.
+      int bound = batch.records().size() + 5;
+      for (int tries = 0; tries < bound && !invoke(instance, batch).ok(); tries++) {
         trace.add(
             "given-up batch "
                 + batch.records().get(0).position().offset()

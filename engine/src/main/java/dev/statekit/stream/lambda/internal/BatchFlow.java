@@ -1,10 +1,12 @@
 package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.StateKitException.Reason;
+import dev.statekit.egress.EgressException;
 import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.lambda.Attempt;
 import dev.statekit.stream.lambda.BatchFaultHook.Step;
 import dev.statekit.stream.lambda.BatchResult;
+import dev.statekit.stream.lambda.DeferredMessage;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
 import dev.statekit.stream.lambda.SourceBatch;
@@ -13,6 +15,7 @@ import dev.statekit.stream.lambda.TimerItem;
 import dev.statekit.stream.lambda.internal.BatchWindowOperator.Opened;
 import dev.statekit.stream.state.StateStoreException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -150,6 +153,13 @@ final class BatchFlow {
       Attempt attempt = new Attempt(first, last, now);
       long expires = (now + engine.settings.retentionMs()) / 1000 + 1;
       reads.add(() -> engine.store().putAttempt(engine.name, split, attempt, expires));
+    }
+    DeferredDeliveries deferrals =
+        batch.ordered() || !keyed ? null : new DeferredDeliveries(engine, split, now);
+    List<DeferredMessage> deferredBefore = new ArrayList<>();
+    if (deferrals != null && inOrderGroups()) {
+      // Outputs of an order group go out in its order: deferred ones of earlier messages first.
+      reads.add(() -> deferredBefore.addAll(deferrals.firstPage()));
     }
     engine.together(reads);
     Set<String> receiptsRead = new LinkedHashSet<>();
@@ -312,7 +322,14 @@ final class BatchFlow {
     if (!applied.failedOffsets.isEmpty()) {
       written.keySet().removeAll(new HashSet<>(applied.failedOffsets));
     }
-    List<Runnable> deliver = new ArrayList<>(late.calls());
+    // Behind deferred outputs that are still there, this batch's go after them, deferred too.
+    boolean behind = !deferredBefore.isEmpty() && !drained(deferrals, deferredBefore);
+    List<EgressException> sinkFailures = Collections.synchronizedList(new ArrayList<>());
+    List<Runnable> deliver = new ArrayList<>();
+    if (!behind) {
+      late.calls()
+          .forEach(call -> deliver.add(deferrals == null ? call : deferrable(call, sinkFailures)));
+    }
     if (!batch.ordered()) {
       // A receipt only once every key of its message is written: the keys' entries say the rest.
       if (!written.isEmpty()) {
@@ -324,6 +341,9 @@ final class BatchFlow {
     }
     engine.reached(Step.DELIVERY, split);
     engine.together(deliver);
+    if (behind || !sinkFailures.isEmpty()) {
+      defer(deferrals, written, receipts, applied, sinkFailures);
+    }
     engine.reached(Step.DELIVERED, split);
     if (batch.ordered()) {
       // Written only now, after the deliveries: the checkpoint is their receipt.
@@ -340,6 +360,77 @@ final class BatchFlow {
     }
     engine.reached(Step.CHECKPOINTED, split);
     return result(applied, works, repeats, context);
+  }
+
+  /** Whether the batch's records come in order groups (a FIFO queue's, a DynamoDB stream's). */
+  private boolean inOrderGroups() {
+    for (dev.statekit.stream.Record<byte[]> record : batch.records()) {
+      if (record.headers().containsKey(SourceBatch.ORDER_GROUP)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Delivers the deferred messages read with the batch; false if some are still deferred. */
+  private boolean drained(DeferredDeliveries deferrals, List<DeferredMessage> first) {
+    try {
+      return deferrals.drain(first, () -> false).empty();
+    } catch (EgressException e) {
+      if (e.refusedRecordId().isPresent()) {
+        throw e;
+      }
+      return false;
+    }
+  }
+
+  /**
+   * A delivery whose sink's own failure (one naming no record: out of reach, no permission) is kept
+   * for {@link #defer} instead of failing the batch; a refused record still fails it.
+   */
+  private static Runnable deferrable(Runnable call, List<EgressException> failures) {
+    return () -> {
+      try {
+        call.run();
+      } catch (EgressException e) {
+        if (e.refusedRecordId().isPresent()) {
+          throw e;
+        }
+        failures.add(e);
+      }
+    };
+  }
+
+  /**
+   * Records the batch's applied messages (those with receipts) as deferred, in their order, so that
+   * the batch answers them done: handed back, a message a queue moves to its dead-letter queue
+   * after its last receive would be applied again once redriven (under a new message id, which no
+   * receipt knows). With no such message, the sink's failure fails the batch as before.
+   */
+  private void defer(
+      DeferredDeliveries deferrals,
+      Map<String, byte[]> written,
+      Map<String, byte[]> receipts,
+      BatchRecords applied,
+      List<EgressException> sinkFailures) {
+    Set<String> failed = new HashSet<>(applied.failedOffsets);
+    List<String> ids = new ArrayList<>();
+    for (dev.statekit.stream.Record<byte[]> record : batch.records()) {
+      String id = record.position().offset();
+      boolean receipted =
+          written.containsKey(id) || receiptedMeanwhile.contains(id) || receipts.containsKey(id);
+      if (receipted && !failed.contains(id) && !ids.contains(id)) {
+        ids.add(id);
+      }
+    }
+    EgressException why = sinkFailures.isEmpty() ? null : sinkFailures.get(0);
+    if (ids.isEmpty()) {
+      if (why != null) {
+        throw why;
+      }
+      return;
+    }
+    deferrals.defer(ids, why);
   }
 
   private BatchContext context(

@@ -1,6 +1,8 @@
 package dev.statekit.stream.lambda.internal;
 
+import dev.statekit.egress.EgressException;
 import dev.statekit.stream.lambda.Attempt;
+import dev.statekit.stream.lambda.DeferredMessage;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.SplitState;
 import dev.statekit.stream.lambda.TickResult;
@@ -9,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * The scheduled tick: moves on the watermark of splits that got no batch for the idle timeout (as a
@@ -99,7 +102,37 @@ final class TickFlow {
       fired += fire(progress, index, firedThrough);
       firedThrough = index.through;
     }
-    return new TickResult(idle, fired, watermark);
+    return new TickResult(idle, fired, watermark, deliverDeferred(splits));
+  }
+
+  /**
+   * Delivers the outputs batches deferred, split by split, for at most half a batch timeout.
+   *
+   * @return the messages delivered
+   * @throws dev.statekit.egress.EgressException if a sink still does not take them, once every
+   *     split was tried: the tick's failure shows the outage
+   */
+  private int deliverDeferred(List<SplitState> splits) {
+    long stopAt = engine.settings.clock().millis() + timeout / 2;
+    BooleanSupplier more = () -> engine.settings.clock().millis() < stopAt;
+    int delivered = 0;
+    EgressException failure = null;
+    for (SplitState split : splits) {
+      if (split.isTick() || split.position() != null) {
+        continue; // only unordered splits defer, and they record no position
+      }
+      DeferredDeliveries deferrals = new DeferredDeliveries(engine, split.split(), now);
+      List<DeferredMessage> page = deferrals.firstPage();
+      try {
+        delivered += deferrals.drain(page, more).delivered();
+      } catch (EgressException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return delivered;
   }
 
   /**

@@ -1,0 +1,172 @@
+package dev.statekit.stream.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.egress.EgressException;
+import dev.statekit.egress.EgressRecord;
+import dev.statekit.egress.EgressSink;
+import dev.statekit.event.BatchOutcome;
+import dev.statekit.event.QueueRecord;
+import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.serde.Serdes;
+import dev.statekit.testing.ManualClock;
+import dev.statekit.types.TypeName;
+import dev.statekit.types.Types;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A queue's batch whose sink is down answers the messages it applied done and defers their outputs
+ * to the tick ({@link DeferredMessage}). Before, it failed them: SQS handed them over again until
+ * their {@code maxReceiveCount} moved them, applied, to the dead-letter queue, and SQS's redrive
+ * gives a message a new id, so redriven each was applied a second time. A DynamoDB stream's batch
+ * held its shard for as long as the sink was down.
+ */
+class DeferredOutputsTest {
+  private static final String QUEUE = "orders";
+  private static final Duration RETENTION = Duration.ofHours(1);
+
+  private final ManualClock clock = new ManualClock(1_000_000);
+  private final InMemoryBatchStore store = new InMemoryBatchStore(clock);
+  private final List<String> delivered = new ArrayList<>();
+  private final AtomicBoolean crashAfterReceipts = new AtomicBoolean();
+  private final FlakySink sink =
+      new FlakySink(
+          records -> {
+            synchronized (delivered) {
+              records.stream().map(EgressRecord::textOrBase64).forEach(delivered::add);
+            }
+          });
+  private final BatchPipeline pipeline = pipeline(sink);
+
+  /** Messages "key": per key a running count, one output "key:count" per message. */
+  private BatchPipeline pipeline(EgressSink to) {
+    Pipeline counts =
+        Pipeline.from(BatchSource.records())
+            .map(bytes -> new String(bytes, StandardCharsets.UTF_8) + ":1")
+            .keyBy(value -> value.split(":")[0])
+            .reduce(
+                (a, b) ->
+                    a.split(":")[0]
+                        + ":"
+                        + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
+                Serdes.string())
+            .to(EgressOutput.to(to, TypeName.of("test", "counts"), Types.stringType()));
+    return BatchPipeline.builder("counts", counts)
+        .store(store)
+        .clock(clock)
+        .retention(RETENTION)
+        .batchTimeout(Duration.ofMinutes(1))
+        .faultHook(
+            (step, detail) -> {
+              if (step == BatchFaultHook.Step.DELIVERED && crashAfterReceipts.getAndSet(false)) {
+                throw new IllegalStateException("the invocation dies after its receipts");
+              }
+            })
+        .build();
+  }
+
+  /** A batch of messages "m-<first>"..., one per key given, in FIFO group {@code group} or none. */
+  private static SourceBatch messages(int first, String group, String... keys) {
+    SourceBatch.Builder batch = SourceBatch.unordered(QUEUE);
+    for (int i = 0; i < keys.length; i++) {
+      batch.add(
+          "m-" + (first + i),
+          1_000_000,
+          keys[i].getBytes(StandardCharsets.UTF_8),
+          group == null ? Map.of() : Map.of(SourceBatch.ORDER_GROUP, group));
+    }
+    return batch.build();
+  }
+
+  private List<String> deferredIds() {
+    return store.deferred("counts", QUEUE, 100).stream().map(DeferredMessage::message).toList();
+  }
+
+  @Test
+  void aBatchWhoseSinkIsDownAnswersItsAppliedMessagesDoneAndTheTickDeliversThem() {
+    sink.down();
+
+    BatchResult result = pipeline.process(messages(1, null, "a", "a", "b"));
+
+    assertTrue(result.succeeded(), "applied and receipted, the messages are done: " + result);
+    assertEquals(List.of(), delivered);
+    assertEquals(List.of("m-1", "m-2", "m-3"), deferredIds(), "in the order they were applied");
+
+    assertThrows(EgressException.class, pipeline::tick, "the tick shows the outage");
+    assertEquals(List.of("m-1", "m-2", "m-3"), deferredIds(), "kept while the sink is down");
+
+    sink.up();
+    TickResult tick = pipeline.tick();
+
+    assertEquals(3, tick.deferredDelivered());
+    assertEquals(List.of("a:1", "a:2", "b:1"), delivered);
+    assertEquals(List.of(), deferredIds());
+
+    // A copy SQS hands over again after the deletion meets the receipts: applied once.
+    delivered.clear();
+    assertTrue(pipeline.process(messages(1, null, "a", "a", "b")).succeeded());
+    assertEquals(List.of("a:1", "a:2", "b:1"), delivered, "the receipts' outputs, again");
+  }
+
+  @Test
+  void anOrderGroupsLaterMessagesOutputsGoOutAfterTheDeferredOnes() {
+    sink.down();
+    assertTrue(pipeline.process(messages(1, "g", "a")).succeeded());
+    assertTrue(pipeline.process(messages(2, "g", "a")).succeeded(), "behind m-1, deferred too");
+    assertEquals(List.of("m-1", "m-2"), deferredIds());
+
+    sink.up();
+    assertTrue(pipeline.process(messages(3, "g", "a")).succeeded());
+
+    assertEquals(List.of("a:1", "a:2", "a:3"), delivered, "the group's order");
+    assertEquals(List.of(), deferredIds(), "the batch delivered the deferred ones first");
+  }
+
+  @Test
+  void receiptsOfDeferredMessagesAreWrittenAgainBeforeTheRetentionEnds() {
+    sink.down();
+    assertTrue(pipeline.process(messages(1, null, "a")).succeeded());
+    long since = store.deferred("counts", QUEUE, 1).get(0).since();
+
+    clock.advance(RETENTION.dividedBy(4));
+    assertThrows(EgressException.class, pipeline::tick);
+    assertEquals(since, store.deferred("counts", QUEUE, 1).get(0).since(), "young: left alone");
+
+    clock.advance(RETENTION.dividedBy(3));
+    assertThrows(EgressException.class, pipeline::tick);
+    assertEquals(
+        clock.millis(),
+        store.deferred("counts", QUEUE, 1).get(0).since(),
+        "past half the retention: its receipt written again, with a new expiry");
+    assertTrue(
+        store.readReceipts("counts", QUEUE, List.of("m-1")).containsKey("m-1"),
+        "the receipt is still there");
+  }
+
+  @Test
+  void deadLettersHandedToThePipelineUnderTheirIdsAreAppliedOnce() throws Exception {
+    // Applied and receipted, then the invocation died on every receive: the queue's redrive
+    // policy moved m-1, applied, to the dead-letter queue.
+    crashAfterReceipts.set(true);
+    assertThrows(RuntimeException.class, () -> pipeline.process(messages(1, null, "a")));
+
+    QueueRecord deadLetter = new QueueRecord("orders-dlq", "m-1", "a", Map.of(), Map.of());
+    BatchOutcome outcome = pipeline.deadLetterConsumer(QUEUE).accept(List.of(deadLetter));
+
+    assertEquals(List.of(), outcome.failedItemIds());
+    assertEquals(
+        List.of("a:1"),
+        delivered.stream().distinct().toList(),
+        "its receipt's output again (same id), not a second count");
+    assertTrue(pipeline.process(messages(2, null, "a")).succeeded());
+    assertEquals("a:2", delivered.get(delivered.size() - 1));
+  }
+}
