@@ -379,8 +379,11 @@ public final class BatchPipeline {
      * How long the receipt of an SQS message (or a DynamoDB stream record) is kept, by which a
      * message handed over again is applied once: one day by default. At least the longest a message
      * can come again after it was applied: the queue's visibility timeout times its receive count
-     * (DynamoDB Streams: its 24 hours' retention). A message redriven from a dead-letter queue
-     * comes under a new message id, so no retention covers it (docs/pipelines.md).
+     * (DynamoDB Streams: its 24 hours' retention), and as long as its dead letters may wait before
+     * {@link BatchPipeline#deadLetterConsumer} reads them. Receipts whose outputs wait for a sink
+     * ({@link DeferredMessage}) are written again before it ends. A message SQS's own redrive sends
+     * back from a dead-letter queue comes under a new message id, so no retention covers it
+     * (docs/pipelines.md).
      */
     public Builder retention(Duration keep) {
       this.retention = atLeast(keep, Duration.ofMinutes(1), "retention");

@@ -13,10 +13,12 @@ import java.util.Set;
  * Lambda's event source mapping for an SQS queue, standard or FIFO: a received message is hidden
  * for the visibility timeout and comes back after it unless deleted, also while its first attempt
  * still runs; the receive count grows, and past maxReceiveCount the redrive policy moves it to the
- * dead-letter queue (from which the simulation redrives it once faults stop, as an operator would);
- * a batch that answers failures has the others deleted (ReportBatchItemFailures). A FIFO queue
- * hands a group's messages over in order, none while an earlier one of its group is in flight; a
- * standard queue in any order, and now and then a message again after it was deleted.
+ * dead-letter queue, under its message id (from which, once faults stop, the operator hands it to
+ * the pipeline as the source queue's, as {@code BatchPipeline.deadLetterConsumer} does: SQS's own
+ * redrive would give it a new id, which no receipt knows); a batch that answers failures has the
+ * others deleted (ReportBatchItemFailures). A FIFO queue hands a group's messages over in order,
+ * none while an earlier one of its group is in flight; a standard queue in any order, and now and
+ * then a message again after it was deleted.
  */
 final class QueueMapping {
   static final long VISIBILITY_MS = 120_000;
@@ -200,8 +202,11 @@ final class QueueMapping {
         + " in flight";
   }
 
-  /** Moves the dead letters back to the queue (a redrive). */
-  int redrive() {
+  /**
+   * Hands the dead letters over again under their ids, as the dead-letter queue's event source
+   * mapping with {@code BatchPipeline.deadLetterConsumer} does.
+   */
+  int recoverDeadLetters() {
     int moved = deadLetters.size();
     for (Message m : deadLetters) {
       m.deleted = false;

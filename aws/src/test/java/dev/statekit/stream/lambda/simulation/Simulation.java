@@ -22,8 +22,9 @@ import java.util.Random;
  * the input, the event source mapping's settings, the order of every step and every fault. Time is
  * a manual clock; invocations that run at the same time take turns the seed picks ({@link Turns}).
  * Faults last a while ({@link Faults}); then the run goes on without them, the given-up records are
- * replayed and the dead letters redriven as the README says to, until the results are complete or a
- * bound on simulated time passes. The invariants are checked at the end ({@link #check}).
+ * replayed and the dead letters handed to the pipeline as the README says to, until the results are
+ * complete or a bound on simulated time passes. The invariants are checked at the end ({@link
+ * #check}).
  */
 public final class Simulation {
   static final long START = 1_767_225_600_000L;
@@ -330,7 +331,7 @@ public final class Simulation {
         tick();
         nextTick += 60_000;
         if (quiet) {
-          sources.redrive();
+          sources.recoverDeadLetters();
           replayGivenUp();
           done = finished(expected);
         }
@@ -340,8 +341,8 @@ public final class Simulation {
       clock.advance(Duration.ofMillis(50 + random.nextInt(3000)));
       if (!quiet && !faults.active() && next == inputs.size() && sources.settled()) {
         quiet = true;
-        trace.add("faults over, input drained: replays and redrives from here");
-        sources.redrive();
+        trace.add("faults over, input drained: replays and dead letters from here");
+        sources.recoverDeadLetters();
       }
     }
     check(expected, done);

@@ -171,11 +171,11 @@ final class Sources {
     return shards.stream().allMatch(ShardMapping::drained) && (queue == null || queue.settled());
   }
 
-  void redrive() {
+  void recoverDeadLetters() {
     if (queue != null) {
-      int moved = queue.redrive();
+      int moved = queue.recoverDeadLetters();
       if (moved > 0) {
-        trace.add("redrive of " + moved + " dead letters");
+        trace.add(moved + " dead letters handed to the dead-letter consumer");
       }
     }
   }
