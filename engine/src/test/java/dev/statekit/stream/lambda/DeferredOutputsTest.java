@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,15 @@ class DeferredOutputsTest {
 
   private final ManualClock clock = new ManualClock(1_000_000);
   private final InMemoryBatchStore store = new InMemoryBatchStore(clock);
+  private final AtomicInteger deferredReads = new AtomicInteger();
+  private final BatchStore counted =
+      new ForwardingBatchStore(store) {
+        @Override
+        public List<DeferredMessage> deferred(String pipeline, String split, int limit) {
+          deferredReads.incrementAndGet();
+          return super.deferred(pipeline, split, limit);
+        }
+      };
   private final List<String> delivered = new ArrayList<>();
   private final AtomicBoolean crashAfterReceipts = new AtomicBoolean();
   private final FlakySink sink =
@@ -60,7 +70,7 @@ class DeferredOutputsTest {
                 Serdes.string())
             .to(EgressOutput.to(to, TypeName.of("test", "counts"), Types.stringType()));
     return BatchPipeline.builder("counts", counts)
-        .store(store)
+        .store(counted)
         .clock(clock)
         .retention(RETENTION)
         .batchTimeout(Duration.ofMinutes(1))
@@ -128,6 +138,39 @@ class DeferredOutputsTest {
 
     assertEquals(List.of("a:1", "a:2", "a:3"), delivered, "the group's order");
     assertEquals(List.of(), deferredIds(), "the batch delivered the deferred ones first");
+  }
+
+  @Test
+  void aDynamoDbStreamMovesOnWhileItsSinkIsDownAndKeepsItsOrder() {
+    String table = "dynamodb:orders";
+    sink.down();
+    SourceBatch.Builder first = SourceBatch.changes(table);
+    first.add("100", 1_000_000, bytes("a"), Map.of(SourceBatch.ORDER_GROUP, table));
+    first.add("101", 1_000_000, bytes("a"), Map.of(SourceBatch.ORDER_GROUP, table));
+    assertTrue(pipeline.process(first.build()).succeeded(), "the shard is not held");
+
+    sink.up();
+    SourceBatch.Builder next = SourceBatch.changes(table);
+    next.add("102", 1_000_000, bytes("a"), Map.of(SourceBatch.ORDER_GROUP, table));
+    assertTrue(pipeline.process(next.build()).succeeded());
+
+    assertEquals(List.of("a:1", "a:2", "a:3"), delivered);
+    assertEquals(List.of(), store.deferred("counts", table, 10));
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The cost: one read more for a batch of order groups, none for a standard queue's. */
+  @Test
+  void onlyABatchOfOrderGroupsReadsTheDeferredMessages() {
+    assertTrue(pipeline.process(messages(1, null, "a", "b")).succeeded());
+    assertEquals(0, deferredReads.get(), "a standard queue promises no order");
+
+    assertTrue(pipeline.process(messages(3, "g", "a", "b")).succeeded());
+    assertEquals(1, deferredReads.get(), "one page, read with the keys");
+    assertEquals(List.of("a:1", "b:1", "a:2", "b:2"), delivered);
   }
 
   @Test
