@@ -83,6 +83,9 @@ public final class Simulation {
   private final Sources sources;
   private int refusals;
 
+  /** Messages whose outputs the tick delivered, where a batch had deferred them. */
+  private int deferredDelivered;
+
   /** Batches refused because a dead invocation's checkpoint landed while they ran. */
   private int lateRefusals;
 
@@ -277,9 +280,18 @@ public final class Simulation {
     try {
       instance.registerSplits(sources.openSplits()); // as KinesisShards lists them on each tick
       var result = instance.tick();
-      if (result.windowsFired() > 0 || !result.idleSplits().isEmpty()) {
-        trace.add("tick: idle " + result.idleSplits() + ", fired " + result.windowsFired());
+      if (result.windowsFired() > 0
+          || !result.idleSplits().isEmpty()
+          || result.deferredDelivered() > 0) {
+        trace.add(
+            "tick: idle "
+                + result.idleSplits()
+                + ", fired "
+                + result.windowsFired()
+                + ", deferred messages delivered "
+                + result.deferredDelivered());
       }
+      deferredDelivered += result.deferredDelivered();
       giveBack(instance, false);
     } catch (RuntimeException e) {
       trace.add("tick failed: " + e.getMessage());
@@ -368,11 +380,16 @@ public final class Simulation {
             + " refusals, "
             + (lateRefusals == 0 ? "" : lateRefusals + " after late checkpoints, ")
             + store.requests
-            + " store requests; "
+            + " store requests, "
+            + deferredDelivered
+            + " deferred messages delivered by the tick; "
             + faults
             + (lateWrites == null ? "" : "; " + lateWrites)
             + "\n"
             + trace;
+    if (Boolean.getBoolean("simulation.debug")) {
+      System.out.println("REPORT " + report.lines().findFirst().orElse(""));
+    }
     return new Outcome(seed, List.copyOf(violations), report);
   }
 
