@@ -1,0 +1,274 @@
+package dev.statekit.stream.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.StateKitException.Reason;
+import dev.statekit.egress.EgressException;
+import dev.statekit.egress.EgressRecord;
+import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.serde.Serdes;
+import dev.statekit.testing.ManualClock;
+import dev.statekit.types.TypeName;
+import dev.statekit.types.Types;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Schedules against the deferred outputs of unordered splits ({@link DeferredMessage}): the order
+ * of a group's deferred outputs, and receipts a deferred entry points to outliving the outage.
+ */
+class DeferredOutputsScheduleTest {
+  private static final String QUEUE = "orders";
+  private static final Duration RETENTION = Duration.ofHours(1);
+
+  private final ManualClock clock = new ManualClock(1_000_000);
+  private final InMemoryBatchStore memory = new InMemoryBatchStore(clock);
+  private final List<String> delivered = new ArrayList<>();
+
+  /** Refuses, when up, any record whose text starts with "big" (too large for the sink). */
+  private final FlakySink sink =
+      new FlakySink(
+          records -> {
+            for (EgressRecord record : records) {
+              if (record.textOrBase64().startsWith("big")) {
+                throw EgressException.refusing(record.id(), "the record is too large");
+              }
+            }
+            synchronized (delivered) {
+              records.stream().map(EgressRecord::textOrBase64).forEach(delivered::add);
+            }
+          });
+
+  /** Messages "key": per key a running count, one output "key:count" per message. */
+  private BatchPipeline pipeline(BatchStore store, ManualClock at) {
+    Pipeline counts =
+        Pipeline.from(BatchSource.records())
+            .map(bytes -> new String(bytes, StandardCharsets.UTF_8) + ":1")
+            .keyBy(value -> value.split(":")[0])
+            .reduce(
+                (a, b) ->
+                    a.split(":")[0]
+                        + ":"
+                        + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
+                Serdes.string())
+            .to(EgressOutput.to(sink, TypeName.of("test", "counts"), Types.stringType()));
+    return BatchPipeline.builder("counts", counts)
+        .store(store)
+        .clock(at)
+        .retention(RETENTION)
+        .batchTimeout(Duration.ofMinutes(1))
+        .build();
+  }
+
+  /** A batch of messages "m-<first>"..., one per key given, in FIFO group {@code group} or none. */
+  private static SourceBatch messages(int first, String group, String... keys) {
+    SourceBatch.Builder batch = SourceBatch.unordered(QUEUE);
+    for (int i = 0; i < keys.length; i++) {
+      batch.add(
+          "m-" + (first + i),
+          1_000_000,
+          keys[i].getBytes(StandardCharsets.UTF_8),
+          group == null ? Map.of() : Map.of(SourceBatch.ORDER_GROUP, group));
+    }
+    return batch.build();
+  }
+
+  /** Drops the receipts past their expiry, as DynamoDB's TTL does some time after it. */
+  private void expireReceipts() {
+    Map<String, byte[]> filler = new HashMap<>();
+    for (int i = 0; i <= 10_000; i++) {
+      filler.put("filler-" + i, new byte[0]);
+    }
+    // The in-memory store sweeps expired receipts every 10,000 receipt writes.
+    memory.writeReceipts("other", "other", filler, 1);
+  }
+
+  private List<String> deferredIds() {
+    return memory.deferred("counts", QUEUE, 1_000).stream().map(DeferredMessage::message).toList();
+  }
+
+  @Test
+  void aGroupsLaterBatchDeferredInTheSameMillisecondGoesOutAfterTheEarlierOnes() {
+    BatchPipeline pipeline = pipeline(memory, clock);
+    sink.down();
+    assertTrue(pipeline.process(messages(1, "g", "a", "a")).succeeded());
+    assertTrue(pipeline.process(messages(3, "g", "a")).succeeded(), "behind m-1 and m-2");
+
+    sink.up();
+    pipeline.tick();
+
+    assertEquals(
+        List.of("a:1", "a:2", "a:3"),
+        delivered,
+        "the group's order; the entries sort by (time, place in the batch, id), so m-3, first in"
+            + " its batch, sorts between m-1 and m-2 deferred by a batch in the same millisecond");
+  }
+
+  /** A DynamoDB stream's changes of item "a", from sequence number {@code first} on. */
+  private static SourceBatch changes(long first, int count) {
+    SourceBatch.Builder batch = SourceBatch.changes("dynamodb:items");
+    for (int i = 0; i < count; i++) {
+      batch.add(
+          Long.toString(first + i),
+          1_000_000,
+          "a".getBytes(StandardCharsets.UTF_8),
+          Map.of(SourceBatch.ORDER_GROUP, "dynamodb:items"));
+    }
+    return batch.build();
+  }
+
+  @Test
+  void aStreamsLaterChangesDeferredInTheSameMillisecondGoOutAfterTheEarlierOnes() {
+    BatchPipeline pipeline = pipeline(memory, clock);
+    sink.down();
+    assertTrue(pipeline.process(changes(100, 2)).succeeded());
+    assertTrue(pipeline.process(changes(102, 1)).succeeded(), "behind 100 and 101");
+
+    sink.up();
+    pipeline.tick();
+
+    assertEquals(List.of("a:1", "a:2", "a:3"), delivered, "the item's changes in their order");
+  }
+
+  @Test
+  void aGroupsLaterBatchOnAnEnvironmentWhoseClockIsBehindGoesOutAfterTheEarlierOne() {
+    // Two execution environments, the second's clock 5 ms behind the first's.
+    ManualClock behind = new ManualClock(1_000_000);
+    ManualClock ahead = new ManualClock(1_000_005);
+    BatchPipeline first = pipeline(memory, ahead);
+    BatchPipeline second = pipeline(memory, behind);
+    sink.down();
+    assertTrue(first.process(messages(1, "g", "a")).succeeded());
+    assertTrue(second.process(messages(2, "g", "a")).succeeded(), "behind m-1, deferred too");
+
+    sink.up();
+    first.tick();
+    assertEquals(
+        List.of("a:1", "a:2"),
+        delivered,
+        "the group's order; the entries sort by the clock of the environment that deferred them");
+  }
+
+  @Test
+  void deferredMessagesPastTheFirstPageKeepTheirReceiptsThroughALongOutage() {
+    BatchPipeline pipeline = pipeline(memory, clock);
+    String[] keys = new String[101];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = "k" + i;
+    }
+    sink.down();
+    assertTrue(pipeline.process(messages(1, null, keys)).succeeded());
+    assertEquals(101, deferredIds().size());
+
+    // The sink stays down for longer than the retention; the tick runs all along.
+    for (int i = 0; i < 6; i++) {
+      clock.advance(RETENTION.dividedBy(4));
+      assertThrows(EgressException.class, pipeline::tick);
+    }
+    expireReceipts();
+
+    sink.up();
+    pipeline.tick();
+    assertEquals(List.of(), deferredIds());
+    assertTrue(
+        delivered.contains("k100:1"),
+        "the 101st deferred message's output, its receipt never written again; delivered "
+            + delivered.size());
+  }
+
+  @Test
+  void aCopyOfAMessageReceiptedEarlierKeepsItsReceiptUntilItsOutputsAreDelivered() {
+    AtomicBoolean storeFails = new AtomicBoolean(true);
+    BatchStore store =
+        new ForwardingBatchStore(memory) {
+          @Override
+          public void putDeferred(String pipeline, String split, List<DeferredMessage> messages) {
+            if (storeFails.getAndSet(false)) {
+              throw new dev.statekit.stream.state.StateStoreException(
+                  Reason.UNAVAILABLE, "throttled", null);
+            }
+            super.putDeferred(pipeline, split, messages);
+          }
+        };
+    BatchPipeline pipeline = pipeline(store, clock);
+    sink.down();
+    // Applied and receipted at t0; the deferral's write fails, so the message goes back.
+    assertThrows(RuntimeException.class, () -> pipeline.process(messages(1, null, "a")));
+
+    // SQS hands it over again late in the retention (its visibility timeout times its receive
+    // count, which the retention is to outlast): the copy finds the receipt and defers it.
+    clock.advance(RETENTION.multipliedBy(9).dividedBy(10));
+    assertTrue(pipeline.process(messages(1, null, "a")).succeeded());
+    assertEquals(List.of("m-1"), deferredIds());
+
+    // The tick runs every minute while the sink is down.
+    for (int i = 0; i < 4; i++) {
+      clock.advance(RETENTION.dividedBy(10));
+      assertThrows(EgressException.class, pipeline::tick);
+    }
+    expireReceipts();
+
+    sink.up();
+    pipeline.tick();
+    assertEquals(
+        List.of("a:1"),
+        delivered,
+        "its receipt, written at t0, expired at t0 + retention: the entry's 'since' is when the"
+            + " copy deferred it, so the tick did not write it again in time");
+  }
+
+  @Test
+  void aDeferredOutputTheSinkRefusesDoesNotHoldTheOthersForever() {
+    BatchPipeline pipeline = pipeline(memory, clock);
+    sink.down();
+    assertTrue(pipeline.process(messages(1, null, "big")).succeeded());
+    assertTrue(pipeline.process(messages(2, null, "a")).succeeded());
+    assertEquals(List.of("m-1", "m-2"), deferredIds());
+
+    sink.up();
+    for (int i = 0; i < 3; i++) {
+      clock.advance(Duration.ofMinutes(1));
+      try {
+        pipeline.tick();
+      } catch (EgressException e) {
+        // The refusal of big:1 is visible; what matters is that a:1 goes out.
+      }
+    }
+    assertTrue(
+        delivered.contains("a:1"),
+        "m-2's output, with the sink up: deferred behind m-1, whose output the sink refuses on"
+            + " every try; deferred: "
+            + deferredIds());
+  }
+
+  @Test
+  void aFifoBatchOfAnotherGroupIsNotFailedByARefusedDeferredOutput() {
+    BatchPipeline pipeline = pipeline(memory, clock);
+    sink.down();
+    assertTrue(pipeline.process(messages(1, "g", "big")).succeeded());
+
+    sink.up();
+    // Group h has nothing to do with m-1 of group g.
+    BatchResult result = assertDoesNotThrowResult(() -> pipeline.process(messages(2, "h", "b")));
+    assertTrue(result.succeeded(), result.toString());
+    assertTrue(delivered.contains("b:1"), delivered.toString());
+  }
+
+  private static BatchResult assertDoesNotThrowResult(
+      java.util.function.Supplier<BatchResult> run) {
+    try {
+      return run.get();
+    } catch (RuntimeException e) {
+      throw new AssertionError(
+          "a batch of group h failed for group g's deferred output: " + e.getMessage(), e);
+    }
+  }
+}
