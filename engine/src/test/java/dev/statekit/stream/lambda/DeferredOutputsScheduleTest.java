@@ -32,6 +32,7 @@ class DeferredOutputsScheduleTest {
   private final ManualClock clock = new ManualClock(1_000_000);
   private final InMemoryBatchStore memory = new InMemoryBatchStore(clock);
   private final List<String> delivered = new ArrayList<>();
+  private final AtomicBoolean crashAfterReceipts = new AtomicBoolean();
 
   /** Refuses, when up, any record whose text starts with "big" (too large for the sink). */
   private final FlakySink sink =
@@ -65,6 +66,12 @@ class DeferredOutputsScheduleTest {
         .clock(at)
         .retention(RETENTION)
         .batchTimeout(Duration.ofMinutes(1))
+        .faultHook(
+            (step, detail) -> {
+              if (step == BatchFaultHook.Step.DELIVERED && crashAfterReceipts.get()) {
+                throw new IllegalStateException("the invocation dies after its receipts");
+              }
+            })
         .build();
   }
 
@@ -270,5 +277,32 @@ class DeferredOutputsScheduleTest {
       throw new AssertionError(
           "a batch of group h failed for group g's deferred output: " + e.getMessage(), e);
     }
+  }
+
+  @Test
+  void aDeadLetterHandedToThePipelineAfterTheRetentionIsNotAppliedAgain() throws Exception {
+    BatchPipeline pipeline = pipeline(memory, clock);
+    // Applied and receipted, then the invocation died on every receive: the redrive policy moved
+    // m-1, applied, to the dead-letter queue.
+    crashAfterReceipts.set(true);
+    assertThrows(RuntimeException.class, () -> pipeline.process(messages(1, null, "a")));
+    crashAfterReceipts.set(false);
+    // The key's next message finds m-1's receipt and drops its pending entry.
+    assertTrue(pipeline.process(messages(2, null, "a")).succeeded());
+    assertEquals(List.of("a:1", "a:2"), delivered);
+
+    // The dead-letter queue's mapping is enabled once the cause is fixed, two retentions later
+    // (a dead-letter queue keeps messages up to 14 days; the retention is a day by default).
+    clock.advance(RETENTION.multipliedBy(2));
+    expireReceipts();
+    dev.statekit.event.QueueRecord deadLetter =
+        new dev.statekit.event.QueueRecord("orders-dlq", "m-1", "a", Map.of(), Map.of());
+    pipeline.deadLetterConsumer(QUEUE).accept(List.of(deadLetter));
+
+    assertEquals(
+        List.of("a:1", "a:2"),
+        delivered.stream().distinct().toList(),
+        "deadLetterConsumer promises each dead letter applied once; past the retention m-1 is"
+            + " counted a second time");
   }
 }
