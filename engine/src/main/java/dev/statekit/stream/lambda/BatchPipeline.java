@@ -282,11 +282,13 @@ public final class BatchPipeline {
    * sourceQueue} as messages of that queue, under their message ids (see {@link
    * SourceBatches#deadLetters}): each is applied once, whether or not a receive of it from the
    * source queue applied it before (its outputs are delivered again from its receipt, or it is
-   * applied to the keys that had not applied it). Register it with {@code EntryPoint.Builder#queue}
-   * for the dead-letter queue, on an event source mapping left disabled until the cause is fixed.
-   * SQS's own redrive ({@code StartMessageMoveTask}) gives each message a new id, which no receipt
-   * knows: a message that was applied before it reached the dead-letter queue (its invocations died
-   * after applying it on every receive) would be applied again.
+   * applied to the keys that had not applied it), as long as it comes within the pipeline's {@link
+   * Builder#retention}, which is how long receipts are kept: give the retention the time dead
+   * letters may wait. Register it with {@code EntryPoint.Builder#queue} for the dead-letter queue,
+   * on an event source mapping left disabled until the cause is fixed. SQS's own redrive ({@code
+   * StartMessageMoveTask}) gives each message a new id, which no receipt knows: a message that was
+   * applied before it reached the dead-letter queue (its invocations died after applying it on
+   * every receive) would be applied again.
    *
    * @param sourceQueue the source queue's name (the last part of its ARN)
    */

@@ -157,6 +157,9 @@ public interface BatchStore {
    */
   List<DeferredMessage> deferred(String pipeline, String split, int limit);
 
+  /** The last deferred message of {@code split} in {@code order}, or null, strongly consistent. */
+  DeferredMessage lastDeferred(String pipeline, String split);
+
   /** Deletes deferred messages of {@code split} by {@code order}; absent ones are ignored. */
   void deleteDeferred(String pipeline, String split, Collection<String> orders);
 

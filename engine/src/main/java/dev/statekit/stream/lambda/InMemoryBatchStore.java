@@ -207,6 +207,12 @@ public final class InMemoryBatchStore implements BatchStore {
   }
 
   @Override
+  public synchronized DeferredMessage lastDeferred(String pipeline, String split) {
+    TreeMap<String, DeferredMessage> stored = deferred.get(pipeline + "\n" + split);
+    return stored == null || stored.isEmpty() ? null : stored.lastEntry().getValue();
+  }
+
+  @Override
   public synchronized void deleteDeferred(
       String pipeline, String split, Collection<String> orders) {
     TreeMap<String, DeferredMessage> stored = deferred.get(pipeline + "\n" + split);

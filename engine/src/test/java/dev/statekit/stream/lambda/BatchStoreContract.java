@@ -300,9 +300,11 @@ abstract class BatchStoreContract {
     assertEquals(written.subList(0, 7), store.deferred(pipeline, "q", 7));
     assertEquals("x", store.deferred(pipeline, "other", 10).get(0).message());
 
-    DeferredMessage renewed = new DeferredMessage(written.get(0).order(), "m-29", 9_999);
-    store.putDeferred(pipeline, "q", List.of(renewed));
-    assertEquals(renewed, store.deferred(pipeline, "q", 1).get(0), "replaced by its order");
+    assertEquals(written.get(29), store.lastDeferred(pipeline, "q"));
+    assertNull(store.lastDeferred(pipeline, "none"));
+    DeferredMessage replaced = new DeferredMessage(written.get(0).order(), "m-again");
+    store.putDeferred(pipeline, "q", List.of(replaced));
+    assertEquals(replaced, store.deferred(pipeline, "q", 1).get(0), "replaced by its order");
 
     List<String> orders = new ArrayList<>();
     written.subList(0, 26).forEach(m -> orders.add(m.order()));

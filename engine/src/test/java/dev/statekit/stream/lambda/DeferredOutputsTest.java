@@ -174,27 +174,6 @@ class DeferredOutputsTest {
   }
 
   @Test
-  void receiptsOfDeferredMessagesAreWrittenAgainBeforeTheRetentionEnds() {
-    sink.down();
-    assertTrue(pipeline.process(messages(1, null, "a")).succeeded());
-    long since = store.deferred("counts", QUEUE, 1).get(0).since();
-
-    clock.advance(RETENTION.dividedBy(4));
-    assertThrows(EgressException.class, pipeline::tick);
-    assertEquals(since, store.deferred("counts", QUEUE, 1).get(0).since(), "young: left alone");
-
-    clock.advance(RETENTION.dividedBy(3));
-    assertThrows(EgressException.class, pipeline::tick);
-    assertEquals(
-        clock.millis(),
-        store.deferred("counts", QUEUE, 1).get(0).since(),
-        "past half the retention: its receipt written again, with a new expiry");
-    assertTrue(
-        store.readReceipts("counts", QUEUE, List.of("m-1")).containsKey("m-1"),
-        "the receipt is still there");
-  }
-
-  @Test
   void deadLettersHandedToThePipelineUnderTheirIdsAreAppliedOnce() throws Exception {
     // Applied and receipted, then the invocation died on every receive: the queue's redrive
     // policy moved m-1, applied, to the dead-letter queue.

@@ -92,6 +92,12 @@ abstract class ForwardingBatchStore implements BatchStore {
   }
 
   @Override
+  public DeferredMessage lastDeferred(String pipeline, String split) {
+    before();
+    return delegate.lastDeferred(pipeline, split);
+  }
+
+  @Override
   public void deleteDeferred(String pipeline, String split, Collection<String> orders) {
     before();
     delegate.deleteDeferred(pipeline, split, orders);

@@ -54,7 +54,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *   <li>a message's receipt (unordered splits): {@code pk = pipe#<pipeline>#rcpt#<split>#<message
  *       id>}, {@code sk = done}, {@code o} its outputs (binary), {@code expires_at};
  *   <li>a message whose outputs wait for the tick ({@link DeferredMessage}): {@code pk =
- *       pipe#<pipeline>#dfr#<split>}, {@code sk = <order>}, {@code m} its id, {@code since}.
+ *       pipe#<pipeline>#dfr#<split>}, {@code sk = <order>}, {@code m} its id.
  * </ul>
  *
  * Keys are read with BatchGetItem (100 a request, strongly consistent) and written with
@@ -475,7 +475,6 @@ public final class DynamoDbBatchStore implements BatchStore {
       Map<String, AttributeValue> item =
           new HashMap<>(itemKey(deferredKey(pipeline, split), message.order()));
       item.put("m", AttributeValue.fromS(message.message()));
-      item.put("since", Items.number(message.since()));
       requests.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
     }
     batches.write(requests);
@@ -485,11 +484,30 @@ public final class DynamoDbBatchStore implements BatchStore {
   public List<DeferredMessage> deferred(String pipeline, String split, int limit) {
     List<DeferredMessage> found = new ArrayList<>();
     for (Map<String, AttributeValue> item : query(deferredKey(pipeline, split), null, limit)) {
-      found.add(
-          new DeferredMessage(
-              item.get(SK).s(), Items.string(item.get("m")), Items.number(item.get("since"))));
+      found.add(new DeferredMessage(item.get(SK).s(), Items.string(item.get("m"))));
     }
     return found;
+  }
+
+  @Override
+  public DeferredMessage lastDeferred(String pipeline, String split) {
+    QueryResponse page =
+        batches.call(
+            "reading the last deferred message",
+            () ->
+                dynamoDb.query(
+                    b ->
+                        b.tableName(table)
+                            .consistentRead(true)
+                            .scanIndexForward(false)
+                            .limit(1)
+                            .keyConditionExpression("pk = :p")
+                            .expressionAttributeValues(
+                                Map.of(":p", AttributeValue.fromS(deferredKey(pipeline, split))))));
+    return page.items().isEmpty()
+        ? null
+        : new DeferredMessage(
+            page.items().get(0).get(SK).s(), Items.string(page.items().get(0).get("m")));
   }
 
   @Override

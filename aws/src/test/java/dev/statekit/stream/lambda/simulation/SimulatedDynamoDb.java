@@ -318,6 +318,12 @@ final class SimulatedDynamoDb implements BatchStore {
   }
 
   @Override
+  public DeferredMessage lastDeferred(String pipeline, String split) {
+    enter("Query of the last deferred message");
+    return data.lastDeferred(pipeline, split);
+  }
+
+  @Override
   public void deleteDeferred(String pipeline, String split, Collection<String> orders) {
     batchWrite(
         "deleting deferred messages",

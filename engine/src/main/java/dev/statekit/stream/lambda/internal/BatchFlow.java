@@ -342,7 +342,7 @@ final class BatchFlow {
     engine.reached(Step.DELIVERY, split);
     engine.together(deliver);
     if (behind || !sinkFailures.isEmpty()) {
-      defer(deferrals, written, receipts, applied, sinkFailures);
+      defer(deferrals, behind, written, receipts, applied, sinkFailures);
     }
     engine.reached(Step.DELIVERED, split);
     if (batch.ordered()) {
@@ -377,9 +377,7 @@ final class BatchFlow {
     try {
       return deferrals.drain(first, () -> false).empty();
     } catch (EgressException e) {
-      if (e.refusedRecordId().isPresent()) {
-        throw e;
-      }
+      // Refused too: a record the sink refuses holds the split's later outputs, not the batch.
       return false;
     }
   }
@@ -409,28 +407,29 @@ final class BatchFlow {
    */
   private void defer(
       DeferredDeliveries deferrals,
+      boolean behind,
       Map<String, byte[]> written,
       Map<String, byte[]> receipts,
       BatchRecords applied,
       List<EgressException> sinkFailures) {
     Set<String> failed = new HashSet<>(applied.failedOffsets);
-    List<String> ids = new ArrayList<>();
+    Map<String, byte[]> receipted = new LinkedHashMap<>();
     for (dev.statekit.stream.Record<byte[]> record : batch.records()) {
       String id = record.position().offset();
-      boolean receipted =
-          written.containsKey(id) || receiptedMeanwhile.contains(id) || receipts.containsKey(id);
-      if (receipted && !failed.contains(id) && !ids.contains(id)) {
-        ids.add(id);
+      // Written by this batch, found when it started, or written meanwhile by a copy of it.
+      byte[] receipt = written.containsKey(id) ? written.get(id) : receipts.get(id);
+      if (receipt != null && !failed.contains(id)) {
+        receipted.putIfAbsent(id, receipt);
       }
     }
     EgressException why = sinkFailures.isEmpty() ? null : sinkFailures.get(0);
-    if (ids.isEmpty()) {
+    if (receipted.isEmpty()) {
       if (why != null) {
         throw why;
       }
       return;
     }
-    deferrals.defer(ids, why);
+    deferrals.defer(receipted, behind, why);
   }
 
   private BatchContext context(

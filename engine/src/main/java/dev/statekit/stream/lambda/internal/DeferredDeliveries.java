@@ -35,18 +35,29 @@ final class DeferredDeliveries {
     return engine.store().deferred(engine.name, split, PAGE);
   }
 
-  /** Records messages {@code ids}, in the order their outputs must go out, as deferred now. */
-  void defer(List<String> ids, EgressException why) {
-    List<DeferredMessage> entries = new ArrayList<>(ids.size());
-    for (int i = 0; i < ids.size(); i++) {
-      entries.add(DeferredMessage.of(now, i, ids.get(i)));
+  /**
+   * Records messages as deferred now, in the order of {@code receipts} (their receipts by id), and
+   * keeps their receipts without an expiry until the tick delivers them: an outage may outlast the
+   * retention.
+   *
+   * @param behind whether they wait behind deferred messages of their order groups: then they go
+   *     after the split's last entry, whichever invocation's clock wrote it
+   * @param why the sink's failure, or null if they only wait behind others
+   */
+  void defer(Map<String, byte[]> receipts, boolean behind, EgressException why) {
+    DeferredMessage last = behind ? engine.store().lastDeferred(engine.name, split) : null;
+    List<DeferredMessage> entries = new ArrayList<>(receipts.size());
+    for (String id : receipts.keySet()) {
+      entries.add(DeferredMessage.after(last, now, entries.size(), id));
     }
+    // The entries first: receipts left without an expiry by a crash in between would stay forever.
     engine.store().putDeferred(engine.name, split, entries);
+    engine.store().writeReceipts(engine.name, split, receipts, 0);
     LOG.warn(
         "Pipeline "
             + engine.name
             + ": the outputs of "
-            + ids.size()
+            + entries.size()
             + " applied messages of "
             + split
             + " wait in their receipts for the tick"
@@ -57,11 +68,11 @@ final class DeferredDeliveries {
 
   /**
    * Delivers the split's deferred messages page by page, in order, from {@code page} (the first,
-   * read already), deleting each page once its outputs went out, while {@code more} says go on.
+   * read already), while {@code more} says go on; then gives each page's receipts the retention's
+   * expiry again and deletes its entries.
    *
    * @return how many messages' outputs went out, and whether none is left
-   * @throws EgressException if a sink did not take a page's outputs: they stay deferred, their
-   *     receipts written again, with a new expiry, once half the retention has passed
+   * @throws EgressException if a sink did not take a page's outputs, which stay deferred
    */
   Drained drain(List<DeferredMessage> page, BooleanSupplier more) {
     int delivered = 0;
@@ -73,8 +84,7 @@ final class DeferredDeliveries {
       for (DeferredMessage message : page) {
         byte[] receipt = receipts.get(message.message());
         if (receipt == null) {
-          // Written before the entry, and kept alive by the refresh below: only a store that
-          // lost it, or a retention shorter than the time between ticks, gets here.
+          // Kept without an expiry while deferred: only a store that lost it gets here.
           LOG.error(
               "Pipeline "
                   + engine.name
@@ -89,12 +99,13 @@ final class DeferredDeliveries {
         StoredOutput.routedAll(Receipts.decode(receipt), engine.shape.routes(), engine.name)
             .forEach(routed -> deliveries.add(routed.route(), routed.record()));
       }
-      try {
-        engine.together(deliveries.calls());
-      } catch (EgressException e) {
-        refresh(page, receipts);
-        throw e;
-      }
+      engine.together(deliveries.calls());
+      // The expiry before the entries go: a crash in between delivers the page again, later.
+      Map<String, byte[]> kept = new HashMap<>(receipts);
+      engine
+          .store()
+          .writeReceipts(
+              engine.name, split, kept, (now + engine.settings.retentionMs()) / 1000 + 1);
       List<String> orders = new ArrayList<>(page.size());
       page.forEach(m -> orders.add(m.order()));
       engine.store().deleteDeferred(engine.name, split, orders);
@@ -112,22 +123,4 @@ final class DeferredDeliveries {
 
   /** What {@link #drain} did. */
   record Drained(int delivered, boolean empty) {}
-
-  /** Writes again, with a new expiry, the receipts of entries deferred half a retention ago. */
-  private void refresh(List<DeferredMessage> page, Map<String, byte[]> receipts) {
-    long retention = engine.settings.retentionMs();
-    Map<String, byte[]> old = new HashMap<>();
-    List<DeferredMessage> renewed = new ArrayList<>();
-    for (DeferredMessage message : page) {
-      byte[] receipt = receipts.get(message.message());
-      if (receipt != null && now - message.since() >= retention / 2) {
-        old.put(message.message(), receipt);
-        renewed.add(new DeferredMessage(message.order(), message.message(), now));
-      }
-    }
-    if (!old.isEmpty()) {
-      engine.store().writeReceipts(engine.name, split, old, (now + retention) / 1000 + 1);
-      engine.store().putDeferred(engine.name, split, renewed);
-    }
-  }
 }

@@ -79,6 +79,14 @@ final class TickFlow {
       }
     }
     engine.together(writes);
+    // Before the firing, whose own deliveries may fail: a sink that takes nothing fails both.
+    int deferred = 0;
+    EgressException deferredFailure = null;
+    try {
+      deferred = deliverDeferred(splits);
+    } catch (EgressException e) {
+      deferredFailure = e;
+    }
 
     Progress progress = new Progress(splits, now, timeout);
     long watermark = progress.pipelineWatermark(null, Long.MIN_VALUE);
@@ -102,7 +110,10 @@ final class TickFlow {
       fired += fire(progress, index, firedThrough);
       firedThrough = index.through;
     }
-    return new TickResult(idle, fired, watermark, deliverDeferred(splits));
+    if (deferredFailure != null) {
+      throw deferredFailure;
+    }
+    return new TickResult(idle, fired, watermark, deferred);
   }
 
   /**
@@ -126,6 +137,17 @@ final class TickFlow {
       try {
         delivered += deferrals.drain(page, more).delivered();
       } catch (EgressException e) {
+        LOG.warn(
+            "Pipeline "
+                + engine.name
+                + ": the deferred outputs of "
+                + split.split()
+                + " still wait, and the split's later ones behind them: "
+                + e.getMessage()
+                + (e.refusedRecordId().isPresent()
+                    ? " (a record the sink refuses for what it holds: give the pipeline a place"
+                        + " for such records, BatchPipeline.builder(...).refusedOutputsTo(sink))"
+                    : ""));
         failure = failure == null ? e : failure;
       }
     }
