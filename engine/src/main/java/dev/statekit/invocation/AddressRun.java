@@ -54,22 +54,33 @@ public final class AddressRun {
    * @throws IncompatibleStateException if the value's type is not the declared one
    */
   public boolean offer(String stateName, TypedValue value) {
-    for (StateCell cell : cells) {
-      if (cell.spec.name().equals(stateName)) {
-        if (cell.provided) {
-          return true;
-        }
-        if (value != null && !cell.typeName.equals(value.typeName())) {
-          throw new IncompatibleStateException(
-              self.type(), stateName, cell.typeName, value.typeName());
-        }
-        cell.provided = true;
-        cell.offered(value == null ? null : value.value());
-        cell.object = null;
+    for (int i = 0; i < cells.length; i++) {
+      if (cells[i].spec.name().equals(stateName)) {
+        offer(i, value);
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Offers the persisted value of the {@code index}th declared value ({@link #declaredName}), as
+   * {@link #offer(String, TypedValue)} does by name.
+   *
+   * @throws IncompatibleStateException if the value's type is not the declared one
+   */
+  public void offer(int index, TypedValue value) {
+    StateCell cell = cells[index];
+    if (cell.provided) {
+      return;
+    }
+    if (value != null && !cell.typeName.equals(value.typeName())) {
+      throw new IncompatibleStateException(
+          self.type(), cell.spec.name(), cell.typeName, value.typeName());
+    }
+    cell.provided = true;
+    cell.offered(value == null ? null : value.value());
+    cell.object = null;
   }
 
   /** How many values the function declares: see {@link #declaredName}. */
@@ -96,6 +107,11 @@ public final class AddressRun {
       }
     }
     return false;
+  }
+
+  /** Whether {@link #offer(int, TypedValue)} would take a value for the {@code index}th one. */
+  public boolean awaits(int index) {
+    return !cells[index].provided;
   }
 
   /** The declared values that were not offered, in declaration order; empty when complete. */

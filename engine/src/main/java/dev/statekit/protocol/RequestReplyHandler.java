@@ -148,20 +148,57 @@ public final class RequestReplyHandler {
    * Offers the run the request's states it awaits. A state's name is compared in place with the
    * names the function declares, never decoded (a forged request may name millions of states), and
    * only a value the run takes is copied out of the request: one of a state it does not declare, or
-   * of one named again, would be dropped.
+   * of one named again, would be dropped. Past a few declared values, each state's name is hashed
+   * once and compared only with the declared names of its hash: comparing it with every declared
+   * name made a forged request's CPU grow with the states times the declared values.
    */
   private static void offerStates(ToFunctionReader request, AddressRun run) {
     int declared = run.declaredCount();
-    for (int i = 0; i < request.stateCount; i++) {
-      for (int d = 0; d < declared; d++) {
-        String name = run.declaredName(d);
-        if (request.stateNamed(i, name)) {
-          if (run.awaits(name)) {
-            run.offer(name, request.stateValue(i));
+    if (declared <= FEW_DECLARED) {
+      for (int i = 0; i < request.stateCount; i++) {
+        for (int d = 0; d < declared; d++) {
+          if (request.stateNamed(i, run.declaredName(d))) {
+            offer(request, i, run, d);
+            break;
           }
+        }
+      }
+      return;
+    }
+    int mask = Integer.highestOneBit(2 * declared - 1) * 2 - 1;
+    int[] slots = new int[mask + 1];
+    int[] hashes = new int[declared];
+    for (int d = 0; d < declared; d++) {
+      hashes[d] = ToFunctionReader.nameHash(run.declaredName(d));
+      int slot = spread(hashes[d]) & mask;
+      while (slots[slot] != 0) {
+        slot = (slot + 1) & mask;
+      }
+      slots[slot] = d + 1;
+    }
+    for (int i = 0; i < request.stateCount; i++) {
+      int hash = request.stateNameHash(i);
+      for (int slot = spread(hash) & mask; slots[slot] != 0; slot = (slot + 1) & mask) {
+        int d = slots[slot] - 1;
+        if (hashes[d] == hash && request.stateNamed(i, run.declaredName(d))) {
+          offer(request, i, run, d);
           break;
         }
       }
+    }
+  }
+
+  /** Declared values up to which each state's name is compared with each declared name. */
+  private static final int FEW_DECLARED = 4;
+
+  private static int spread(int hash) {
+    return hash ^ (hash >>> 16);
+  }
+
+  /** Offers state {@code i} of the request as declared value {@code d}, if the run awaits it. */
+  private static void offer(ToFunctionReader request, int i, AddressRun run, int d) {
+    if (run.awaits(d)) {
+      run.offer(d, request.stateValue(i));
     }
   }
 

@@ -219,6 +219,28 @@ final class ToFunctionReader {
     return length == count;
   }
 
+  /** The hash {@link #nameHash} gives state {@code index}'s name, computed from its bytes. */
+  int stateNameHash(int index) {
+    int start = stateNameStart(index);
+    int hash = 0;
+    for (int k = start; k < pos; k++) {
+      hash = 31 * hash + (in[k] & 0xff);
+    }
+    return hash;
+  }
+
+  /**
+   * A hash of an ASCII name (as every declared state name is) that {@link #stateNameHash} gives the
+   * same name in a request: each character is its one byte in UTF-8.
+   */
+  static int nameHash(String asciiName) {
+    int hash = 0;
+    for (int k = 0; k < asciiName.length(); k++) {
+      hash = 31 * hash + asciiName.charAt(k);
+    }
+    return hash;
+  }
+
   /** Where state {@code index}'s name starts; {@code pos} is then where it ends. */
   private int stateNameStart(int index) {
     pos = stateNamePositions[index];
