@@ -1,0 +1,221 @@
+package dev.statekit.stream.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.egress.EgressRecord;
+import dev.statekit.stream.DeadLetter;
+import dev.statekit.stream.FailurePolicy;
+import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.serde.Serdes;
+import dev.statekit.testing.ManualClock;
+import dev.statekit.types.Type;
+import dev.statekit.types.TypeName;
+import dev.statekit.types.Types;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Second review of the deferred outputs ({@link DeferredMessage}): a tick that runs between a
+ * batch's two deferral writes, a batch that drains the last full page, and a batch whose only
+ * failed delivery is a dead letter's.
+ */
+class DeferredOutputsRaceTest {
+  private static final String QUEUE = "orders";
+  private static final Duration RETENTION = Duration.ofHours(1);
+
+  private final ManualClock clock = new ManualClock(1_000_000);
+  private final InMemoryBatchStore memory = new InMemoryBatchStore(clock);
+  private final List<String> delivered = new ArrayList<>();
+  private final FlakySink sink =
+      new FlakySink(
+          records -> {
+            synchronized (delivered) {
+              records.stream().map(EgressRecord::textOrBase64).forEach(delivered::add);
+            }
+          });
+
+  /** Messages "key": per key a running count, one output "key:count" per message. */
+  private BatchPipeline pipeline(BatchStore store) {
+    Pipeline counts =
+        Pipeline.from(BatchSource.records())
+            .map(bytes -> new String(bytes, StandardCharsets.UTF_8) + ":1")
+            .keyBy(value -> value.split(":")[0])
+            .reduce(
+                (a, b) ->
+                    a.split(":")[0]
+                        + ":"
+                        + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
+                Serdes.string())
+            .to(EgressOutput.to(sink, TypeName.of("test", "counts"), Types.stringType()));
+    return builder(counts, store).build();
+  }
+
+  private BatchPipeline.Builder builder(Pipeline plan, BatchStore store) {
+    return BatchPipeline.builder("counts", plan)
+        .store(store)
+        .clock(clock)
+        .retention(RETENTION)
+        .batchTimeout(Duration.ofMinutes(1));
+  }
+
+  /** A batch of messages "m-<first>"..., one per key given, in FIFO group {@code group} or none. */
+  private static SourceBatch messages(int first, String group, String... keys) {
+    SourceBatch.Builder batch = SourceBatch.unordered(QUEUE);
+    for (int i = 0; i < keys.length; i++) {
+      batch.add(
+          "m-" + (first + i),
+          1_000_000,
+          keys[i].getBytes(StandardCharsets.UTF_8),
+          group == null ? Map.of() : Map.of(SourceBatch.ORDER_GROUP, group));
+    }
+    return batch.build();
+  }
+
+  /** Drops the receipts past their expiry, as DynamoDB's TTL does some time after it. */
+  private void expireReceipts() {
+    Map<String, byte[]> filler = new HashMap<>();
+    for (int i = 0; i <= 10_000; i++) {
+      filler.put("filler-" + i, new byte[0]);
+    }
+    // The in-memory store sweeps expired receipts every 10,000 receipt writes.
+    memory.writeReceipts("other", "other", filler, 1);
+  }
+
+  private List<String> deferredIds() {
+    return memory.deferred("counts", QUEUE, 1_000).stream().map(DeferredMessage::message).toList();
+  }
+
+  /**
+   * The tick (another invocation) meets a batch's entry between the batch's putDeferred and its
+   * receipt write without an expiry: it delivers the outputs, gives the receipt the retention's
+   * expiry and deletes the entry; then the batch's write takes the expiry away again. The receipt
+   * has no entry left to give it one back: it stays in the table forever.
+   */
+  @Test
+  void aTickBetweenABatchsTwoDeferralWritesLeavesNoReceiptWithoutAnExpiry() {
+    BatchPipeline tick = pipeline(memory);
+    AtomicBoolean raced = new AtomicBoolean();
+    BatchStore racing =
+        new ForwardingBatchStore(memory) {
+          @Override
+          public void writeReceipts(
+              String pipeline, String split, Map<String, byte[]> receipts, long expiresAt) {
+            if (expiresAt == 0 && !raced.getAndSet(true)) {
+              // The sink is back; the scheduled tick runs in another invocation right now.
+              sink.up();
+              tick.tick();
+            }
+            super.writeReceipts(pipeline, split, receipts, expiresAt);
+          }
+        };
+    BatchPipeline pipeline = pipeline(racing);
+    sink.down();
+
+    assertTrue(pipeline.process(messages(1, null, "a")).succeeded());
+    assertTrue(raced.get(), "the tick ran between the two writes");
+    assertEquals(List.of("a:1"), delivered, "the tick delivered the deferred output");
+    assertEquals(List.of(), deferredIds(), "and deleted its entry");
+
+    // Long after the outputs went out, nothing of m-1 is left.
+    clock.advance(RETENTION.multipliedBy(3));
+    tick.tick();
+    expireReceipts();
+    assertEquals(
+        Set.of(),
+        memory.readReceipts("counts", QUEUE, List.of("m-1")).keySet(),
+        "m-1's receipt outlived the retention by three times though its outputs went out: the"
+            + " batch wrote it without an expiry after the tick had drained its entry, so it is"
+            + " never deleted (one leaked receipt per such race)");
+  }
+
+  /**
+   * A batch of an order group that finds exactly one full page (100) of deferred messages delivers
+   * them all, and then has nothing left before it; it need not defer its own outputs to the tick.
+   */
+  @Test
+  void aBatchThatDrainsTheLastFullPageDeliversItsOwnOutputs() {
+    BatchPipeline pipeline = pipeline(memory);
+    String[] keys = new String[100];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = "k" + i;
+    }
+    sink.down();
+    assertTrue(pipeline.process(messages(1, null, keys)).succeeded());
+    assertEquals(100, deferredIds().size());
+
+    sink.up();
+    assertTrue(pipeline.process(messages(101, "g", "z")).succeeded());
+
+    assertEquals(
+        List.of(),
+        deferredIds(),
+        "the sink is up and the page was the last one, yet the batch took itself for behind and"
+            + " deferred m-101: its output waits for the tick");
+    assertEquals(101, delivered.size(), "the 100 deferred outputs, then m-101's own");
+  }
+
+  /**
+   * A queue's batch whose sink is down, with one message that fails in a stateless stage and goes
+   * to a dead-letter output on that sink: the dead letter's delivery goes with the keys' writes,
+   * outside the deferral, so its failure fails the whole batch, and the message the batch applied
+   * is handed back after all (the behaviour the deferral was to end: SQS moves it, applied, to the
+   * dead-letter queue after its last receive).
+   */
+  @Test
+  void aDeadLetterOnTheDownSinkDoesNotFailTheBatchsAppliedMessages() {
+    Type<DeadLetter<String>> deadLetterType =
+        Types.simple(
+            TypeName.of("test", "dead-letter"),
+            d -> ("dead:" + d.record().value()).getBytes(StandardCharsets.UTF_8),
+            b -> {
+              throw new UnsupportedOperationException();
+            });
+    Pipeline counts =
+        Pipeline.from(BatchSource.records())
+            .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
+            .<String>process(
+                "check",
+                (record, out) -> {
+                  if (record.value().startsWith("bad")) {
+                    throw new IllegalArgumentException("bad input");
+                  }
+                  out.collect(record.value() + ":1");
+                },
+                FailurePolicy.deadLetter(
+                    EgressOutput.to(sink, TypeName.of("test", "dead-letters"), deadLetterType)))
+            .keyBy(value -> value.split(":")[0])
+            .reduce(
+                (a, b) ->
+                    a.split(":")[0]
+                        + ":"
+                        + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
+                Serdes.string())
+            .to(EgressOutput.to(sink, TypeName.of("test", "counts"), Types.stringType()));
+    BatchPipeline pipeline = builder(counts, memory).build();
+    sink.down();
+    // Without a bad message, the batch answers its applied message done and defers its output.
+    assertTrue(pipeline.process(messages(1, null, "a")).succeeded());
+
+    BatchResult result;
+    try {
+      result = pipeline.process(messages(2, null, "b", "bad"));
+    } catch (RuntimeException e) {
+      throw new AssertionError(
+          "the batch failed as a whole, m-2 (applied) with it, for its dead letter's delivery: "
+              + e,
+          e);
+    }
+    assertTrue(
+        !result.failedOffsets().contains("m-2"),
+        "m-2 was applied to its key: answered done, its output deferred: " + result);
+    assertEquals(List.of("m-1", "m-2"), deferredIds());
+  }
+}
