@@ -6,9 +6,10 @@ import java.util.Objects;
  * A message of an unordered split (an SQS queue, a DynamoDB stream) that was applied, its receipt
  * written, but whose outputs its sinks did not take: the batch answered it done all the same, so
  * that the queue never moves an applied message to its dead-letter queue, and the pipeline's tick
- * delivers its receipt's outputs once the sinks take them. Its receipt is kept without an expiry
- * until then. A batch of order groups that finds deferred messages of its split defers its own
- * behind them, so that outputs go out in the order their messages were applied.
+ * delivers its receipt's outputs once the sinks take them. Its receipt is kept until then, up to 14
+ * days past the pipeline's retention. A batch of order groups that finds deferred messages of its
+ * split defers its own behind them, so that outputs go out in the order their messages were
+ * applied.
  *
  * @param order sorts as the messages' outputs must go out: a time (20 digits), the message's place
  *     in its batch, and its id

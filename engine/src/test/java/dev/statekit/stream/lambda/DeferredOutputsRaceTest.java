@@ -1,12 +1,15 @@
 package dev.statekit.stream.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.statekit.egress.EgressException;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.stream.DeadLetter;
 import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.lambda.BatchStore.KeyWrite;
 import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testing.ManualClock;
 import dev.statekit.types.Type;
@@ -94,10 +97,12 @@ class DeferredOutputsRaceTest {
   }
 
   /**
-   * The tick (another invocation) meets a batch's entry between the batch's putDeferred and its
-   * receipt write without an expiry: it delivers the outputs, gives the receipt the retention's
-   * expiry and deletes the entry; then the batch's write takes the expiry away again. The receipt
-   * has no entry left to give it one back: it stays in the table forever.
+   * The tick (another invocation) runs between a deferring batch's two writes, its receipts' long
+   * expiry and its entries. Written the other way round (the entries first, then the receipts
+   * without an expiry), the tick delivered the outputs, gave the receipt the retention's expiry and
+   * deleted the entry, and the batch's write then took the expiry away: the receipt stayed in the
+   * table forever. Now the tick finds no entry yet, and the drain after the entries sets the
+   * retention's expiry last.
    */
   @Test
   void aTickBetweenABatchsTwoDeferralWritesLeavesNoReceiptWithoutAnExpiry() {
@@ -108,12 +113,22 @@ class DeferredOutputsRaceTest {
           @Override
           public void writeReceipts(
               String pipeline, String split, Map<String, byte[]> receipts, long expiresAt) {
-            if (expiresAt == 0 && !raced.getAndSet(true)) {
-              // The sink is back; the scheduled tick runs in another invocation right now.
+            super.writeReceipts(pipeline, split, receipts, expiresAt);
+            if (expiresAt * 1000 > clock.millis() + 2 * RETENTION.toMillis()
+                && !raced.getAndSet(true)) {
+              // The deferral's first write; the sink is back, and the scheduled tick runs in
+              // another invocation right now, before the entries are written.
               sink.up();
               tick.tick();
             }
-            super.writeReceipts(pipeline, split, receipts, expiresAt);
+          }
+
+          @Override
+          public void putDeferred(String pipeline, String split, List<DeferredMessage> messages) {
+            super.putDeferred(pipeline, split, messages);
+            if (raced.get()) {
+              tick.tick(); // and again once they are
+            }
           }
         };
     BatchPipeline pipeline = pipeline(racing);
@@ -164,13 +179,13 @@ class DeferredOutputsRaceTest {
 
   /**
    * A queue's batch whose sink is down, with one message that fails in a stateless stage and goes
-   * to a dead-letter output on that sink: the dead letter's delivery goes with the keys' writes,
-   * outside the deferral, so its failure fails the whole batch, and the message the batch applied
-   * is handed back after all (the behaviour the deferral was to end: SQS moves it, applied, to the
-   * dead-letter queue after its last receive).
+   * to a dead-letter output on that sink. Such outputs are kept nowhere (no receipt holds them), so
+   * their sink's failure still fails the batch; but it is delivered before any key is written, so
+   * the batch fails with nothing applied. Delivered beside the keys' writes, it failed the batch
+   * after m-2 was applied: handed back until the queue moved it, applied, to the dead-letter queue.
    */
   @Test
-  void aDeadLetterOnTheDownSinkDoesNotFailTheBatchsAppliedMessages() {
+  void aStatelessOutputsSinkDownFailsTheBatchBeforeAnyKeyIsApplied() {
     Type<DeadLetter<String>> deadLetterType =
         Types.simple(
             TypeName.of("test", "dead-letter"),
@@ -204,18 +219,20 @@ class DeferredOutputsRaceTest {
     // Without a bad message, the batch answers its applied message done and defers its output.
     assertTrue(pipeline.process(messages(1, null, "a")).succeeded());
 
-    BatchResult result;
-    try {
-      result = pipeline.process(messages(2, null, "b", "bad"));
-    } catch (RuntimeException e) {
-      throw new AssertionError(
-          "the batch failed as a whole, m-2 (applied) with it, for its dead letter's delivery: "
-              + e,
-          e);
-    }
-    assertTrue(
-        !result.failedOffsets().contains("m-2"),
-        "m-2 was applied to its key: answered done, its output deferred: " + result);
-    assertEquals(List.of("m-1", "m-2"), deferredIds());
+    List<String> written = new ArrayList<>();
+    BatchPipeline watched =
+        builder(
+                counts,
+                new ForwardingBatchStore(memory) {
+                  @Override
+                  public Set<String> writeKeys(
+                      String pipeline, String operator, List<KeyWrite> writes) {
+                    writes.forEach(w -> written.add(w.key()));
+                    return super.writeKeys(pipeline, operator, writes);
+                  }
+                })
+            .build();
+    assertThrows(EgressException.class, () -> watched.process(messages(2, null, "b", "bad")));
+    assertEquals(List.of(), written, "no key applied m-2 before its batch failed");
   }
 }

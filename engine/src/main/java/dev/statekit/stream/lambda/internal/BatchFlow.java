@@ -280,9 +280,12 @@ final class BatchFlow {
                       .store()
                       .timersDueBy(engine.name, fired.fireUpTo(), engine.settings.timerPage())));
     }
+    // The stateless stages' outputs (kept nowhere) before anything is applied: a sink that does
+    // not take them fails the batch with no key applied, so a message handed back for it is one
+    // no key knows, whatever comes of it (beside the keys' writes, an applied message went back).
     Deliveries early = engine.deliveries();
     applied.outputs().forEach(routed -> early.add(routed.route(), routed.record()));
-    writes.addAll(early.calls());
+    engine.together(early.calls());
     engine.together(writes);
     resolveConflicts(context, applied, works, conflicts, receipts, receiptsRead);
     if (!batch.ordered()) {
@@ -362,6 +365,12 @@ final class BatchFlow {
     return result(applied, works, repeats, context);
   }
 
+  /**
+   * Pages of deferred messages a batch of order groups delivers before its own outputs, at most:
+   * after an outage it drains more than it defers, while its time stays bounded.
+   */
+  private static final int BATCH_DRAIN_PAGES = 10;
+
   /** Whether the batch's records come in order groups (a FIFO queue's, a DynamoDB stream's). */
   private boolean inOrderGroups() {
     for (dev.statekit.stream.Record<byte[]> record : batch.records()) {
@@ -375,7 +384,8 @@ final class BatchFlow {
   /** Delivers the deferred messages read with the batch; false if some are still deferred. */
   private boolean drained(DeferredDeliveries deferrals, List<DeferredMessage> first) {
     try {
-      return deferrals.drain(first, () -> false).empty();
+      int[] pages = {1};
+      return deferrals.drain(first, () -> pages[0]++ < BATCH_DRAIN_PAGES).empty();
     } catch (EgressException e) {
       // Refused too: a record the sink refuses holds the split's later outputs, not the batch.
       return false;

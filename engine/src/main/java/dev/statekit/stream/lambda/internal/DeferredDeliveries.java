@@ -36,9 +36,15 @@ final class DeferredDeliveries {
   }
 
   /**
+   * How long past the retention a deferred message's receipt is kept: an outage may outlast the
+   * retention, and SQS keeps a message 14 days at most. The drain gives it the retention's expiry
+   * again once its outputs went out.
+   */
+  static final long KEPT_WHILE_DEFERRED_MS = java.time.Duration.ofDays(14).toMillis();
+
+  /**
    * Records messages as deferred now, in the order of {@code receipts} (their receipts by id), and
-   * keeps their receipts without an expiry until the tick delivers them: an outage may outlast the
-   * retention.
+   * keeps their receipts {@link #KEPT_WHILE_DEFERRED_MS} past the retention.
    *
    * @param behind whether they wait behind deferred messages of their order groups: then they go
    *     after the split's last entry, whichever invocation's clock wrote it
@@ -50,9 +56,11 @@ final class DeferredDeliveries {
     for (String id : receipts.keySet()) {
       entries.add(DeferredMessage.after(last, now, entries.size(), id));
     }
-    // The entries first: receipts left without an expiry by a crash in between would stay forever.
+    // The receipts first: a drain that finds an entry then writes the receipt's expiry after this
+    // write, never before it (the entries first, a tick in between left it with the long expiry).
+    long kept = now + engine.settings.retentionMs() + KEPT_WHILE_DEFERRED_MS;
+    engine.store().writeReceipts(engine.name, split, receipts, kept / 1000 + 1);
     engine.store().putDeferred(engine.name, split, entries);
-    engine.store().writeReceipts(engine.name, split, receipts, 0);
     LOG.warn(
         "Pipeline "
             + engine.name
@@ -84,7 +92,7 @@ final class DeferredDeliveries {
       for (DeferredMessage message : page) {
         byte[] receipt = receipts.get(message.message());
         if (receipt == null) {
-          // Kept without an expiry while deferred: only a store that lost it gets here.
+          // Kept 14 days past the retention while deferred: an outage longer than that gets here.
           LOG.error(
               "Pipeline "
                   + engine.name
@@ -92,7 +100,8 @@ final class DeferredDeliveries {
                   + message.message()
                   + " of "
                   + split
-                  + " is gone; its outputs cannot be delivered",
+                  + " is gone (deferred past the retention and 14 days more); its outputs"
+                  + " cannot be delivered",
               null);
           continue;
         }
@@ -113,10 +122,10 @@ final class DeferredDeliveries {
       if (page.size() < PAGE) {
         break;
       }
-      if (!more.getAsBoolean()) {
+      page = firstPage();
+      if (!page.isEmpty() && !more.getAsBoolean()) {
         return new Drained(delivered, false);
       }
-      page = firstPage();
     }
     return new Drained(delivered, true);
   }
