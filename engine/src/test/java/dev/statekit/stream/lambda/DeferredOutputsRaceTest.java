@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.EgressException;
-import dev.statekit.egress.EgressRecord;
 import dev.statekit.stream.DeadLetter;
 import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Pipeline;
@@ -18,7 +17,6 @@ import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,69 +29,33 @@ import org.junit.jupiter.api.Test;
  * failed delivery is a dead letter's.
  */
 class DeferredOutputsRaceTest {
-  private static final String QUEUE = "orders";
-  private static final Duration RETENTION = Duration.ofHours(1);
+  private static final String QUEUE = DeferredFixture.QUEUE;
+  private static final Duration RETENTION = DeferredFixture.RETENTION;
 
-  private final ManualClock clock = new ManualClock(1_000_000);
-  private final InMemoryBatchStore memory = new InMemoryBatchStore(clock);
-  private final List<String> delivered = new ArrayList<>();
-  private final FlakySink sink =
-      new FlakySink(
-          records -> {
-            synchronized (delivered) {
-              records.stream().map(EgressRecord::textOrBase64).forEach(delivered::add);
-            }
-          });
+  private final DeferredFixture fixture = new DeferredFixture();
+  private final ManualClock clock = fixture.clock;
+  private final InMemoryBatchStore memory = fixture.memory;
+  private final List<String> delivered = fixture.delivered;
+  private final FlakySink sink = fixture.sink;
 
-  /** Messages "key": per key a running count, one output "key:count" per message. */
   private BatchPipeline pipeline(BatchStore store) {
-    Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8) + ":1")
-            .keyBy(value -> value.split(":")[0])
-            .reduce(
-                (a, b) ->
-                    a.split(":")[0]
-                        + ":"
-                        + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
-                Serdes.string())
-            .to(EgressOutput.to(sink, TypeName.of("test", "counts"), Types.stringType()));
-    return builder(counts, store).build();
+    return fixture.pipeline(store);
   }
 
   private BatchPipeline.Builder builder(Pipeline plan, BatchStore store) {
-    return BatchPipeline.builder("counts", plan)
-        .store(store)
-        .clock(clock)
-        .retention(RETENTION)
-        .batchTimeout(Duration.ofMinutes(1));
+    return fixture.builder(plan, store);
   }
 
-  /** A batch of messages "m-<first>"..., one per key given, in FIFO group {@code group} or none. */
   private static SourceBatch messages(int first, String group, String... keys) {
-    SourceBatch.Builder batch = SourceBatch.unordered(QUEUE);
-    for (int i = 0; i < keys.length; i++) {
-      batch.add(
-          "m-" + (first + i),
-          1_000_000,
-          keys[i].getBytes(StandardCharsets.UTF_8),
-          group == null ? Map.of() : Map.of(SourceBatch.ORDER_GROUP, group));
-    }
-    return batch.build();
+    return DeferredFixture.messages(first, group, keys);
   }
 
-  /** Drops the receipts past their expiry, as DynamoDB's TTL does some time after it. */
   private void expireReceipts() {
-    Map<String, byte[]> filler = new HashMap<>();
-    for (int i = 0; i <= 10_000; i++) {
-      filler.put("filler-" + i, new byte[0]);
-    }
-    // The in-memory store sweeps expired receipts every 10,000 receipt writes.
-    memory.writeReceipts("other", "other", filler, 1);
+    fixture.expireReceipts();
   }
 
   private List<String> deferredIds() {
-    return memory.deferred("counts", QUEUE, 1_000).stream().map(DeferredMessage::message).toList();
+    return fixture.deferredIds();
   }
 
   /**

@@ -6,16 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.StateKitException.Reason;
 import dev.statekit.egress.EgressException;
-import dev.statekit.egress.EgressRecord;
-import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.serde.Serdes;
+import dev.statekit.egress.EgressSink;
 import dev.statekit.testing.ManualClock;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,90 +21,40 @@ import org.junit.jupiter.api.Test;
  * of a group's deferred outputs, and receipts a deferred entry points to outliving the outage.
  */
 class DeferredOutputsScheduleTest {
-  private static final String QUEUE = "orders";
-  private static final Duration RETENTION = Duration.ofHours(1);
+  private static final String QUEUE = DeferredFixture.QUEUE;
+  private static final Duration RETENTION = DeferredFixture.RETENTION;
 
-  private final ManualClock clock = new ManualClock(1_000_000);
-  private final InMemoryBatchStore memory = new InMemoryBatchStore(clock);
-  private final List<String> delivered = new ArrayList<>();
-  private final AtomicBoolean crashAfterReceipts = new AtomicBoolean();
+  private final DeferredFixture fixture = new DeferredFixture();
+  private final ManualClock clock = fixture.clock;
+  private final InMemoryBatchStore memory = fixture.memory;
+  private final List<String> delivered = fixture.delivered;
+  private final FlakySink sink = fixture.sink;
 
-  /** Refuses, when up, any record whose text starts with "big" (too large for the sink). */
-  private final FlakySink sink =
-      new FlakySink(
-          records -> {
-            for (EgressRecord record : records) {
-              if (record.textOrBase64().startsWith("big")) {
-                throw EgressException.refusing(record.id(), "the record is too large");
-              }
-            }
-            synchronized (delivered) {
-              records.stream().map(EgressRecord::textOrBase64).forEach(delivered::add);
-            }
-          });
-
-  /** Messages "key": per key a running count, one output "key:count" per message. */
   private BatchPipeline pipeline(BatchStore store, ManualClock at) {
     return pipeline(store, at, null);
   }
 
-  /** As above, with {@code place} for refused records if not null. */
-  private BatchPipeline pipeline(
-      BatchStore store, ManualClock at, dev.statekit.egress.EgressSink place) {
-    Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8) + ":1")
-            .keyBy(value -> value.split(":")[0])
-            .reduce(
-                (a, b) ->
-                    a.split(":")[0]
-                        + ":"
-                        + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
-                Serdes.string())
-            .to(EgressOutput.to(sink, TypeName.of("test", "counts"), Types.stringType()));
-    BatchPipeline.Builder builder = BatchPipeline.builder("counts", counts);
+  /**
+   * The counting pipeline by clock {@code at}, with {@code place} for refused records if not null.
+   */
+  private BatchPipeline pipeline(BatchStore store, ManualClock at, EgressSink place) {
+    BatchPipeline.Builder builder = fixture.builder(DeferredFixture.counts(sink), store).clock(at);
     if (place != null) {
       builder.refusedOutputsTo(place);
     }
-    return builder
-        .store(store)
-        .clock(at)
-        .retention(RETENTION)
-        .batchTimeout(Duration.ofMinutes(1))
-        .faultHook(
-            (step, detail) -> {
-              if (step == BatchFaultHook.Step.DELIVERED && crashAfterReceipts.get()) {
-                throw new IllegalStateException("the invocation dies after its receipts");
-              }
-            })
-        .build();
+    return builder.build();
   }
 
-  /** A batch of messages "m-<first>"..., one per key given, in FIFO group {@code group} or none. */
   private static SourceBatch messages(int first, String group, String... keys) {
-    SourceBatch.Builder batch = SourceBatch.unordered(QUEUE);
-    for (int i = 0; i < keys.length; i++) {
-      batch.add(
-          "m-" + (first + i),
-          1_000_000,
-          keys[i].getBytes(StandardCharsets.UTF_8),
-          group == null ? Map.of() : Map.of(SourceBatch.ORDER_GROUP, group));
-    }
-    return batch.build();
+    return DeferredFixture.messages(first, group, keys);
   }
 
-  /** Drops the receipts past their expiry, as DynamoDB's TTL does some time after it. */
   private void expireReceipts() {
-    Map<String, byte[]> filler = new HashMap<>();
-    for (int i = 0; i <= 10_000; i++) {
-      filler.put("filler-" + i, new byte[0]);
-    }
-    // The in-memory store sweeps expired receipts every 10,000 receipt writes.
-    memory.writeReceipts("other", "other", filler, 1);
+    fixture.expireReceipts();
   }
 
   private List<String> deferredIds() {
-    return memory.deferred("counts", QUEUE, 1_000).stream().map(DeferredMessage::message).toList();
+    return fixture.deferredIds();
   }
 
   @Test

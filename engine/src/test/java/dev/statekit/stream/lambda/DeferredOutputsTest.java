@@ -5,18 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.EgressException;
-import dev.statekit.egress.EgressRecord;
-import dev.statekit.egress.EgressSink;
 import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.QueueRecord;
-import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.serde.Serdes;
-import dev.statekit.testing.ManualClock;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,73 +22,39 @@ import org.junit.jupiter.api.Test;
  * held its shard for as long as the sink was down.
  */
 class DeferredOutputsTest {
-  private static final String QUEUE = "orders";
-  private static final Duration RETENTION = Duration.ofHours(1);
+  private static final String QUEUE = DeferredFixture.QUEUE;
 
-  private final ManualClock clock = new ManualClock(1_000_000);
-  private final InMemoryBatchStore store = new InMemoryBatchStore(clock);
-  private final AtomicInteger deferredReads = new AtomicInteger();
-  private final BatchStore counted =
-      new ForwardingBatchStore(store) {
-        @Override
-        public List<DeferredMessage> deferred(String pipeline, String split, int limit) {
-          deferredReads.incrementAndGet();
-          return super.deferred(pipeline, split, limit);
-        }
-      };
-  private final List<String> delivered = new ArrayList<>();
+  private final DeferredFixture fixture = new DeferredFixture();
+  private final InMemoryBatchStore store = fixture.memory;
+  private final List<String> delivered = fixture.delivered;
+  private final FlakySink sink = fixture.sink;
   private final AtomicBoolean crashAfterReceipts = new AtomicBoolean();
-  private final FlakySink sink =
-      new FlakySink(
-          records -> {
-            synchronized (delivered) {
-              records.stream().map(EgressRecord::textOrBase64).forEach(delivered::add);
-            }
-          });
-  private final BatchPipeline pipeline = pipeline(sink);
+  private final AtomicInteger deferredReads = new AtomicInteger();
+  private final BatchPipeline pipeline =
+      fixture
+          .builder(
+              DeferredFixture.counts(sink),
+              new ForwardingBatchStore(store) {
+                @Override
+                public List<DeferredMessage> deferred(String pipeline, String split, int limit) {
+                  deferredReads.incrementAndGet();
+                  return super.deferred(pipeline, split, limit);
+                }
+              })
+          .faultHook(
+              (step, detail) -> {
+                if (step == BatchFaultHook.Step.DELIVERED && crashAfterReceipts.getAndSet(false)) {
+                  throw new IllegalStateException("the invocation dies after its receipts");
+                }
+              })
+          .build();
 
-  /** Messages "key": per key a running count, one output "key:count" per message. */
-  private BatchPipeline pipeline(EgressSink to) {
-    Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8) + ":1")
-            .keyBy(value -> value.split(":")[0])
-            .reduce(
-                (a, b) ->
-                    a.split(":")[0]
-                        + ":"
-                        + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
-                Serdes.string())
-            .to(EgressOutput.to(to, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("counts", counts)
-        .store(counted)
-        .clock(clock)
-        .retention(RETENTION)
-        .batchTimeout(Duration.ofMinutes(1))
-        .faultHook(
-            (step, detail) -> {
-              if (step == BatchFaultHook.Step.DELIVERED && crashAfterReceipts.getAndSet(false)) {
-                throw new IllegalStateException("the invocation dies after its receipts");
-              }
-            })
-        .build();
-  }
-
-  /** A batch of messages "m-<first>"..., one per key given, in FIFO group {@code group} or none. */
   private static SourceBatch messages(int first, String group, String... keys) {
-    SourceBatch.Builder batch = SourceBatch.unordered(QUEUE);
-    for (int i = 0; i < keys.length; i++) {
-      batch.add(
-          "m-" + (first + i),
-          1_000_000,
-          keys[i].getBytes(StandardCharsets.UTF_8),
-          group == null ? Map.of() : Map.of(SourceBatch.ORDER_GROUP, group));
-    }
-    return batch.build();
+    return DeferredFixture.messages(first, group, keys);
   }
 
   private List<String> deferredIds() {
-    return store.deferred("counts", QUEUE, 100).stream().map(DeferredMessage::message).toList();
+    return fixture.deferredIds();
   }
 
   @Test
