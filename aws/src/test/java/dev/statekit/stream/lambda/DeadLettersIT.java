@@ -8,12 +8,8 @@ import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.QueueRecord;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.lambda.dynamodb.DynamoDbBatchStore;
-import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testservers.RealServers;
 import dev.statekit.testservers.TestTable;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -42,21 +38,8 @@ class DeadLettersIT {
 
   private BatchPipeline pipeline(DynamoDbClient dynamoDb, String table) {
     Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8) + ":1")
-            .keyBy(value -> value.split(":")[0])
-            .reduce(
-                (a, b) ->
-                    a.split(":")[0]
-                        + ":"
-                        + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
-                Serdes.string())
-            .to(
-                EgressOutput.to(
-                    records ->
-                        records.stream().map(EgressRecord::textOrBase64).forEach(delivered::add),
-                    TypeName.of("test", "counts"),
-                    Types.stringType()));
+        DeferredFixture.counts(
+            records -> records.stream().map(EgressRecord::textOrBase64).forEach(delivered::add));
     return BatchPipeline.builder("dlq-" + UUID.randomUUID().toString().substring(0, 8), counts)
         .store(new DynamoDbBatchStore(dynamoDb, table))
         .faultHook(
