@@ -197,4 +197,43 @@ class DeferredOutputsRaceTest {
     assertThrows(EgressException.class, () -> watched.process(messages(2, null, "b", "bad")));
     assertEquals(List.of(), written, "no key applied m-2 before its batch failed");
   }
+
+  /**
+   * A batch of an order group behind several pages of deferred messages stops draining them once
+   * its deadline would stop its keyed pass, and defers its own behind the rest: draining every page
+   * whatever the time, it could run past its invocation's timeout, to be cut off and tried again.
+   */
+  @Test
+  void aBatchBehindManyPagesDrainsOnlyWhatItsDeadlineLeavesTimeFor() {
+    BatchPipeline pipeline = pipeline(memory);
+    String[] keys = new String[250];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = "k" + i;
+    }
+    sink.down();
+    assertTrue(pipeline.process(messages(1, null, keys)).succeeded());
+    assertEquals(250, deferredIds().size());
+    sink.up();
+
+    // The batch's keys are written when its deadline has passed (a slow store, say).
+    BatchPipeline late =
+        builder(DeferredFixture.counts(sink), memory)
+            .faultHook(
+                (step, detail) -> {
+                  if (step == BatchFaultHook.Step.FLUSHED) {
+                    try {
+                      Thread.sleep(300);
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  }
+                })
+            .build();
+    BatchResult result =
+        late.process(messages(251, "g", "z"), dev.statekit.Deadline.after(Duration.ofMillis(200)));
+
+    assertTrue(result.succeeded(), result.toString());
+    assertEquals(151, deferredIds().size(), "one page drained, its own deferred behind the rest");
+    assertEquals("m-251", deferredIds().get(150));
+  }
 }

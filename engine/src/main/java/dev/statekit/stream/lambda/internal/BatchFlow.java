@@ -366,8 +366,9 @@ final class BatchFlow {
   }
 
   /**
-   * Pages of deferred messages a batch of order groups delivers before its own outputs, at most:
-   * after an outage it drains more than it defers, while its time stays bounded.
+   * Pages of deferred messages a batch of order groups delivers before its own outputs, at most,
+   * and only while its deadline leaves the keyed pass time: after an outage it drains more than it
+   * defers, while its time stays bounded.
    */
   private static final int BATCH_DRAIN_PAGES = 10;
 
@@ -385,7 +386,10 @@ final class BatchFlow {
   private boolean drained(DeferredDeliveries deferrals, List<DeferredMessage> first) {
     try {
       int[] pages = {1};
-      return deferrals.drain(first, () -> pages[0]++ < BATCH_DRAIN_PAGES).empty();
+      // No page more once the keyed pass would stop: the batch's own writes and answer come first.
+      return deferrals
+          .drain(first, () -> pages[0]++ < BATCH_DRAIN_PAGES && !deadline.keysStop())
+          .empty();
     } catch (EgressException e) {
       // Refused too: a record the sink refuses holds the split's later outputs, not the batch.
       return false;
