@@ -477,7 +477,7 @@ public final class DynamoDbBatchStore implements BatchStore {
       item.put("m", AttributeValue.fromS(message.message()));
       requests.add(WriteRequest.builder().putRequest(p -> p.item(item)).build());
     }
-    batches.write(requests);
+    writeInChunks(requests);
   }
 
   @Override
@@ -517,7 +517,7 @@ public final class DynamoDbBatchStore implements BatchStore {
       Map<String, AttributeValue> key = itemKey(deferredKey(pipeline, split), order);
       requests.add(WriteRequest.builder().deleteRequest(d -> d.key(key)).build());
     }
-    batches.write(requests);
+    writeInChunks(requests);
   }
 
   @Override
