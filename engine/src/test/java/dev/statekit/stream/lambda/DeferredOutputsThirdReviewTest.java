@@ -1,0 +1,104 @@
+package dev.statekit.stream.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.stream.DeadLetter;
+import dev.statekit.stream.FailurePolicy;
+import dev.statekit.stream.Pipeline;
+import dev.statekit.stream.serde.Serdes;
+import dev.statekit.types.Type;
+import dev.statekit.types.TypeName;
+import dev.statekit.types.Types;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Third review of the deferred outputs ({@link DeferredMessage}): the stateless stages' outputs,
+ * delivered before any key is written, against the deferred outputs of earlier messages of their
+ * order group; a message that fails in the keyed stage beside deferred ones.
+ */
+class DeferredOutputsThirdReviewTest {
+  private final DeferredFixture fixture = new DeferredFixture();
+
+  /** Counts per key; a message "bad..." is a dead letter of the stateless stage, to the sink. */
+  private Pipeline withDeadLetters() {
+    Type<DeadLetter<String>> deadLetterType =
+        Types.simple(
+            TypeName.of("test", "dead-letter"),
+            d -> ("dead:" + d.record().value()).getBytes(StandardCharsets.UTF_8),
+            b -> {
+              throw new UnsupportedOperationException();
+            });
+    return Pipeline.from(BatchSource.records())
+        .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
+        .<String>process(
+            "check",
+            (record, out) -> {
+              if (record.value().startsWith("bad")) {
+                throw new IllegalArgumentException("bad input");
+              }
+              out.collect(record.value() + ":1");
+            },
+            FailurePolicy.deadLetter(
+                EgressOutput.to(fixture.sink, TypeName.of("test", "dead-letters"), deadLetterType)))
+        .keyBy(value -> value.split(":")[0])
+        .reduce(
+            (a, b) ->
+                a.split(":")[0]
+                    + ":"
+                    + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
+            Serdes.string())
+        .to(EgressOutput.to(fixture.sink, TypeName.of("test", "counts"), Types.stringType()));
+  }
+
+  /**
+   * A FIFO group's m-1 is applied while the sink is down (its output deferred); the sink is back
+   * when m-2 of the group comes, a dead letter of the stateless stage. The group's outputs go out
+   * in its order: m-1's count before m-2's dead letter. The batch delivers its stateless outputs
+   * before its key writes, and so before it drains the deferred ones of the messages before it.
+   */
+  @Test
+  void aDeadLetterOfALaterMessageOfTheGroupGoesAfterTheDeferredOutputsBeforeIt() {
+    BatchPipeline pipeline = fixture.builder(withDeadLetters(), fixture.memory).build();
+    fixture.sink.down();
+    assertTrue(pipeline.process(DeferredFixture.messages(1, "g", "a")).succeeded());
+    assertEquals(List.of("m-1"), fixture.deferredIds());
+    fixture.sink.up();
+    assertTrue(pipeline.process(DeferredFixture.messages(2, "g", "bad")).succeeded());
+    assertEquals(List.of("a:1", "dead:bad"), fixture.delivered, "the group's outputs in order");
+  }
+
+  /**
+   * Group g: m-2 (key a) applied, m-3 (key x) fails in the keyed stage, m-4 (key a) is held back
+   * behind it; the sink is down. Only m-2 is deferred and answered done; m-3 and m-4 go back.
+   */
+  @Test
+  void aKeyedFailureBesideDeferredOnesHandsBackTheMessagesHeldBehindIt() {
+    Pipeline plan =
+        Pipeline.from(BatchSource.records())
+            .map(bytes -> new String(bytes, StandardCharsets.UTF_8) + ":1")
+            .keyBy(value -> value.split(":")[0])
+            .reduce(
+                (a, b) -> {
+                  if (a.startsWith("x")) {
+                    throw new IllegalStateException("x fails once seen");
+                  }
+                  return a.split(":")[0]
+                      + ":"
+                      + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1]));
+                },
+                Serdes.string())
+            .to(EgressOutput.to(fixture.sink, TypeName.of("test", "counts"), Types.stringType()));
+    BatchPipeline pipeline = fixture.builder(plan, fixture.memory).build();
+    assertTrue(pipeline.process(DeferredFixture.messages(1, "h", "x")).succeeded());
+    fixture.sink.down();
+    BatchResult result = pipeline.process(DeferredFixture.messages(2, "g", "a", "x", "a"));
+    assertEquals(List.of("m-3", "m-4"), result.failedOffsets());
+    assertEquals(List.of("m-2"), fixture.deferredIds());
+    fixture.sink.up();
+    pipeline.tick();
+    assertEquals(List.of("x:1", "a:1"), fixture.delivered);
+  }
+}
