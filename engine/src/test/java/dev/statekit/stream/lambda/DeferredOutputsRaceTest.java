@@ -215,12 +215,12 @@ class DeferredOutputsRaceTest {
     assertEquals(250, deferredIds().size());
     sink.up();
 
-    // The batch's keys are written when its deadline has passed (a slow store, say).
+    // The batch's reads come back when its deadline has passed (a slow store, say).
     BatchPipeline late =
         builder(DeferredFixture.counts(sink), memory)
             .faultHook(
                 (step, detail) -> {
-                  if (step == BatchFaultHook.Step.FLUSHED) {
+                  if (step == BatchFaultHook.Step.LOADED) {
                     try {
                       Thread.sleep(300);
                     } catch (InterruptedException e) {

@@ -1,6 +1,7 @@
 package dev.statekit.stream.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.stream.DeadLetter;
@@ -24,6 +25,11 @@ class DeferredOutputsThirdReviewTest {
 
   /** Counts per key; a message "bad..." is a dead letter of the stateless stage, to the sink. */
   private Pipeline withDeadLetters() {
+    return withDeadLetters(fixture.sink);
+  }
+
+  /** As above, the dead letters to {@code deadLetters}. */
+  private Pipeline withDeadLetters(dev.statekit.egress.EgressSink deadLetters) {
     Type<DeadLetter<String>> deadLetterType =
         Types.simple(
             TypeName.of("test", "dead-letter"),
@@ -42,7 +48,7 @@ class DeferredOutputsThirdReviewTest {
               out.collect(record.value() + ":1");
             },
             FailurePolicy.deadLetter(
-                EgressOutput.to(fixture.sink, TypeName.of("test", "dead-letters"), deadLetterType)))
+                EgressOutput.to(deadLetters, TypeName.of("test", "dead-letters"), deadLetterType)))
         .keyBy(value -> value.split(":")[0])
         .reduce(
             (a, b) ->
@@ -68,6 +74,37 @@ class DeferredOutputsThirdReviewTest {
     fixture.sink.up();
     assertTrue(pipeline.process(DeferredFixture.messages(2, "g", "bad")).succeeded());
     assertEquals(List.of("a:1", "dead:bad"), fixture.delivered, "the group's outputs in order");
+  }
+
+  /**
+   * As above, with the dead letters' sink up and the counts' still down when m-2 comes: the batch
+   * cannot put its dead letter behind m-1's count (nothing keeps a stateless output), so it comes
+   * again with nothing applied, and the group's order holds once the counts' sink is back.
+   */
+  @Test
+  void aBatchBehindDeferredOutputsWithAStatelessOutputWaitsWhole() {
+    List<String> deadLetters = new java.util.ArrayList<>();
+    BatchPipeline pipeline =
+        fixture
+            .builder(
+                withDeadLetters(
+                    records ->
+                        records.forEach(
+                            r -> deadLetters.add(fixture.delivered.size() + r.textOrBase64()))),
+                fixture.memory)
+            .build();
+    fixture.sink.down();
+    assertTrue(pipeline.process(DeferredFixture.messages(1, "g", "a")).succeeded());
+
+    assertThrows(
+        dev.statekit.egress.EgressException.class,
+        () -> pipeline.process(DeferredFixture.messages(2, "g", "bad")));
+    assertEquals(List.of(), deadLetters, "not ahead of m-1's count");
+
+    fixture.sink.up();
+    assertTrue(pipeline.process(DeferredFixture.messages(2, "g", "bad")).succeeded());
+    assertEquals(List.of("a:1"), fixture.delivered);
+    assertEquals(List.of("1dead:bad"), deadLetters, "after the one count delivered before it");
   }
 
   /**

@@ -285,6 +285,21 @@ final class BatchFlow {
     // no key knows, whatever comes of it (beside the keys' writes, an applied message went back).
     Deliveries early = engine.deliveries();
     applied.outputs().forEach(routed -> early.add(routed.route(), routed.record()));
+    // Behind deferred outputs that are still there, this batch's go after them, deferred too; its
+    // stateless outputs cannot wait with them (nothing keeps them), so then it waits whole.
+    boolean behind = !deferredBefore.isEmpty() && !drained(deferrals, deferredBefore);
+    if (behind && early.size() > 0) {
+      throw new EgressException(
+          Reason.UNAVAILABLE,
+          "Pipeline "
+              + engine.name
+              + ": outputs of earlier messages of "
+              + split
+              + " still wait for their sink (the tick delivers them), and this batch's outputs of"
+              + " the stages before the keyBy, which nothing keeps, go after them: it comes again"
+              + " with nothing applied",
+          null);
+    }
     engine.together(early.calls());
     engine.together(writes);
     resolveConflicts(context, applied, works, conflicts, receipts, receiptsRead);
@@ -325,8 +340,6 @@ final class BatchFlow {
     if (!applied.failedOffsets.isEmpty()) {
       written.keySet().removeAll(new HashSet<>(applied.failedOffsets));
     }
-    // Behind deferred outputs that are still there, this batch's go after them, deferred too.
-    boolean behind = !deferredBefore.isEmpty() && !drained(deferrals, deferredBefore);
     List<EgressException> sinkFailures = Collections.synchronizedList(new ArrayList<>());
     List<Runnable> deliver = new ArrayList<>();
     if (!behind) {
