@@ -194,13 +194,13 @@ public final class InMemoryBatchStore implements BatchStore {
   public synchronized void putDeferred(
       String pipeline, String split, List<DeferredMessage> messages) {
     TreeMap<String, DeferredMessage> stored =
-        deferred.computeIfAbsent(pipeline + "\n" + split, s -> new TreeMap<>());
+        deferred.computeIfAbsent(splitKey(pipeline, split), s -> new TreeMap<>());
     messages.forEach(m -> stored.put(m.order(), m));
   }
 
   @Override
   public synchronized List<DeferredMessage> deferred(String pipeline, String split, int limit) {
-    TreeMap<String, DeferredMessage> stored = deferred.get(pipeline + "\n" + split);
+    TreeMap<String, DeferredMessage> stored = deferred.get(splitKey(pipeline, split));
     return stored == null
         ? List.of()
         : stored.values().stream().limit(limit).collect(Collectors.toList());
@@ -208,17 +208,21 @@ public final class InMemoryBatchStore implements BatchStore {
 
   @Override
   public synchronized DeferredMessage lastDeferred(String pipeline, String split) {
-    TreeMap<String, DeferredMessage> stored = deferred.get(pipeline + "\n" + split);
+    TreeMap<String, DeferredMessage> stored = deferred.get(splitKey(pipeline, split));
     return stored == null || stored.isEmpty() ? null : stored.lastEntry().getValue();
   }
 
   @Override
   public synchronized void deleteDeferred(
       String pipeline, String split, Collection<String> orders) {
-    TreeMap<String, DeferredMessage> stored = deferred.get(pipeline + "\n" + split);
+    TreeMap<String, DeferredMessage> stored = deferred.get(splitKey(pipeline, split));
     if (stored != null) {
       orders.forEach(stored::remove);
     }
+  }
+
+  private static String splitKey(String pipeline, String split) {
+    return pipeline + "\n" + split;
   }
 
   @Override

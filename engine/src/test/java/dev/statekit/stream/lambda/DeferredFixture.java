@@ -2,9 +2,12 @@ package dev.statekit.stream.lambda;
 
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressSink;
+import dev.statekit.stream.DeadLetter;
+import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testing.ManualClock;
+import dev.statekit.types.Type;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
@@ -51,13 +54,44 @@ final class DeferredFixture {
     return Pipeline.from(BatchSource.records())
         .map(bytes -> new String(bytes, StandardCharsets.UTF_8) + ":1")
         .keyBy(value -> value.split(":")[0])
-        .reduce(
-            (a, b) ->
-                a.split(":")[0]
-                    + ":"
-                    + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
-            Serdes.string())
+        .reduce(DeferredFixture::add, Serdes.string())
         .to(EgressOutput.to(to, TypeName.of("test", "counts"), Types.stringType()));
+  }
+
+  /**
+   * The counting plan behind a stateless stage that sends a message "bad..." to {@code deadLetters}
+   * as "dead:bad...", the counts to {@code counts}.
+   */
+  static Pipeline countsWithDeadLetters(EgressSink deadLetters, EgressSink counts) {
+    Type<DeadLetter<String>> deadLetterType =
+        Types.simple(
+            TypeName.of("test", "dead-letter"),
+            d -> ("dead:" + d.record().value()).getBytes(StandardCharsets.UTF_8),
+            b -> {
+              throw new UnsupportedOperationException();
+            });
+    return Pipeline.from(BatchSource.records())
+        .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
+        .<String>process(
+            "check",
+            (record, out) -> {
+              if (record.value().startsWith("bad")) {
+                throw new IllegalArgumentException("bad input");
+              }
+              out.collect(record.value() + ":1");
+            },
+            FailurePolicy.deadLetter(
+                EgressOutput.to(deadLetters, TypeName.of("test", "dead-letters"), deadLetterType)))
+        .keyBy(value -> value.split(":")[0])
+        .reduce(DeferredFixture::add, Serdes.string())
+        .to(EgressOutput.to(counts, TypeName.of("test", "counts"), Types.stringType()));
+  }
+
+  /** "key:n" plus "key:m" is "key:n+m". */
+  private static String add(String a, String b) {
+    return a.split(":")[0]
+        + ":"
+        + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1]));
   }
 
   /** A builder of {@code plan} on {@code store}, by this fixture's clock and retention. */

@@ -5,16 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.EgressException;
-import dev.statekit.stream.DeadLetter;
-import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
-import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testing.ManualClock;
-import dev.statekit.types.Type;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -148,34 +141,7 @@ class DeferredOutputsRaceTest {
    */
   @Test
   void aStatelessOutputsSinkDownFailsTheBatchBeforeAnyKeyIsApplied() {
-    Type<DeadLetter<String>> deadLetterType =
-        Types.simple(
-            TypeName.of("test", "dead-letter"),
-            d -> ("dead:" + d.record().value()).getBytes(StandardCharsets.UTF_8),
-            b -> {
-              throw new UnsupportedOperationException();
-            });
-    Pipeline counts =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
-            .<String>process(
-                "check",
-                (record, out) -> {
-                  if (record.value().startsWith("bad")) {
-                    throw new IllegalArgumentException("bad input");
-                  }
-                  out.collect(record.value() + ":1");
-                },
-                FailurePolicy.deadLetter(
-                    EgressOutput.to(sink, TypeName.of("test", "dead-letters"), deadLetterType)))
-            .keyBy(value -> value.split(":")[0])
-            .reduce(
-                (a, b) ->
-                    a.split(":")[0]
-                        + ":"
-                        + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
-                Serdes.string())
-            .to(EgressOutput.to(sink, TypeName.of("test", "counts"), Types.stringType()));
+    Pipeline counts = DeferredFixture.countsWithDeadLetters(sink, sink);
     BatchPipeline pipeline = builder(counts, memory).build();
     sink.down();
     // Without a bad message, the batch answers its applied message done and defers its output.

@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.statekit.stream.DeadLetter;
-import dev.statekit.stream.FailurePolicy;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.serde.Serdes;
-import dev.statekit.types.Type;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
@@ -30,33 +27,7 @@ class DeferredOutputsThirdReviewTest {
 
   /** As above, the dead letters to {@code deadLetters}. */
   private Pipeline withDeadLetters(dev.statekit.egress.EgressSink deadLetters) {
-    Type<DeadLetter<String>> deadLetterType =
-        Types.simple(
-            TypeName.of("test", "dead-letter"),
-            d -> ("dead:" + d.record().value()).getBytes(StandardCharsets.UTF_8),
-            b -> {
-              throw new UnsupportedOperationException();
-            });
-    return Pipeline.from(BatchSource.records())
-        .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
-        .<String>process(
-            "check",
-            (record, out) -> {
-              if (record.value().startsWith("bad")) {
-                throw new IllegalArgumentException("bad input");
-              }
-              out.collect(record.value() + ":1");
-            },
-            FailurePolicy.deadLetter(
-                EgressOutput.to(deadLetters, TypeName.of("test", "dead-letters"), deadLetterType)))
-        .keyBy(value -> value.split(":")[0])
-        .reduce(
-            (a, b) ->
-                a.split(":")[0]
-                    + ":"
-                    + (Long.parseLong(a.split(":")[1]) + Long.parseLong(b.split(":")[1])),
-            Serdes.string())
-        .to(EgressOutput.to(fixture.sink, TypeName.of("test", "counts"), Types.stringType()));
+    return DeferredFixture.countsWithDeadLetters(deadLetters, fixture.sink);
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.statekit.stream.lambda.internal;
 import dev.statekit.egress.EgressException;
 import dev.statekit.stream.lambda.DeferredMessage;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -110,11 +109,10 @@ final class DeferredDeliveries {
       }
       engine.together(deliveries.calls());
       // The expiry before the entries go: a crash in between delivers the page again, later.
-      Map<String, byte[]> kept = new HashMap<>(receipts);
       engine
           .store()
           .writeReceipts(
-              engine.name, split, kept, (now + engine.settings.retentionMs()) / 1000 + 1);
+              engine.name, split, receipts, (now + engine.settings.retentionMs()) / 1000 + 1);
       List<String> orders = new ArrayList<>(page.size());
       page.forEach(m -> orders.add(m.order()));
       engine.store().deleteDeferred(engine.name, split, orders);
