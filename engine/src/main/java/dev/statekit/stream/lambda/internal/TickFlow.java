@@ -1,12 +1,13 @@
 package dev.statekit.stream.lambda.internal;
 
+import dev.statekit.StateKitException;
 import dev.statekit.egress.EgressException;
 import dev.statekit.stream.lambda.Attempt;
-import dev.statekit.stream.lambda.DeferredMessage;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.SplitState;
 import dev.statekit.stream.lambda.TickResult;
 import dev.statekit.stream.lambda.TimerItem;
+import dev.statekit.stream.state.StateStoreException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -81,10 +82,11 @@ final class TickFlow {
     engine.together(writes);
     // Before the firing, whose own deliveries may fail: a sink that takes nothing fails both.
     int deferred = 0;
-    EgressException deferredFailure = null;
+    StateKitException deferredFailure = null;
     try {
       deferred = deliverDeferred(splits);
-    } catch (EgressException e) {
+    } catch (StateKitException e) {
+      // The windows due fire all the same: one queue's trouble must not hold the pipeline's back.
       deferredFailure = e;
     }
 
@@ -120,22 +122,30 @@ final class TickFlow {
    * Delivers the outputs batches deferred, split by split, for at most half a batch timeout.
    *
    * @return the messages delivered
-   * @throws dev.statekit.egress.EgressException if a sink still does not take them, once every
-   *     split was tried: the tick's failure shows the outage
+   * @throws StateKitException if a sink still does not take them, or the store failed to read or
+   *     record them, once every split was tried: the tick's failure shows the outage
    */
   private int deliverDeferred(List<SplitState> splits) {
     long stopAt = engine.settings.clock().millis() + timeout / 2;
     BooleanSupplier more = () -> engine.settings.clock().millis() < stopAt;
     int delivered = 0;
-    EgressException failure = null;
+    StateKitException failure = null;
     for (SplitState split : splits) {
       if (split.isTick() || split.position() != null) {
         continue; // only unordered splits defer, and they record no position
       }
       DeferredDeliveries deferrals = new DeferredDeliveries(engine, split.split(), now);
-      List<DeferredMessage> page = deferrals.firstPage();
       try {
-        delivered += deferrals.drain(page, more).delivered();
+        delivered += deferrals.drain(deferrals.firstPage(), more).delivered();
+      } catch (StateStoreException e) {
+        LOG.warn(
+            "Pipeline "
+                + engine.name
+                + ": the deferred outputs of "
+                + split.split()
+                + " could not be read or recorded, and wait for the next tick: "
+                + e.getMessage());
+        failure = failure == null ? e : failure;
       } catch (EgressException e) {
         LOG.warn(
             "Pipeline "
