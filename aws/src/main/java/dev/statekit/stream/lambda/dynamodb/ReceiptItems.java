@@ -13,8 +13,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * A message's receipt as items: one, or for outputs past what an item holds (a message fanned out
  * over many keys), the first part in the receipt's own item ({@code done}, with the count of parts)
- * and the others beside it ({@code done#1}, {@code done#2}, ...). The parts are written before the
- * item that names them, so a receipt is read whole or not at all.
+ * and the others beside it ({@code done#<hash>#1}, {@code done#<hash>#2}, ...). The parts are
+ * written before the item that names them, so a receipt is read whole or not at all; each write of
+ * a receipt with other bytes or another expiry writes parts of its own, so a part never expires
+ * before the item that names it (an earlier write's parts are left to their own expiry).
  */
 final class ReceiptItems {
   /** The outputs one item holds, well under DynamoDB's 400 KB with its key and attributes. */
@@ -24,9 +26,13 @@ final class ReceiptItems {
   private static final String PARTS = "np";
 
   /**
-   * A hash of the outputs, in the parts' sort keys: two copies of a batch writing a message's
-   * receipt with other bytes (outputs in another order) write other parts, so a reader never takes
-   * one's first part with the other's rest.
+   * A hash of the outputs and the expiry, in the parts' sort keys: two copies of a batch writing a
+   * message's receipt with other bytes (outputs in another order) write other parts, so a reader
+   * never takes one's first part with the other's rest; and two writers of the same bytes with
+   * other expiries (a deferral keeping it 14 days past the retention, a drain giving it the
+   * retention again) write other parts too, so the parts the own item names always carry its
+   * expiry. Sharing them, the writes could interleave to leave the own item with the long expiry
+   * and its parts with the short one: once TTL deleted those, the receipt could not be read.
    */
   private static final String PARTS_OF = "pv";
 
@@ -39,7 +45,7 @@ final class ReceiptItems {
   static Written items(
       Map<String, AttributeValue> key, String skAttribute, byte[] outputs, long expiresAt) {
     int parts = Math.max(1, (outputs.length + PART_BYTES - 1) / PART_BYTES);
-    String of = parts > 1 ? hashOf(outputs) : null;
+    String of = parts > 1 ? hashOf(outputs, expiresAt) : null;
     List<Map<String, AttributeValue>> rest = new ArrayList<>();
     Map<String, AttributeValue> own = null;
     for (int part = 0; part < parts; part++) {
@@ -67,9 +73,12 @@ final class ReceiptItems {
     return new Written(rest, own);
   }
 
-  private static String hashOf(byte[] bytes) {
+  private static String hashOf(byte[] bytes, long expiresAt) {
     try {
-      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+      var sha = java.security.MessageDigest.getInstance("SHA-256");
+      sha.update(bytes);
+      sha.update(java.nio.ByteBuffer.allocate(Long.BYTES).putLong(expiresAt).array());
+      byte[] digest = sha.digest();
       return java.util.HexFormat.of().formatHex(digest, 0, 8);
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every JDK", e);
