@@ -403,8 +403,9 @@ final class BatchFlow {
       return deferrals
           .drain(first, () -> pages[0]++ < BATCH_DRAIN_PAGES && !deadline.keysStop())
           .empty();
-    } catch (EgressException e) {
-      // Refused too: a record the sink refuses holds the split's later outputs, not the batch.
+    } catch (EgressException | MissingOutputException e) {
+      // Refused too: a record the sink refuses holds the split's later outputs, not the batch; so
+      // does an output this deployment lacks (failing the batch, it failed on every receive).
       return false;
     }
   }

@@ -80,6 +80,8 @@ final class DeferredDeliveries {
    *
    * @return how many messages' outputs went out, and whether none is left
    * @throws EgressException if a sink did not take a page's outputs, which stay deferred
+   * @throws MissingOutputException if a receipt names an output this deployment lacks: the page
+   *     stays deferred, for a deployment that has it
    */
   Drained drain(List<DeferredMessage> page, BooleanSupplier more) {
     int delivered = 0;
@@ -104,8 +106,22 @@ final class DeferredDeliveries {
               null);
           continue;
         }
-        StoredOutput.routedAll(Receipts.decode(receipt), engine.shape.routes(), engine.name)
-            .forEach(routed -> deliveries.add(routed.route(), routed.record()));
+        List<SourceOutcome.Routed> routed;
+        try {
+          routed =
+              StoredOutput.routedAll(Receipts.decode(receipt), engine.shape.routes(), engine.name);
+        } catch (MissingOutputException e) {
+          throw new MissingOutputException(
+              "Pipeline "
+                  + engine.name
+                  + ": the deferred outputs of message "
+                  + message.message()
+                  + " of "
+                  + split
+                  + " (its receipt), and the split's later ones behind them, wait: "
+                  + e.getMessage());
+        }
+        routed.forEach(r -> deliveries.add(r.route(), r.record()));
       }
       engine.together(deliveries.calls());
       // The expiry before the entries go: a crash in between delivers the page again, later.

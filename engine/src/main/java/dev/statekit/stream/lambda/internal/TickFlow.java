@@ -159,6 +159,14 @@ final class TickFlow {
                         + " for such records, BatchPipeline.builder(...).refusedOutputsTo(sink))"
                     : ""));
         failure = failure == null ? e : failure;
+      } catch (MissingOutputException e) {
+        // Caught here, not in run: it is no StateKitException, and escaping it held back every
+        // window of the pipeline and every other split's deferred outputs.
+        LOG.warn(e.getMessage());
+        failure =
+            failure == null
+                ? new dev.statekit.stream.PipelineFailedException(e.getMessage(), e)
+                : failure;
       }
     }
     if (failure != null) {
