@@ -46,6 +46,20 @@ public record QueueRecord(
     return QueueMessage.receiveCountOf(attributes.get("ApproximateReceiveCount"));
   }
 
+  /**
+   * The name of the queue whose redrive policy moved the message to the dead-letter queue it came
+   * from (the last part of the system attribute {@code DeadLetterQueueSourceArn}, which Lambda's
+   * events of a dead-letter queue carry); empty for a message sent to its queue.
+   */
+  public Optional<String> deadLetterSource() {
+    String arn = attributes.get("DeadLetterQueueSourceArn");
+    if (arn == null || arn.isBlank()) {
+      return Optional.empty();
+    }
+    String name = queueName(arn);
+    return name.isEmpty() ? Optional.empty() : Optional.of(name);
+  }
+
   /** When the message was sent; empty if the event does not say. */
   public Optional<Instant> sentAt() {
     String millis = attributes.get("SentTimestamp");

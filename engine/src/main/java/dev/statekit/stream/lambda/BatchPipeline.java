@@ -250,7 +250,10 @@ public final class BatchPipeline {
    * there ({@link #process(SourceBatch, Deadline)}).
    */
   public BatchConsumer<KinesisRecord> kinesisConsumer() {
-    return consumer(SourceBatches::kinesis);
+    return consumer(
+        SourceBatches::kinesis,
+        "to Lambda, which hands the shard over again from the first (until the mapping's"
+            + " MaximumRetryAttempts; then replay the range givenUp() lists)");
   }
 
   /**
@@ -262,7 +265,10 @@ public final class BatchPipeline {
    * #process(SourceBatch, Deadline)}).
    */
   public BatchConsumer<ChangeRecord> dynamoDbConsumer() {
-    return consumer(SourceBatches::dynamoDb);
+    return consumer(
+        SourceBatches::dynamoDb,
+        "to Lambda, which hands them over again (until the mapping's MaximumRetryAttempts or the"
+            + " stream's 24-hour retention)");
   }
 
   /**
@@ -274,7 +280,10 @@ public final class BatchPipeline {
    * maxReceiveCount} as any message handed back does.
    */
   public BatchConsumer<QueueRecord> queueConsumer() {
-    return consumer(SourceBatches::queue);
+    return consumer(
+        SourceBatches::queue,
+        "to the queue (its redrive policy moves a message received maxReceiveCount times to the"
+            + " dead-letter queue: read that with deadLetterConsumer)");
   }
 
   /**
@@ -288,14 +297,22 @@ public final class BatchPipeline {
    * on an event source mapping left disabled until the cause is fixed. SQS's own redrive ({@code
    * StartMessageMoveTask}) gives each message a new id, which no receipt knows: a message that was
    * applied before it reached the dead-letter queue (its invocations died after applying it on
-   * every receive) would be applied again.
+   * every receive) would be applied again. A message that names the queue it was moved from (the
+   * attribute {@code DeadLetterQueueSourceArn}, in Lambda's events of a dead-letter queue) is taken
+   * as that queue's, so that one dead-letter queue may serve several queues of the pipeline; taken
+   * as another queue's, it would meet no receipt of its id. A message that fails again is answered
+   * failed, stays in the dead-letter queue, and its failure is logged as a warning.
    *
-   * @param sourceQueue the source queue's name (the last part of its ARN)
+   * @param sourceQueue the source queue's name (the last part of its ARN), for the messages that do
+   *     not name theirs
    */
   public BatchConsumer<QueueRecord> deadLetterConsumer(String sourceQueue) {
     Objects.requireNonNull(sourceQueue, "sourceQueue");
     SourceBatch.unordered(sourceQueue); // validates the name
-    return consumer(records -> SourceBatches.deadLetters(records, sourceQueue));
+    return consumer(
+        records -> SourceBatches.deadLetters(records, sourceQueue),
+        "to the dead-letter queue, which keeps a message until its retention and then deletes it:"
+            + " fix the cause, or move them elsewhere before then");
   }
 
   /**
@@ -308,15 +325,20 @@ public final class BatchPipeline {
 
   /**
    * A consumer of the batches {@code split} makes of an event's records: without a deadline (a
-   * caller of {@link BatchConsumer#accept(List)}), each batch is taken whole.
+   * caller of {@link BatchConsumer#accept(List)}), each batch is taken whole. Its answer names the
+   * failed records alone, so their failure is logged ({@link FailedRecordsLog}), saying that they
+   * go back {@code goesBack}.
    */
-  private <R> BatchConsumer<R> consumer(Function<List<R>, List<SourceBatch>> split) {
+  private <R> BatchConsumer<R> consumer(
+      Function<List<R>, List<SourceBatch>> split, String goesBack) {
     return BatchConsumer.byDeadline(
         (records, deadline) -> {
           Objects.requireNonNull(deadline, "deadline");
           List<String> failed = new ArrayList<>();
           for (SourceBatch batch : split.apply(records)) {
-            failed.addAll(process(batch, deadline).failedOffsets());
+            BatchResult result = process(batch, deadline);
+            FailedRecordsLog.report(name, batch, result, goesBack);
+            failed.addAll(result.failedOffsets());
           }
           return BatchOutcome.failed(failed);
         });

@@ -60,15 +60,27 @@ public final class SourceBatches {
   }
 
   /**
-   * The messages of a dead-letter queue as one batch of the queue {@code sourceQueue} whose redrive
-   * policy moved them there: under their message ids, which SQS keeps when it moves a message, so
-   * that the receipts and pending entries of the source queue's split know them.
+   * The messages of a dead-letter queue as batches of the queues whose redrive policy moved them
+   * there, one per queue: under their message ids, which SQS keeps when it moves a message, so that
+   * the receipts and pending entries of the source queue's split know them. Each message is taken
+   * as a message of the queue it names ({@link QueueRecord#deadLetterSource()}: one dead-letter
+   * queue may serve several queues), or of {@code sourceQueue} if it names none.
    *
-   * @param sourceQueue the source queue's name (the last part of its ARN)
+   * @param sourceQueue the source queue's name (the last part of its ARN), for messages that do not
+   *     name theirs
    */
   public static List<SourceBatch> deadLetters(List<QueueRecord> records, String sourceQueue) {
     SourceBatch.unordered(sourceQueue); // validates the name
-    return queue(records, record -> sourceQueue);
+    // Taken as sourceQueue's, a message of another queue sharing the dead-letter queue would meet
+    // no receipt of its id there, and one applied before would be applied a second time.
+    return queue(
+        records,
+        record -> record.deadLetterSource().filter(SourceBatches::isSplit).orElse(sourceQueue));
+  }
+
+  /** Whether {@code name} may name a split (a queue's name always does). */
+  private static boolean isSplit(String name) {
+    return !name.isEmpty() && !name.startsWith("#");
   }
 
   private static List<SourceBatch> queue(

@@ -53,6 +53,25 @@ class SourceBatchesTest {
     assertEquals(Map.of("source", "web"), record.headers());
   }
 
+  /** A dead letter is taken as a message of the queue it names, else of the one given. */
+  @Test
+  void deadLettersAreTakenAsMessagesOfTheQueueTheyWereMovedFrom() {
+    QueueRecord named =
+        new QueueRecord(
+            "shared-dlq",
+            "p-1",
+            "a",
+            Map.of("DeadLetterQueueSourceArn", "arn:aws:sqs:eu-west-1:123456789012:payments"),
+            Map.of());
+    QueueRecord unnamed = new QueueRecord("shared-dlq", "m-1", "b", Map.of(), Map.of());
+
+    List<SourceBatch> batches = SourceBatches.deadLetters(List.of(named, unnamed), "orders");
+
+    assertEquals(List.of("payments", "orders"), batches.stream().map(SourceBatch::split).toList());
+    assertEquals("p-1", batches.get(0).records().get(0).position().offset());
+    assertEquals("m-1", batches.get(1).records().get(0).position().offset());
+  }
+
   @Test
   void queueMessagesKeepTheirGroupAndAttributes() {
     QueueRecord message =
