@@ -100,6 +100,31 @@ class DeadLetterConsumerReviewTest {
     assertEquals("a:2", delivered.get(delivered.size() - 1), "the next message counts from one");
   }
 
+  /**
+   * The dead-letter queue's event source mapping routed to the queue consumer, as a function behind
+   * {@code PipelineHandler} routes every queue's events (it has no way to say which queue is a
+   * dead-letter queue): the message was taken as one of a queue "orders-dlq" the pipeline never
+   * read, counted a second time ("a:2"), and the new split held the pipeline's windows back. It
+   * names the queue it was moved from: it is taken as that queue's, by either consumer.
+   */
+  @Test
+  void aDeadLetterHandedToTheQueueConsumerIsAppliedOnceAsItsQueuesMessage() throws Exception {
+    crashAfterReceipts.set(true);
+    assertThrows(
+        IllegalStateException.class,
+        () -> pipeline.queueConsumer().accept(List.of(message(ORDERS, "m-1", "a"))));
+
+    BatchOutcome outcome =
+        pipeline.queueConsumer().accept(List.of(deadLetter("orders-dlq", ORDERS, "m-1", "a")));
+
+    assertEquals(List.of(), outcome.failedItemIds());
+    assertEquals(List.of("a:1"), delivered.stream().distinct().toList(), "not a second count");
+    assertEquals(
+        List.of(ORDERS),
+        pipeline.splits().stream().map(SplitState::split).filter(s -> !s.startsWith("#")).toList(),
+        "no split of the dead-letter queue");
+  }
+
   /** A dead letter whose event does not name its source queue is taken as {@code sourceQueue}'s. */
   @Test
   void aDeadLetterThatDoesNotNameItsQueueIsTakenAsTheSourceQueues() throws Exception {
