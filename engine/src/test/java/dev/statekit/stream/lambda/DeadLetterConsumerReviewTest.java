@@ -125,6 +125,29 @@ class DeadLetterConsumerReviewTest {
         "no split of the dead-letter queue");
   }
 
+  /**
+   * The consumer given what is not a queue's name (a DynamoDB stream's split, a shard's, a queue's
+   * URL) took every dead letter as a message of that split: an unordered batch of a shard's split,
+   * or of a split no receipt of the queue's messages is in (each applied a second time). It is
+   * refused when the consumer is made, naming what to give.
+   */
+  @Test
+  void aSourceThatIsNoQueueNameIsRefused() {
+    for (String source :
+        List.of(
+            "dynamodb:orders",
+            "clicks/shardId-000000000000",
+            "https://sqs.eu-west-1.amazonaws.com/123456789012/orders")) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> pipeline.deadLetterConsumer(source), source);
+      assertTrue(e.getMessage().contains(source), e.getMessage());
+      assertTrue(e.getMessage().contains("name"), e.getMessage());
+    }
+    pipeline.deadLetterConsumer("orders.fifo");
+    pipeline.deadLetterConsumer("orders_2-eu");
+  }
+
   /** A dead letter whose event does not name its source queue is taken as {@code sourceQueue}'s. */
   @Test
   void aDeadLetterThatDoesNotNameItsQueueIsTakenAsTheSourceQueues() throws Exception {
