@@ -305,10 +305,11 @@ public final class BatchPipeline {
    *
    * @param sourceQueue the source queue's name (the last part of its ARN), for the messages that do
    *     not name theirs
+   * @throws IllegalArgumentException if {@code sourceQueue} is not a queue's name (a stream's
+   *     split, a queue's URL)
    */
   public BatchConsumer<QueueRecord> deadLetterConsumer(String sourceQueue) {
-    Objects.requireNonNull(sourceQueue, "sourceQueue");
-    SourceBatch.unordered(sourceQueue); // validates the name
+    SourceBatches.checkQueueName(sourceQueue);
     return consumer(
         records -> SourceBatches.deadLetters(records, sourceQueue),
         "to the dead-letter queue, which keeps a message until its retention and then deletes it:"

@@ -9,7 +9,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Turns the records the entry point reads from Lambda's events into {@link SourceBatch}es, one per
@@ -54,9 +56,20 @@ public final class SourceBatches {
                 Map.of(PARTITION_KEY, r.partitionKey())));
   }
 
-  /** The SQS messages as one batch per queue. */
+  /**
+   * The SQS messages as one batch per queue. A message of a dead-letter queue that names the queue
+   * it was moved from ({@link QueueRecord#deadLetterSource()}) is taken as that queue's, as {@link
+   * #deadLetters} takes it: under the dead-letter queue's own name, where no receipt knows its id,
+   * one applied before would be applied a second time.
+   */
   public static List<SourceBatch> queue(List<QueueRecord> records) {
-    return queue(records, QueueRecord::queueName);
+    return queue(
+        records,
+        record ->
+            record
+                .deadLetterSource()
+                .filter(SourceBatches::isQueueName)
+                .orElse(record.queueName()));
   }
 
   /**
@@ -70,17 +83,37 @@ public final class SourceBatches {
    *     name theirs
    */
   public static List<SourceBatch> deadLetters(List<QueueRecord> records, String sourceQueue) {
-    SourceBatch.unordered(sourceQueue); // validates the name
+    checkQueueName(sourceQueue);
     // Taken as sourceQueue's, a message of another queue sharing the dead-letter queue would meet
     // no receipt of its id there, and one applied before would be applied a second time.
     return queue(
         records,
-        record -> record.deadLetterSource().filter(SourceBatches::isSplit).orElse(sourceQueue));
+        record -> record.deadLetterSource().filter(SourceBatches::isQueueName).orElse(sourceQueue));
   }
 
-  /** Whether {@code name} may name a split (a queue's name always does). */
-  private static boolean isSplit(String name) {
-    return !name.isEmpty() && !name.startsWith("#");
+  /** What SQS allows a queue's name to be: letters, digits, '-' and '_', a FIFO queue's ".fifo". */
+  private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]+(\\.fifo)?");
+
+  private static boolean isQueueName(String name) {
+    return name.length() <= 80 && QUEUE_NAME.matcher(name).matches();
+  }
+
+  /**
+   * Checks that {@code name} is a queue's name: anything else (a stream's or table's split, a
+   * queue's URL or ARN) would make a split where no receipt knows the queue's messages.
+   *
+   * @throws IllegalArgumentException if it is not
+   */
+  static void checkQueueName(String name) {
+    Objects.requireNonNull(name, "sourceQueue");
+    if (!isQueueName(name)) {
+      throw new IllegalArgumentException(
+          "'"
+              + name
+              + "' is not a queue's name (up to 80 letters, digits, '-' and '_', a FIFO queue's"
+              + " ending in .fifo): give the name of the queue whose redrive policy moves messages"
+              + " to the dead-letter queue, the last part of its ARN (QueueRecord.queueName(arn))");
+    }
   }
 
   private static List<SourceBatch> queue(
