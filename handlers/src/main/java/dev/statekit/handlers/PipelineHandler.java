@@ -14,7 +14,10 @@ import java.util.List;
  * <p>It reads the events with the entry point's reader and converts them with {@link
  * dev.statekit.stream.lambda.SourceBatches}, so that a pipeline behind the application's one {@link
  * StateKitHandler} and behind this handler see the same records. The event source mapping needs
- * {@code FunctionResponseTypes: [ReportBatchItemFailures]}.
+ * {@code FunctionResponseTypes: [ReportBatchItemFailures]}. A queue's dead-letter queue may be
+ * among the sources: its messages name the queue they were moved from, and are taken as that
+ * queue's, under their ids, so that one applied before is not applied again ({@link
+ * BatchPipeline#deadLetterConsumer}).
  *
  * <pre>{@code
  * public final class ClicksHandler extends PipelineHandler {
