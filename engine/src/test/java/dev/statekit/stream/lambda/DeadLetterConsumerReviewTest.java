@@ -148,6 +148,40 @@ class DeadLetterConsumerReviewTest {
     pipeline.deadLetterConsumer("orders_2-eu");
   }
 
+  /**
+   * A dead-letter queue with a dead-letter queue of its own (a parking queue for what fails there
+   * too): a message moved on from "orders-dlq" names that queue, not "orders", whose split its
+   * receipt is in. Given only "orders", the consumer takes it as an "orders" message (applied
+   * once), and warns that it named another queue.
+   */
+  @Test
+  void aDeadLetterNamingAQueueNotGivenIsTakenAsTheSourceQueuesWithAWarning() throws Exception {
+    crashAfterReceipts.set(true);
+    assertThrows(
+        IllegalStateException.class,
+        () -> pipeline.queueConsumer().accept(List.of(message(ORDERS, "m-1", "a"))));
+    List<LogEvent> heard = Collections.synchronizedList(new ArrayList<>());
+
+    BatchOutcome outcome;
+    try (Telemetry.Restore route = LogOutput.route("dev.statekit", heard::add)) {
+      outcome =
+          pipeline
+              .deadLetterConsumer(ORDERS)
+              .accept(List.of(deadLetter("orders-parking", "orders-dlq", "m-1", "a")));
+    }
+
+    assertEquals(List.of(), outcome.failedItemIds());
+    assertEquals(List.of("a:1"), delivered.stream().distinct().toList(), "not a second count");
+    assertTrue(
+        heard.stream()
+            .anyMatch(
+                e ->
+                    e.level() == LogLevel.WARN
+                        && e.message().contains("orders-dlq")
+                        && e.message().contains("m-1")),
+        "warns that the message named another queue: " + heard);
+  }
+
   /** A dead letter whose event does not name its source queue is taken as {@code sourceQueue}'s. */
   @Test
   void aDeadLetterThatDoesNotNameItsQueueIsTakenAsTheSourceQueues() throws Exception {
