@@ -71,6 +71,8 @@ import java.util.regex.Pattern;
  * <p>Thread-safe: batches of different splits may be processed at once.
  */
 public final class BatchPipeline {
+  private static final dev.statekit.telemetry.Log LOG =
+      dev.statekit.telemetry.Log.of(BatchPipeline.class);
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
   private final String name;
@@ -299,19 +301,44 @@ public final class BatchPipeline {
    * applied before it reached the dead-letter queue (its invocations died after applying it on
    * every receive) would be applied again. A message that names the queue it was moved from (the
    * attribute {@code DeadLetterQueueSourceArn}, in Lambda's events of a dead-letter queue) is taken
-   * as that queue's, so that one dead-letter queue may serve several queues of the pipeline; taken
-   * as another queue's, it would meet no receipt of its id. A message that fails again is answered
-   * failed, stays in the dead-letter queue, and its failure is logged as a warning.
+   * as that queue's if it is one of those given, so that one dead-letter queue may serve several
+   * queues of the pipeline (give them all); a message naming another queue (one moved on from a
+   * dead-letter queue's own dead-letter queue names that dead-letter queue) is taken as {@code
+   * sourceQueue}'s, with a warning. A message that fails again is answered failed, stays in the
+   * dead-letter queue, and its failure is logged as a warning.
    *
-   * @param sourceQueue the source queue's name (the last part of its ARN), for the messages that do
-   *     not name theirs
-   * @throws IllegalArgumentException if {@code sourceQueue} is not a queue's name (a stream's
-   *     split, a queue's URL)
+   * @param sourceQueue the source queue's name (the last part of its ARN): the messages that name
+   *     no queue given are taken as its
+   * @param otherSourceQueues the names of the other queues whose redrive policy moves messages to
+   *     the same dead-letter queue
+   * @throws IllegalArgumentException if one is not a queue's name (a stream's split, a queue's URL)
    */
-  public BatchConsumer<QueueRecord> deadLetterConsumer(String sourceQueue) {
-    SourceBatches.checkQueueName(sourceQueue);
+  public BatchConsumer<QueueRecord> deadLetterConsumer(
+      String sourceQueue, String... otherSourceQueues) {
+    List<String> queues = new ArrayList<>();
+    queues.add(Objects.requireNonNull(sourceQueue, "sourceQueue"));
+    queues.addAll(List.of(otherSourceQueues));
+    SourceBatches.checkQueueNames(queues);
+    List<String> given = List.copyOf(queues);
     return consumer(
-        records -> SourceBatches.deadLetters(records, sourceQueue),
+        records -> {
+          List<String> others = SourceBatches.namingOtherQueues(records, given);
+          if (!others.isEmpty()) {
+            LOG.warn(
+                "Pipeline "
+                    + name
+                    + ": dead letters "
+                    + others
+                    + " name a queue they were moved from that is none of "
+                    + given
+                    + ": taken as messages of "
+                    + sourceQueue
+                    + ". If that queue's redrive policy moves messages here, give it to"
+                    + " deadLetterConsumer too: taken as another queue's, a message applied before"
+                    + " meets no receipt and is applied again");
+          }
+          return SourceBatches.deadLetters(records, given);
+        },
         "to the dead-letter queue, which keeps a message until its retention and then deletes it:"
             + " fix the cause, or move them elsewhere before then");
   }

@@ -75,20 +75,65 @@ public final class SourceBatches {
   /**
    * The messages of a dead-letter queue as batches of the queues whose redrive policy moved them
    * there, one per queue: under their message ids, which SQS keeps when it moves a message, so that
-   * the receipts and pending entries of the source queue's split know them. Each message is taken
-   * as a message of the queue it names ({@link QueueRecord#deadLetterSource()}: one dead-letter
-   * queue may serve several queues), or of {@code sourceQueue} if it names none.
+   * the receipts and pending entries of the source queue's split know them. A message is taken as a
+   * message of the queue it names ({@link QueueRecord#deadLetterSource()}) if that is one of {@code
+   * sourceQueues} (one dead-letter queue may serve several queues), else of the first of them: a
+   * message moved on from a dead-letter queue's own dead-letter queue names that dead-letter queue,
+   * not the queue whose split knows it.
    *
-   * @param sourceQueue the source queue's name (the last part of its ARN), for messages that do not
-   *     name theirs
+   * @param sourceQueues the names of the queues whose redrive policy moves messages to the
+   *     dead-letter queue (the last part of their ARNs), at least one
+   * @throws IllegalArgumentException if there is none, or one is not a queue's name
+   */
+  public static List<SourceBatch> deadLetters(
+      List<QueueRecord> records, List<String> sourceQueues) {
+    checkQueueNames(sourceQueues);
+    String first = sourceQueues.get(0);
+    return queue(
+        records, record -> record.deadLetterSource().filter(sourceQueues::contains).orElse(first));
+  }
+
+  /**
+   * The messages of a dead-letter queue as one batch of the queue {@code sourceQueue} whose redrive
+   * policy moved them there, under their message ids: {@link #deadLetters(List, List)} of that one
+   * queue.
+   *
+   * @param sourceQueue the source queue's name (the last part of its ARN)
+   * @throws IllegalArgumentException if it is not a queue's name
    */
   public static List<SourceBatch> deadLetters(List<QueueRecord> records, String sourceQueue) {
-    checkQueueName(sourceQueue);
-    // Taken as sourceQueue's, a message of another queue sharing the dead-letter queue would meet
-    // no receipt of its id there, and one applied before would be applied a second time.
-    return queue(
-        records,
-        record -> record.deadLetterSource().filter(SourceBatches::isQueueName).orElse(sourceQueue));
+    return deadLetters(records, List.of(Objects.requireNonNull(sourceQueue, "sourceQueue")));
+  }
+
+  /**
+   * The messages of {@code records} that name a queue they were moved from that is not one of
+   * {@code sourceQueues}, each "id (queue)": {@link #deadLetters} takes them as the first source
+   * queue's.
+   */
+  static List<String> namingOtherQueues(List<QueueRecord> records, List<String> sourceQueues) {
+    List<String> others = new ArrayList<>();
+    for (QueueRecord record : records) {
+      record
+          .deadLetterSource()
+          .filter(source -> !sourceQueues.contains(source))
+          .ifPresent(source -> others.add(record.messageId() + " (" + source + ")"));
+    }
+    return others;
+  }
+
+  /**
+   * Checks {@code sourceQueues}: at least one, each a queue's name.
+   *
+   * @throws IllegalArgumentException if not
+   */
+  static void checkQueueNames(List<String> sourceQueues) {
+    Objects.requireNonNull(sourceQueues, "sourceQueues");
+    if (sourceQueues.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Name at least one source queue: the queue whose redrive policy moves messages to the"
+              + " dead-letter queue");
+    }
+    sourceQueues.forEach(SourceBatches::checkQueueName);
   }
 
   /** What SQS allows a queue's name to be: letters, digits, '-' and '_', a FIFO queue's ".fifo". */

@@ -76,7 +76,8 @@ class DeadLetterConsumerReviewTest {
    * deadLetterConsumer("orders")}. A message of "payments", applied and receipted by an invocation
    * that then died on every receive, reaches it: taken as a message of "orders", where no receipt
    * and no pending entry knows its id, it was counted a second time ("a:2", where its receipt says
-   * "a:1"). The message names its queue: it is taken as that queue's.
+   * "a:1"), and nothing could be given to say otherwise. The message names its queue: given both
+   * queues, the consumer takes it as that queue's.
    */
   @Test
   void aDeadLetterOfAnotherSourceQueueOfTheSharedDeadLetterQueueIsAppliedOnce() throws Exception {
@@ -88,7 +89,7 @@ class DeadLetterConsumerReviewTest {
 
     BatchOutcome outcome =
         pipeline
-            .deadLetterConsumer(ORDERS)
+            .deadLetterConsumer(ORDERS, PAYMENTS)
             .accept(List.of(deadLetter("shared-dlq", PAYMENTS, "p-1", "a")));
 
     assertEquals(List.of(), outcome.failedItemIds());
@@ -180,6 +181,33 @@ class DeadLetterConsumerReviewTest {
                         && e.message().contains("orders-dlq")
                         && e.message().contains("m-1")),
         "warns that the message named another queue: " + heard);
+  }
+
+  /**
+   * One dead-letter queue for the two queues of the pipeline, both given: each message is taken as
+   * the queue's it names.
+   */
+  @Test
+  void aSharedDeadLetterQueuesMessagesAreTakenAsTheGivenQueuesTheyName() throws Exception {
+    crashAfterReceipts.set(true);
+    assertThrows(
+        IllegalStateException.class,
+        () -> pipeline.queueConsumer().accept(List.of(message(ORDERS, "m-1", "a"))));
+    crashAfterReceipts.set(true);
+    assertThrows(
+        IllegalStateException.class,
+        () -> pipeline.queueConsumer().accept(List.of(message(PAYMENTS, "p-1", "b"))));
+
+    BatchOutcome outcome =
+        pipeline
+            .deadLetterConsumer(ORDERS, PAYMENTS)
+            .accept(
+                List.of(
+                    deadLetter("shared-dlq", PAYMENTS, "p-1", "b"),
+                    deadLetter("shared-dlq", ORDERS, "m-1", "a")));
+
+    assertEquals(List.of(), outcome.failedItemIds());
+    assertEquals(List.of("a:1", "b:1"), delivered.stream().distinct().toList());
   }
 
   /** A dead letter whose event does not name its source queue is taken as {@code sourceQueue}'s. */

@@ -53,7 +53,9 @@ class SourceBatchesTest {
     assertEquals(Map.of("source", "web"), record.headers());
   }
 
-  /** A dead letter is taken as a message of the queue it names, else of the one given. */
+  /**
+   * A dead letter is taken as a message of the queue it names among those given, else the first's.
+   */
   @Test
   void deadLettersAreTakenAsMessagesOfTheQueueTheyWereMovedFrom() {
     QueueRecord named =
@@ -65,7 +67,8 @@ class SourceBatchesTest {
             Map.of());
     QueueRecord unnamed = new QueueRecord("shared-dlq", "m-1", "b", Map.of(), Map.of());
 
-    List<SourceBatch> batches = SourceBatches.deadLetters(List.of(named, unnamed), "orders");
+    List<SourceBatch> batches =
+        SourceBatches.deadLetters(List.of(named, unnamed), List.of("orders", "payments"));
 
     assertEquals(List.of("payments", "orders"), batches.stream().map(SourceBatch::split).toList());
     assertEquals("p-1", batches.get(0).records().get(0).position().offset());
