@@ -279,7 +279,9 @@ public final class BatchPipeline {
    * which the entry point passes: a batch stops taking messages while a reserve of its time is
    * left, applies and receipts what it took and answers each message it did not take as failed
    * ({@link #process(SourceBatch, Deadline)}); those come again and count toward the queue's {@code
-   * maxReceiveCount} as any message handed back does.
+   * maxReceiveCount} as any message handed back does. A dead-letter queue's message that names the
+   * queue it was moved from is taken as that queue's, under its id ({@link SourceBatches#queue});
+   * {@link #deadLetterConsumer} also takes those that name none.
    */
   public BatchConsumer<QueueRecord> queueConsumer() {
     return consumer(

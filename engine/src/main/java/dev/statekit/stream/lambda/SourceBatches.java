@@ -58,9 +58,9 @@ public final class SourceBatches {
 
   /**
    * The SQS messages as one batch per queue. A message of a dead-letter queue that names the queue
-   * it was moved from ({@link QueueRecord#deadLetterSource()}) is taken as that queue's, as {@link
-   * #deadLetters} takes it: under the dead-letter queue's own name, where no receipt knows its id,
-   * one applied before would be applied a second time.
+   * it was moved from ({@link QueueRecord#deadLetterSource()}) is taken as that queue's, under its
+   * id: under the dead-letter queue's own name, where no receipt knows its id, one applied before
+   * would be applied a second time. ({@link #deadLetters(List, List)} takes the queues to expect.)
    */
   public static List<SourceBatch> queue(List<QueueRecord> records) {
     return queue(
