@@ -16,6 +16,9 @@ import java.util.Set;
  * whose outputs go out again instead.
  */
 final class BatchRecords {
+  /** How the reasons of records that only wait end ({@link BatchDeadline#why}, a key's share). */
+  private static final String NOTHING_FAILED = "nothing failed";
+
   private final SourceBatch batch;
   final List<SourceOutcome> outcomes = new ArrayList<>();
   final List<String> failedOffsets = new ArrayList<>();
@@ -86,7 +89,7 @@ final class BatchRecords {
           skipped++;
         } else {
           failedOffsets.add(outcome.offset);
-          failure = failure == null ? missing : failure;
+          because(missing);
           if (group != null) {
             failedGroups.add(group);
           }
@@ -95,7 +98,7 @@ final class BatchRecords {
       }
       if (outcome.failed()) {
         failedOffsets.add(outcome.offset);
-        failure = failure == null ? outcome.failure : failure;
+        because(outcome.failure);
         if (batch.ordered()) {
           break;
         }
@@ -110,6 +113,23 @@ final class BatchRecords {
       }
     }
     this.covered = skipped;
+  }
+
+  /**
+   * Notes why records of an unordered batch go back: the batch's failure is the first real one,
+   * before any reason of records that only come again later ("nothing failed"). The consumers log a
+   * batch whose failure says nothing failed at debug level only ({@code FailedRecordsLog}), so a
+   * later record's wait must not hide an earlier record's error.
+   */
+  private void because(String why) {
+    if (failure == null || (onlyWaits(failure) && !onlyWaits(why))) {
+      failure = why;
+    }
+  }
+
+  /** Whether {@code why} is the reason of records that come again with nothing failed. */
+  private static boolean onlyWaits(String why) {
+    return why != null && why.endsWith(NOTHING_FAILED);
   }
 
   /** Whether the checkpoint at {@code position} (null: the split's start) covers {@code offset}. */
@@ -153,7 +173,7 @@ final class BatchRecords {
       failure = BatchDeadline.why(first, batch.split(), true);
       failedOffsets.add(first);
     } else {
-      failure = failure == null ? BatchDeadline.why(first, batch.split(), false) : failure;
+      because(BatchDeadline.why(first, batch.split(), false));
       Set<String> known = new HashSet<>(failedOffsets);
       for (SourceOutcome outcome : back) {
         if (known.add(outcome.offset)) {
@@ -198,7 +218,7 @@ final class BatchRecords {
       String missing = redeliver(outcome.offset, receipts.get(outcome.offset));
       if (missing != null) {
         failedOffsets.add(outcome.offset);
-        failure = failure == null ? missing : failure;
+        because(missing);
         if (group != null) {
           backGroups.add(group);
           sendBackAfter(outcome, group);
@@ -318,7 +338,7 @@ final class BatchRecords {
       fail(sources.get(0), why, ordered);
       return;
     }
-    failure = why;
+    because(why);
     Set<Integer> back = new HashSet<>(sources);
     Set<String> groups = new HashSet<>();
     List<SourceOutcome> kept = new ArrayList<>(outcomes.size());
@@ -342,7 +362,12 @@ final class BatchRecords {
    * a shard all of them, in a queue those of its order group).
    */
   private void fail(int source, String why, boolean ordered) {
-    failure = why;
+    if (ordered) {
+      // The shard resumes at this record, before any other that failed: its reason is the batch's.
+      failure = why;
+    } else {
+      because(why);
+    }
     String group = group(source);
     for (int i = 0; i < outcomes.size(); i++) {
       if (outcomes.get(i).index == source) {
