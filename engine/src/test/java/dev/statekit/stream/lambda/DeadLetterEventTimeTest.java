@@ -5,15 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.event.BatchOutcome;
 import dev.statekit.event.QueueRecord;
-import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.WatermarkStrategy;
-import dev.statekit.stream.Windows;
-import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testing.ManualClock;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,37 +31,24 @@ class DeadLetterEventTimeTest {
 
   private BatchPipeline pipeline() {
     Pipeline plan =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
-            .withWatermarks(
-                WatermarkStrategy.<String>boundedOutOfOrderness(Duration.ZERO)
-                    .withTimestamps(s -> Long.parseLong(s.split(",")[1])))
-            .<String>process(
-                (record, out) -> {
-                  if (record.value().startsWith("poison") && broken.get()) {
-                    throw new IllegalStateException("a bug, fixed later");
-                  }
-                  out.collect(record.value().replace("poison-", ""));
-                })
-            .keyBy(s -> s.split(",")[0])
-            .window(Windows.tumbling(Duration.ofMillis(10)))
-            .aggregate(
-                AggregateFunction.<String>count(),
-                Serdes.longs(),
-                (String key, dev.statekit.stream.TimeWindow w, Long n) ->
-                    key + "@" + w.start() + "=" + n)
-            .to(
-                EgressOutput.to(
-                    records -> {
-                      for (EgressRecord r : records) {
-                        String before = byId.put(r.id(), r.textOrBase64());
-                        if (before != null && !before.equals(r.textOrBase64())) {
-                          clashes.add(r.id() + ": " + before + " then " + r.textOrBase64());
-                        }
+        WindowedCounts.plan(
+            timed ->
+                timed.<String>process(
+                    (record, out) -> {
+                      if (record.value().startsWith("poison") && broken.get()) {
+                        throw new IllegalStateException("a bug, fixed later");
                       }
-                    },
-                    TypeName.of("test", "counts"),
-                    Types.stringType()));
+                      out.collect(record.value().replace("poison-", ""));
+                    }),
+            records -> {
+              for (EgressRecord r : records) {
+                String before = byId.put(r.id(), r.textOrBase64());
+                if (before != null && !before.equals(r.textOrBase64())) {
+                  clashes.add(r.id() + ": " + before + " then " + r.textOrBase64());
+                }
+              }
+            },
+            null);
     return BatchPipeline.builder("counts", plan)
         .store(store)
         .clock(clock)

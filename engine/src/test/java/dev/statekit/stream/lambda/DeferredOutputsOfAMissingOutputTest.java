@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.egress.CollectingEgressSink;
-import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.WatermarkStrategy;
-import dev.statekit.stream.Windows;
 import dev.statekit.stream.serde.Serdes;
 import dev.statekit.types.TypeName;
 import dev.statekit.types.Types;
@@ -73,28 +70,9 @@ class DeferredOutputsOfAMissingOutputTest {
   /** Per key, 10 ms windows counted to {@code results}; late records to {@code late}, if given. */
   private BatchPipeline windowed(
       CollectingEgressSink results, dev.statekit.egress.EgressSink late) {
-    var windowed =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
-            .withWatermarks(
-                WatermarkStrategy.<String>boundedOutOfOrderness(Duration.ZERO)
-                    .withTimestamps(s -> Long.parseLong(s.split(",")[1])))
-            .keyBy(s -> s.split(",")[0])
-            .window(Windows.tumbling(Duration.ofMillis(10)));
-    if (late != null) {
-      windowed =
-          windowed.lateRecordsTo(
-              EgressOutput.to(late, TypeName.of("test", "late"), Types.stringType()));
-    }
-    Pipeline plan =
-        windowed
-            .aggregate(
-                AggregateFunction.<String>count(),
-                Serdes.longs(),
-                (String key, dev.statekit.stream.TimeWindow w, Long n) ->
-                    key + "@" + w.start() + "=" + n)
-            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("windows", plan)
+    return BatchPipeline.builder(
+            "windows",
+            WindowedCounts.plan(java.util.function.UnaryOperator.identity(), results, late))
         .store(fixture.memory)
         .clock(fixture.clock)
         .batchTimeout(Duration.ofMinutes(1))
@@ -102,11 +80,7 @@ class DeferredOutputsOfAMissingOutputTest {
   }
 
   private static SourceBatch queue(String... idText) {
-    SourceBatch.Builder batch = SourceBatch.unordered("orders");
-    for (int i = 0; i < idText.length; i += 2) {
-      batch.add(idText[i], 0, idText[i + 1].getBytes(StandardCharsets.UTF_8));
-    }
-    return batch.build();
+    return WindowedCounts.queue("orders", idText);
   }
 
   /**

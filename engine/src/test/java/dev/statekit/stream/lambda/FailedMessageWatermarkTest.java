@@ -3,14 +3,8 @@ package dev.statekit.stream.lambda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.statekit.egress.CollectingEgressSink;
-import dev.statekit.stream.AggregateFunction;
 import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.WatermarkStrategy;
-import dev.statekit.stream.Windows;
-import dev.statekit.stream.serde.Serdes;
 import dev.statekit.testing.ManualClock;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -32,27 +26,18 @@ class FailedMessageWatermarkTest {
 
   private BatchPipeline counts() {
     Pipeline plan =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
-            .withWatermarks(
-                WatermarkStrategy.<String>boundedOutOfOrderness(Duration.ZERO)
-                    .withTimestamps(s -> Long.parseLong(s.split(",")[1])))
-            .<String>process(
-                (record, out) -> {
-                  // e.g. a lookup that times out once
-                  if (record.value().startsWith("a,") && FAIL_ONCE.getAndSet(false)) {
-                    throw new IllegalStateException("downstream lookup timed out");
-                  }
-                  out.collect(record.value());
-                })
-            .keyBy(s -> s.split(",")[0])
-            .window(Windows.tumbling(Duration.ofMillis(10)))
-            .aggregate(
-                AggregateFunction.<String>count(),
-                Serdes.longs(),
-                (String key, dev.statekit.stream.TimeWindow w, Long n) ->
-                    key + "@" + w.start() + "=" + n)
-            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
+        WindowedCounts.plan(
+            timed ->
+                timed.<String>process(
+                    (record, out) -> {
+                      // e.g. a lookup that times out once
+                      if (record.value().startsWith("a,") && FAIL_ONCE.getAndSet(false)) {
+                        throw new IllegalStateException("downstream lookup timed out");
+                      }
+                      out.collect(record.value());
+                    }),
+            results,
+            null);
     return BatchPipeline.builder("counts", plan)
         .store(store)
         .clock(clock)
@@ -61,11 +46,7 @@ class FailedMessageWatermarkTest {
   }
 
   private static SourceBatch queue(String... idText) {
-    SourceBatch.Builder batch = SourceBatch.unordered("orders");
-    for (int i = 0; i < idText.length; i += 2) {
-      batch.add(idText[i], 0, idText[i + 1].getBytes(StandardCharsets.UTF_8));
-    }
-    return batch.build();
+    return WindowedCounts.queue("orders", idText);
   }
 
   private static SourceBatch fifo(String... idGroupText) {

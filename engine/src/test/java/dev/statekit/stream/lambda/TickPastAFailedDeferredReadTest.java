@@ -6,16 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.StateKitException.Reason;
 import dev.statekit.egress.CollectingEgressSink;
-import dev.statekit.stream.AggregateFunction;
-import dev.statekit.stream.Pipeline;
-import dev.statekit.stream.WatermarkStrategy;
-import dev.statekit.stream.Windows;
-import dev.statekit.stream.serde.Serdes;
 import dev.statekit.stream.state.StateStoreException;
 import dev.statekit.testing.ManualClock;
-import dev.statekit.types.TypeName;
-import dev.statekit.types.Types;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -45,21 +37,7 @@ class TickPastAFailedDeferredReadTest {
       };
 
   private BatchPipeline counts() {
-    Pipeline plan =
-        Pipeline.from(BatchSource.records())
-            .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
-            .withWatermarks(
-                WatermarkStrategy.<String>boundedOutOfOrderness(Duration.ZERO)
-                    .withTimestamps(s -> Long.parseLong(s.split(",")[1])))
-            .keyBy(s -> s.split(",")[0])
-            .window(Windows.tumbling(Duration.ofMillis(10)))
-            .aggregate(
-                AggregateFunction.<String>count(),
-                Serdes.longs(),
-                (String key, dev.statekit.stream.TimeWindow w, Long n) ->
-                    key + "@" + w.start() + "=" + n)
-            .to(EgressOutput.to(results, TypeName.of("test", "counts"), Types.stringType()));
-    return BatchPipeline.builder("counts", plan)
+    return BatchPipeline.builder("counts", WindowedCounts.plan(results))
         .store(store)
         .clock(clock)
         .batchTimeout(Duration.ofMinutes(1))
@@ -67,11 +45,7 @@ class TickPastAFailedDeferredReadTest {
   }
 
   private static SourceBatch queue(String split, String... idText) {
-    SourceBatch.Builder batch = SourceBatch.unordered(split);
-    for (int i = 0; i < idText.length; i += 2) {
-      batch.add(idText[i], 0, idText[i + 1].getBytes(StandardCharsets.UTF_8));
-    }
-    return batch.build();
+    return WindowedCounts.queue(split, idText);
   }
 
   @Test
