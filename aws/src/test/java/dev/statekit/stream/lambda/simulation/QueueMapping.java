@@ -1,6 +1,7 @@
 package dev.statekit.stream.lambda.simulation;
 
-import dev.statekit.stream.lambda.SourceBatch;
+import dev.statekit.event.QueueRecord;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -10,19 +11,25 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Lambda's event source mapping for an SQS queue, standard or FIFO: a received message is hidden
- * for the visibility timeout and comes back after it unless deleted, also while its first attempt
- * still runs; the receive count grows, and past maxReceiveCount the redrive policy moves it to the
- * dead-letter queue, under its message id (from which, once faults stop, the operator hands it to
- * the pipeline as the source queue's, as {@code BatchPipeline.deadLetterConsumer} does: SQS's own
- * redrive would give it a new id, which no receipt knows); a batch that answers failures has the
- * others deleted (ReportBatchItemFailures). A FIFO queue hands a group's messages over in order,
- * none while an earlier one of its group is in flight; a standard queue in any order, and now and
- * then a message again after it was deleted.
+ * An SQS queue, standard or FIFO, and Lambda's event source mapping for it: a received message is
+ * hidden for the visibility timeout and comes back after it unless deleted, also while its first
+ * attempt still runs; the receive count grows, and past maxReceiveCount the queue's redrive policy
+ * moves it to its dead-letter queue (another {@code QueueMapping}): as SQS does, under the same
+ * message id, with the same body and attributes, its receive count starting again, and with the
+ * system attribute {@code DeadLetterQueueSourceArn} naming this queue's ARN. A dead-letter queue
+ * has no redrive policy of its own: a message that fails there comes back after the visibility
+ * timeout until it succeeds. Its mapping is left disabled until the operator enables it ({@link
+ * #enable}), once the cause (the faults) is gone. A batch that answers failures has the others
+ * deleted (ReportBatchItemFailures). A FIFO queue hands a group's messages over in order, none
+ * while an earlier one of its group is in flight; a standard queue in any order, and now and then a
+ * message again after it was deleted. Each receive is handed to the function as Lambda's SQS event:
+ * {@link QueueRecord}s with the system attributes Lambda passes, to the consumer registered for the
+ * queue ({@link QueueInvoker.Handler}).
  */
 final class QueueMapping {
   static final long VISIBILITY_MS = 120_000;
   static final int MAX_RECEIVES = 5;
+  private static final String ARN_PREFIX = "arn:aws:sqs:us-east-1:123456789012:";
 
   /** A message of the queue. */
   static final class Message {
@@ -30,15 +37,28 @@ final class QueueMapping {
     final String group;
     final byte[] data;
     final long sentAt;
+
+    /** The ARN of the queue whose redrive policy moved it here, or null. */
+    final String deadLetterSource;
+
+    /** The queue's sequence number of a FIFO queue's message, or null. */
+    String sequence;
+
     long visibleAt;
+    long firstReceivedAt;
     int receives;
     boolean deleted;
 
     Message(String id, String group, byte[] data, long sentAt) {
+      this(id, group, data, sentAt, null);
+    }
+
+    private Message(String id, String group, byte[] data, long sentAt, String deadLetterSource) {
       this.id = id;
       this.group = group;
       this.data = data;
       this.sentAt = sentAt;
+      this.deadLetterSource = deadLetterSource;
     }
   }
 
@@ -46,41 +66,97 @@ final class QueueMapping {
   private final boolean fifo;
   private final int batchSize;
   private final Random random;
+  private final QueueInvoker.Handler handler;
+  private final QueueMapping deadLetterQueue;
   private final List<Message> messages = new ArrayList<>();
-  final List<Message> deadLetters = new ArrayList<>();
   private final Set<Message> inFlight = new HashSet<>();
+  private long sequence = 10_000_000_000_000_000L;
+  private boolean enabled;
 
-  QueueMapping(String queue, boolean fifo, int batchSize, Random random) {
+  /** How many messages the redrive policy moved to the dead-letter queue. */
+  int movedToDeadLetters;
+
+  /**
+   * @param queue the queue's name (a FIFO queue's ends in ".fifo")
+   * @param handler the consumer the function registered for the queue
+   * @param deadLetterQueue where the redrive policy moves a message received more than {@link
+   *     #MAX_RECEIVES} times, or null for none
+   * @param enabled whether the event source mapping hands messages over from the start
+   */
+  QueueMapping(
+      String queue,
+      boolean fifo,
+      int batchSize,
+      Random random,
+      QueueInvoker.Handler handler,
+      QueueMapping deadLetterQueue,
+      boolean enabled) {
     this.queue = queue;
     this.fifo = fifo;
     this.batchSize = batchSize;
     this.random = random;
+    this.handler = handler;
+    this.deadLetterQueue = deadLetterQueue;
+    this.enabled = enabled;
   }
 
   String split() {
     return queue;
   }
 
+  String arn() {
+    return ARN_PREFIX + queue;
+  }
+
   void send(Message message) {
+    if (fifo) {
+      message.sequence = String.valueOf(sequence++); // the queue numbers what it takes, in order
+    }
     messages.add(message);
   }
 
-  /** Every message deleted or in the dead-letter queue. */
+  /**
+   * The redrive policy moves {@code m} here from {@code source}: same id, body and attributes, the
+   * receive count from zero, visible at once, naming the queue it came from.
+   */
+  private void moveIn(Message m, String source, long now) {
+    Message moved = new Message(m.id, m.group, m.data, m.sentAt, source);
+    moved.visibleAt = now;
+    send(moved);
+  }
+
+  /** Enables the event source mapping (a dead-letter queue's, once the cause is fixed). */
+  boolean enable() {
+    boolean was = enabled;
+    enabled = true;
+    return !was;
+  }
+
+  /** How many messages the queue holds (not deleted). */
+  int waiting() {
+    return (int) messages.stream().filter(m -> !m.deleted).count();
+  }
+
+  /** Every message deleted or moved to the dead-letter queue. */
   boolean settled() {
     return messages.stream().allMatch(m -> m.deleted);
   }
 
+  /** Every message deleted, none waiting in the dead-letter queue either. */
   boolean drained() {
-    return messages.stream().allMatch(m -> m.deleted) && deadLetters.isEmpty();
+    return settled() && (deadLetterQueue == null || deadLetterQueue.drained());
   }
 
   boolean ready(long now) {
-    return !receivable(now).isEmpty();
+    return enabled && !receivable(now).isEmpty();
   }
 
   /** When a hidden message shows again, or Long.MAX_VALUE. */
   long nextVisible(long now) {
     long next = Long.MAX_VALUE;
+    if (!enabled) {
+      return next;
+    }
     for (Message m : messages) {
       if (!m.deleted && m.visibleAt > now) {
         next = Math.min(next, m.visibleAt);
@@ -109,7 +185,7 @@ final class QueueMapping {
     return visible;
   }
 
-  private List<Message> receive(long now) {
+  private List<Message> receive(long now, Trace trace) {
     List<Message> visible = receivable(now);
     if (!fifo) {
       java.util.Collections.shuffle(visible, random);
@@ -121,10 +197,15 @@ final class QueueMapping {
         break;
       }
       m.receives++;
-      if (m.receives > MAX_RECEIVES) {
-        m.deleted = true;
-        deadLetters.add(m); // the redrive policy, with no word of why
+      if (deadLetterQueue != null && m.receives > MAX_RECEIVES) {
+        m.deleted = true; // the redrive policy, with no word of why
+        deadLetterQueue.moveIn(m, arn(), now);
+        movedToDeadLetters++;
+        trace.add(queue + " moves " + m.id + " to " + deadLetterQueue.queue);
         continue;
+      }
+      if (m.receives == 1) {
+        m.firstReceivedAt = now;
       }
       m.visibleAt = now + VISIBILITY_MS;
       batch.add(m);
@@ -136,13 +217,15 @@ final class QueueMapping {
    * One receive and its invocation; sometimes, as if the first attempt outlived the visibility
    * timeout, a second receive of some of the same messages runs at the same time.
    */
-  void step(Invoker invoker, long now, Faults faults, Trace trace) {
-    List<Message> batch = receive(now);
+  void step(QueueInvoker invoker, long now, Faults faults, Trace trace) {
+    List<Message> batch = receive(now, trace);
     if (batch.isEmpty()) {
       return;
     }
     List<List<Message>> received = new ArrayList<>();
+    List<List<QueueRecord>> events = new ArrayList<>();
     received.add(batch);
+    events.add(event(batch)); // with the receive counts of this receive
     if (faults.chance(faults.concurrent)) {
       List<Message> again = new ArrayList<>();
       for (Message m : batch) {
@@ -153,13 +236,14 @@ final class QueueMapping {
       }
       if (!again.isEmpty()) {
         received.add(again);
+        events.add(event(again));
       }
     }
     inFlight.addAll(batch);
-    List<SourceBatch> batches = new ArrayList<>();
-    received.forEach(r -> batches.add(batch(r)));
     List<Invoker.Outcome> outcomes =
-        batches.size() == 1 ? List.of(invoker.invoke(batches.get(0))) : invoker.together(batches);
+        events.size() == 1
+            ? List.of(invoker.invoke(handler, events.get(0)))
+            : invoker.together(handler, events);
     inFlight.removeAll(batch);
     for (int i = 0; i < received.size(); i++) {
       Invoker.Outcome outcome = outcomes.get(i);
@@ -167,6 +251,8 @@ final class QueueMapping {
           queue
               + " receive of "
               + received.get(i).size()
+              + " by "
+              + handler
               + (i > 0 ? " (again, while the first ran)" : "")
               + ": "
               + (outcome.error() != null
@@ -184,7 +270,7 @@ final class QueueMapping {
       Message copy = batch.get(random.nextInt(batch.size()));
       if (copy.deleted) {
         trace.add(queue + " hands " + copy.id + " over again after its deletion");
-        invoker.invoke(batch(List.of(copy)));
+        invoker.invoke(handler, event(List.of(copy)));
       }
     }
   }
@@ -192,40 +278,42 @@ final class QueueMapping {
   @Override
   public String toString() {
     long deleted = messages.stream().filter(m -> m.deleted).count();
-    return messages.size()
+    return queue
+        + ": "
+        + messages.size()
         + " messages, "
         + deleted
         + " deleted, "
-        + deadLetters.size()
-        + " dead letters, "
+        + (deadLetterQueue == null
+            ? ""
+            : movedToDeadLetters + " moved to " + deadLetterQueue + ", ")
         + inFlight.size()
-        + " in flight";
+        + " in flight"
+        + (deadLetterQueue == null ? ", read by " + handler : "")
+        + (enabled ? "" : ", mapping disabled");
   }
 
-  /**
-   * Hands the dead letters over again under their ids, as the dead-letter queue's event source
-   * mapping with {@code BatchPipeline.deadLetterConsumer} does.
-   */
-  int recoverDeadLetters() {
-    int moved = deadLetters.size();
-    for (Message m : deadLetters) {
-      m.deleted = false;
-      m.receives = 0;
-      m.visibleAt = 0;
-    }
-    deadLetters.clear();
-    return moved;
-  }
-
-  private SourceBatch batch(List<Message> received) {
-    SourceBatch.Builder batch = SourceBatch.unordered(queue);
+  /** The received messages as Lambda's SQS event hands them to the function. */
+  private List<QueueRecord> event(List<Message> received) {
+    List<QueueRecord> event = new ArrayList<>();
     for (Message m : received) {
-      Map<String, String> headers = new LinkedHashMap<>();
+      Map<String, String> attributes = new LinkedHashMap<>();
+      attributes.put("ApproximateReceiveCount", String.valueOf(m.receives));
+      attributes.put("SentTimestamp", String.valueOf(m.sentAt));
+      attributes.put("SenderId", "AIDASIMULATEDSENDER");
+      attributes.put("ApproximateFirstReceiveTimestamp", String.valueOf(m.firstReceivedAt));
       if (fifo) {
-        headers.put(SourceBatch.ORDER_GROUP, m.group);
+        attributes.put("MessageGroupId", m.group);
+        attributes.put("SequenceNumber", m.sequence);
+        attributes.put("MessageDeduplicationId", m.id);
       }
-      batch.add(m.id, m.sentAt, m.data, headers);
+      if (m.deadLetterSource != null) {
+        attributes.put("DeadLetterQueueSourceArn", m.deadLetterSource);
+      }
+      event.add(
+          new QueueRecord(
+              queue, m.id, new String(m.data, StandardCharsets.UTF_8), attributes, Map.of()));
     }
-    return batch.build();
+    return event;
   }
 }

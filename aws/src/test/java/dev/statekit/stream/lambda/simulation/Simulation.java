@@ -2,6 +2,8 @@ package dev.statekit.stream.lambda.simulation;
 
 import dev.statekit.StateKitException.Reason;
 import dev.statekit.egress.EgressException;
+import dev.statekit.event.BatchConsumer;
+import dev.statekit.event.QueueRecord;
 import dev.statekit.stream.Pipeline;
 import dev.statekit.stream.PipelineFailedException;
 import dev.statekit.stream.lambda.BatchFaultHook;
@@ -109,7 +111,7 @@ public final class Simulation {
     this.store = new SimulatedDynamoDb(clock, faults, turns, trace, lateWrites);
     this.sink = new SimulatedSink(faults, turns, trace);
     this.pipeline = workload.pipeline(sink, IDLE);
-    this.sources = new Sources(workload.source(), random, trace);
+    this.sources = new Sources(workload.source(), random, new Random(seed ^ 0xD1E7_7E77L), trace);
   }
 
   /** Runs the schedule of {@code seed} over one of {@code workloads} (the seed picks). */
@@ -216,14 +218,80 @@ public final class Simulation {
         }
       };
 
+  private final QueueInvoker queueInvoker =
+      new QueueInvoker() {
+        @Override
+        public Invoker.Outcome invoke(Handler handler, List<QueueRecord> event) {
+          return Simulation.this.invoke(take(), handler, event);
+        }
+
+        @Override
+        public List<Invoker.Outcome> together(Handler handler, List<List<QueueRecord>> events) {
+          List<BatchPipeline> instances = new ArrayList<>();
+          events.forEach(e -> instances.add(take()));
+          Invoker.Outcome[] outcomes = new Invoker.Outcome[events.size()];
+          List<Runnable> bodies = new ArrayList<>();
+          for (int i = 0; i < events.size(); i++) {
+            int at = i;
+            bodies.add(
+                () ->
+                    outcomes[at] =
+                        Simulation.this.invoke(instances.get(at), handler, events.get(at)));
+          }
+          trace.add(events.size() + " invocations at the same time");
+          turns.together(bodies);
+          return List.of(outcomes);
+        }
+      };
+
   private Invoker.Outcome invoke(BatchPipeline instance, SourceBatch batch) {
+    List<String> records = new ArrayList<>();
+    batch.records().forEach(r -> records.add(batch.split() + "/" + r.position().offset()));
+    return invoke(
+        instance,
+        "a batch of " + batch.split(),
+        records,
+        () -> instance.process(batch).failedOffsets());
+  }
+
+  /**
+   * An invocation with an SQS event's records, which the consumer the function registered for the
+   * queue takes as Lambda hands them over: it routes them to their splits itself.
+   */
+  private Invoker.Outcome invoke(
+      BatchPipeline instance, QueueInvoker.Handler handler, List<QueueRecord> event) {
+    List<String> records = new ArrayList<>();
+    // The split the records are meant for: a dead letter's source queue's, else the queue's.
+    event.forEach(
+        r -> records.add(r.deadLetterSource().orElse(r.queueName()) + "/" + r.messageId()));
+    BatchConsumer<QueueRecord> consumer = handler.of().apply(instance);
+    return invoke(
+        instance,
+        "an event of " + event.get(0).queueName() + " to " + handler,
+        records,
+        () -> {
+          try {
+            return consumer.accept(event).failedItemIds();
+          } catch (RuntimeException e) {
+            throw e;
+          } catch (Exception e) {
+            throw new IllegalStateException("the consumer threw a checked exception: " + e, e);
+          }
+        });
+  }
+
+  private Invoker.Outcome invoke(
+      BatchPipeline instance,
+      String during,
+      List<String> records,
+      java.util.function.Supplier<List<String>> body) {
     invocations++;
     int lateCheckpoints = lateWrites == null ? 0 : lateWrites.checkpointsLanded;
-    batch.records().forEach(r -> handedOver.add(batch.split() + "/" + r.position().offset()));
+    handedOver.addAll(records);
     try {
-      BatchResult result = instance.process(batch);
+      List<String> failed = body.get();
       giveBack(instance, false);
-      return new Invoker.Outcome(result.failedOffsets(), null);
+      return new Invoker.Outcome(failed, null);
     } catch (RuntimeException e) {
       if (lateWrites != null
           && lateWrites.checkpointsLanded > lateCheckpoints
@@ -235,12 +303,10 @@ public final class Simulation {
         lateRefusals++;
         trace.add("refused after a late checkpoint landed");
       } else {
-        expectedFailure(e, "a batch of " + batch.split());
+        expectedFailure(e, during);
       }
       if (e instanceof PipelineFailedException) {
-        batch
-            .records()
-            .forEach(r -> refusedRecords.add(batch.split() + "/" + r.position().offset()));
+        refusedRecords.addAll(records);
       }
       giveBack(instance, e instanceof Crash);
       return new Invoker.Outcome(List.of(), e);
@@ -329,7 +395,7 @@ public final class Simulation {
       while (next < inputs.size() && inputs.get(next).at() <= now) {
         sources.put(inputs.get(next++), now, this::registerNew);
       }
-      List<Runnable> ready = sources.ready(now, invoker, faults);
+      List<Runnable> ready = sources.ready(now, invoker, queueInvoker, faults);
       boolean tickDue = now >= nextTick;
       if (ready.isEmpty() && !tickDue) {
         long wake = Math.min(nextTick, sources.nextWake(now));

@@ -22,15 +22,24 @@ final class Sources {
   private final List<GivenUp> replayed = new ArrayList<>();
   private final List<ShardMapping.Skipped> handedBack = new ArrayList<>();
   private QueueMapping queue;
+  private QueueMapping deadLetterQueue;
+
+  /**
+   * Draws which consumer reads the dead-letter queue, apart from {@link #random}, so that each
+   * seed's schedule up to its first dead letter stays what it was.
+   */
+  private final Random routing;
+
   private int parallelization = 1;
   private int maxRetries;
   private int batchSize;
   private long reshardAt = Long.MAX_VALUE;
   private long sequence = 0;
 
-  Sources(Workload.Source kind, Random random, Trace trace) {
+  Sources(Workload.Source kind, Random random, Random routing, Trace trace) {
     this.kind = kind;
     this.random = random;
+    this.routing = routing;
     this.trace = trace;
   }
 
@@ -51,9 +60,43 @@ final class Sources {
         }
       }
       case CHANGES -> initial.add(shard("dynamodb:orders", true, null));
-      case QUEUE, FIFO_QUEUE ->
-          queue = new QueueMapping("orders", kind == Workload.Source.FIFO_QUEUE, 10, random);
+      case QUEUE, FIFO_QUEUE -> setUpQueue(kind == Workload.Source.FIFO_QUEUE);
     }
+  }
+
+  /**
+   * The queue, its dead-letter queue (a FIFO queue's is FIFO too) and their mappings: the queue's
+   * consumer is {@code queueConsumer()}; the dead-letter queue's, as {@link #routing} picks, {@code
+   * deadLetterConsumer} of the queue, of the queue and another whose redrive policy moves messages
+   * to the same dead-letter queue, or {@code queueConsumer()}, as a {@code PipelineHandler}, which
+   * routes every queue there, has it.
+   */
+  private void setUpQueue(boolean fifo) {
+    String suffix = fifo ? ".fifo" : "";
+    String source = "orders" + suffix;
+    String other = "invoices" + suffix;
+    QueueInvoker.Handler dlqHandler =
+        switch (routing.nextInt(3)) {
+          case 0 ->
+              new QueueInvoker.Handler(
+                  "deadLetterConsumer(" + source + ")", p -> p.deadLetterConsumer(source));
+          case 1 ->
+              new QueueInvoker.Handler(
+                  "deadLetterConsumer(" + other + ", " + source + ")",
+                  p -> p.deadLetterConsumer(other, source));
+          default -> new QueueInvoker.Handler("queueConsumer()", p -> p.queueConsumer());
+        };
+    deadLetterQueue =
+        new QueueMapping("orders-dlq" + suffix, fifo, 10, random, dlqHandler, null, false);
+    queue =
+        new QueueMapping(
+            source,
+            fifo,
+            10,
+            random,
+            new QueueInvoker.Handler("queueConsumer()", p -> p.queueConsumer()),
+            deadLetterQueue,
+            true);
   }
 
   private ShardMapping shard(String split, boolean changes, ShardMapping parent) {
@@ -112,7 +155,7 @@ final class Sources {
     return shard;
   }
 
-  List<Runnable> ready(long now, Invoker invoker, Faults faults) {
+  List<Runnable> ready(long now, Invoker invoker, QueueInvoker queueInvoker, Faults faults) {
     List<Runnable> ready = new ArrayList<>();
     for (ShardMapping shard : shards) {
       if (shard.ready(now)) {
@@ -120,7 +163,10 @@ final class Sources {
       }
     }
     if (queue != null && queue.ready(now)) {
-      ready.add(() -> queue.step(invoker, now, faults, trace));
+      ready.add(() -> queue.step(queueInvoker, now, faults, trace));
+    }
+    if (deadLetterQueue != null && deadLetterQueue.ready(now)) {
+      ready.add(() -> deadLetterQueue.step(queueInvoker, now, faults, trace));
     }
     return ready;
   }
@@ -132,6 +178,7 @@ final class Sources {
     }
     if (queue != null) {
       wake = Math.min(wake, queue.nextVisible(now));
+      wake = Math.min(wake, deadLetterQueue.nextVisible(now));
     }
     return wake;
   }
@@ -171,12 +218,17 @@ final class Sources {
     return shards.stream().allMatch(ShardMapping::drained) && (queue == null || queue.settled());
   }
 
+  /**
+   * What the operator does once the cause is fixed: enables the dead-letter queue's event source
+   * mapping, which hands its messages to the consumer registered for it.
+   */
   void recoverDeadLetters() {
-    if (queue != null) {
-      int moved = queue.recoverDeadLetters();
-      if (moved > 0) {
-        trace.add(moved + " dead letters handed to the dead-letter consumer");
-      }
+    if (deadLetterQueue != null && deadLetterQueue.enable()) {
+      trace.add(
+          deadLetterQueue.split()
+              + "'s mapping enabled, "
+              + deadLetterQueue.waiting()
+              + " dead letters waiting");
     }
   }
 
