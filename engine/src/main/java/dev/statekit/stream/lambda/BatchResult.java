@@ -32,8 +32,22 @@ public record BatchResult(
     failedOffsets = List.copyOf(failedOffsets);
   }
 
+  /**
+   * How {@link #failure()} ends when the records answered failed only come again later (the batch
+   * stopped at its deadline, a key reached its share of its item), nothing having failed.
+   */
+  public static final String NOTHING_FAILED = "nothing failed";
+
   /** True if no record failed. */
   public boolean succeeded() {
     return failedOffsets.isEmpty();
+  }
+
+  /**
+   * True if some records are answered failed and the reason given is that they only come again
+   * later, nothing having failed ({@link #NOTHING_FAILED}).
+   */
+  public boolean onlyWaits() {
+    return !succeeded() && failure.map(why -> why.endsWith(NOTHING_FAILED)).orElse(false);
   }
 }

@@ -16,9 +16,6 @@ final class FailedRecordsLog {
   /** Ids named in one line, at most: a batch holds up to 10,000 records. */
   private static final int IDS = 10;
 
-  /** How the reasons of records that only wait for a later batch end (deadline, a key's share). */
-  private static final String NOTHING_FAILED = "nothing failed";
-
   private FailedRecordsLog() {}
 
   /**
@@ -34,7 +31,7 @@ final class FailedRecordsLog {
       return;
     }
     String why = result.failure().orElse("no reason given");
-    boolean waits = why.endsWith(NOTHING_FAILED);
+    boolean waits = result.onlyWaits();
     if (waits && !LOG.isEnabled(dev.statekit.telemetry.LogLevel.DEBUG)) {
       return;
     }

@@ -2,6 +2,7 @@ package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.Deadline;
 import dev.statekit.event.BatchConsumer;
+import dev.statekit.stream.lambda.BatchResult;
 import java.time.Duration;
 
 /**
@@ -54,8 +55,8 @@ final class BatchDeadline {
         + split
         + (ordered ? " and those after it come" : " comes")
         + " again in a later invocation: the batch stopped taking records before its invocation's"
-        + " deadline, keeping the rest of its time to write, deliver and checkpoint what it took;"
-        + " nothing failed";
+        + " deadline, keeping the rest of its time to write, deliver and checkpoint what it took; "
+        + BatchResult.NOTHING_FAILED;
   }
 
   @Override

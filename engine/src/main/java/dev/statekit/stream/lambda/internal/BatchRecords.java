@@ -2,6 +2,7 @@ package dev.statekit.stream.lambda.internal;
 
 import dev.statekit.stream.Record;
 import dev.statekit.stream.SourcePosition;
+import dev.statekit.stream.lambda.BatchResult;
 import dev.statekit.stream.lambda.SourceBatch;
 import dev.statekit.stream.lambda.internal.SourceOutcome.Routed;
 import java.util.ArrayList;
@@ -16,9 +17,6 @@ import java.util.Set;
  * whose outputs go out again instead.
  */
 final class BatchRecords {
-  /** How the reasons of records that only wait end ({@link BatchDeadline#why}, a key's share). */
-  private static final String NOTHING_FAILED = "nothing failed";
-
   private final SourceBatch batch;
   final List<SourceOutcome> outcomes = new ArrayList<>();
   final List<String> failedOffsets = new ArrayList<>();
@@ -129,7 +127,7 @@ final class BatchRecords {
 
   /** Whether {@code why} is the reason of records that come again with nothing failed. */
   private static boolean onlyWaits(String why) {
-    return why != null && why.endsWith(NOTHING_FAILED);
+    return why != null && why.endsWith(BatchResult.NOTHING_FAILED);
   }
 
   /** Whether the checkpoint at {@code position} (null: the split's start) covers {@code offset}. */

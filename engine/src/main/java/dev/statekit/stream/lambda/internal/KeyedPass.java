@@ -3,6 +3,7 @@ package dev.statekit.stream.lambda.internal;
 import dev.statekit.stream.SourcePosition;
 import dev.statekit.stream.TimeWindow;
 import dev.statekit.stream.internal.Operator;
+import dev.statekit.stream.lambda.BatchResult;
 import dev.statekit.stream.lambda.BatchStore.KeyWrite;
 import dev.statekit.stream.lambda.GivenUp;
 import dev.statekit.stream.lambda.KeyItem;
@@ -375,7 +376,8 @@ final class KeyedPass {
         + " keeps "
         + (work.keptBytes + work.outboxBytes)
         + " bytes of outputs until they are known delivered, its share of DynamoDB's 400 KB"
-        + " item; nothing failed";
+        + " item; "
+        + BatchResult.NOTHING_FAILED;
   }
 
   /** Fires the windows due now: those of keys in memory, and those the index named. */

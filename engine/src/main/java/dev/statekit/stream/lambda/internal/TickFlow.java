@@ -137,36 +137,27 @@ final class TickFlow {
       DeferredDeliveries deferrals = new DeferredDeliveries(engine, split.split(), now);
       try {
         delivered += deferrals.drain(deferrals.firstPage(), more).delivered();
-      } catch (StateStoreException e) {
+      } catch (StateStoreException | EgressException | MissingOutputException e) {
+        // A store failure, a sink down or refusing a record, an output this deployment lacks: the
+        // split's entries wait for the next tick, and the tick goes on to the others and the
+        // windows. MissingOutputException is no StateKitException: escaping, it held all back.
         LOG.warn(
             "Pipeline "
                 + engine.name
                 + ": the deferred outputs of "
                 + split.split()
-                + " could not be read or recorded, and wait for the next tick: "
-                + e.getMessage());
-        failure = failure == null ? e : failure;
-      } catch (EgressException e) {
-        LOG.warn(
-            "Pipeline "
-                + engine.name
-                + ": the deferred outputs of "
-                + split.split()
-                + " still wait, and the split's later ones behind them: "
+                + " wait for the next tick, and the split's later ones behind them: "
                 + e.getMessage()
-                + (e.refusedRecordId().isPresent()
+                + (e instanceof EgressException egress && egress.refusedRecordId().isPresent()
                     ? " (a record the sink refuses for what it holds: give the pipeline a place"
                         + " for such records, BatchPipeline.builder(...).refusedOutputsTo(sink))"
                     : ""));
-        failure = failure == null ? e : failure;
-      } catch (MissingOutputException e) {
-        // Caught here, not in run: it is no StateKitException, and escaping it held back every
-        // window of the pipeline and every other split's deferred outputs.
-        LOG.warn(e.getMessage());
-        failure =
-            failure == null
-                ? new dev.statekit.stream.PipelineFailedException(e.getMessage(), e)
-                : failure;
+        if (failure == null) {
+          failure =
+              e instanceof StateKitException known
+                  ? known
+                  : new dev.statekit.stream.PipelineFailedException(e.getMessage(), e);
+        }
       }
     }
     if (failure != null) {
