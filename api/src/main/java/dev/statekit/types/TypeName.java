@@ -7,6 +7,9 @@ import java.util.Objects;
  *
  * <p>Both parts are non-empty. The name holds no {@code /}; the namespace may (protobuf type names
  * are {@code type.googleapis.com/<full message name>}), so a string is split at its last {@code /}.
+ * One {@code /} ending the namespace is dropped, as StateFun's SDKs drop it: {@code of("shop/",
+ * "cart")} and {@code parse("shop//cart")} name {@code shop/cart}, so a function registered under
+ * either serves the requests a StateFun runtime sends for the other.
  */
 public final class TypeName {
   private final String namespace;
@@ -22,11 +25,13 @@ public final class TypeName {
   /**
    * The type name {@code namespace/name}.
    *
-   * @throws IllegalArgumentException if a part is empty or the name contains {@code /}
+   * @throws IllegalArgumentException if a part is empty (the namespace once one ending {@code /} is
+   *     dropped) or the name contains {@code /}
    */
   public static TypeName of(String namespace, String name) {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(name, "name");
+    namespace = withoutEndingSlash(namespace);
     if (namespace.isEmpty() || name.isEmpty()) {
       throw new IllegalArgumentException(
           "A type name needs a non-empty namespace and name, got '"
@@ -59,7 +64,20 @@ public final class TypeName {
               + "' is not a type name: expected namespace/name with both parts non-empty,"
               + " e.g. example/greeter");
     }
-    return new TypeName(typeName.substring(0, slash), typeName.substring(slash + 1));
+    String namespace = withoutEndingSlash(typeName.substring(0, slash));
+    if (namespace.isEmpty()) {
+      throw new IllegalArgumentException(
+          "'"
+              + typeName
+              + "' is not a type name: its namespace is empty once the '/' ending it is dropped;"
+              + " expected namespace/name, e.g. example/greeter");
+    }
+    return new TypeName(namespace, typeName.substring(slash + 1));
+  }
+
+  /** {@code namespace} without one {@code /} ending it, as StateFun's SDKs read a namespace. */
+  private static String withoutEndingSlash(String namespace) {
+    return namespace.endsWith("/") ? namespace.substring(0, namespace.length() - 1) : namespace;
   }
 
   /** The part before the last {@code /}. */

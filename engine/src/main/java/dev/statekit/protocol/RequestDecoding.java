@@ -13,6 +13,11 @@ final class RequestDecoding {
     return Address.of(TypeName.of(parts[0], parts[1]), parts[2]);
   }
 
+  /** A namespace as the wire gives it, read as {@link TypeName#of} reads it. */
+  static String namespace(String namespace) {
+    return namespace.endsWith("/") ? namespace.substring(0, namespace.length() - 1) : namespace;
+  }
+
   /** Checks an address's namespace, type and id. */
   static void check(String[] parts, String role) {
     if (!isComplete(parts)) {
@@ -28,13 +33,17 @@ final class RequestDecoding {
               + Shown.shown(type)
               + "/"
               + Shown.shown(id)
-              + "' is incomplete: namespace, type and id must all be non-empty");
+              + "' is incomplete: namespace (apart from one '/' ending it), type and id must all be"
+              + " non-empty");
     }
   }
 
-  /** Whether {@link #check} takes the address. */
+  /**
+   * Whether {@link #check} takes the address. A namespace is read as StateFun's SDKs read it, one
+   * '/' ending it dropped (as {@link TypeName#of} drops it): "n/" is "n", and "/" is empty.
+   */
   static boolean isComplete(String[] parts) {
-    return !parts[0].isEmpty()
+    return !namespace(parts[0]).isEmpty()
         && !parts[1].isEmpty()
         && !parts[2].isEmpty()
         && parts[1].indexOf('/') < 0;
@@ -97,7 +106,7 @@ final class RequestDecoding {
         && slash < typeStart + typeLength - 1
         && argumentSet
         && (caller == null
-            || (caller[1] > 0
+            || ((caller[1] > 1 || (caller[1] == 1 && utf8[caller[0]] != '/'))
                 && caller[3] > 0
                 && caller[5] > 0
                 && lastSlash(utf8, caller[2], caller[3]) < 0));

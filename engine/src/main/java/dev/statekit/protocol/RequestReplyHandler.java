@@ -83,8 +83,9 @@ public final class RequestReplyHandler {
   private byte[] answer(ToFunctionReader request, TypeName expectedType) {
     String[] target = request.target;
     RequestDecoding.check(target, "target");
+    String namespace = RequestDecoding.namespace(target[0]);
     if (expectedType != null
-        && !(expectedType.namespace().equals(target[0]) && expectedType.name().equals(target[1]))) {
+        && !(expectedType.namespace().equals(namespace) && expectedType.name().equals(target[1]))) {
       throw new MalformedRequestException(
           "The request is for "
               + Shown.shown(String.join("/", target))
@@ -92,14 +93,9 @@ public final class RequestReplyHandler {
               + expectedType
               + "; send it to the path of its own type or to the catch-all path");
     }
+    // A batch of no messages is answered (no effects, no state changes) as the SDK answers it.
     int count = request.invocationCount;
-    if (count == 0) {
-      throw new MalformedRequestException(
-          "The request for "
-              + Shown.shown(String.join("/", target))
-              + " has no invocations; a batch needs at least one message");
-    }
-    AddressRun run = engine.open(target[0], target[1], target[2]);
+    AddressRun run = engine.open(namespace, target[1], target[2]);
     offerStates(request, run);
     List<ValueSpec<?>> missing = run.missingValues();
     if (!missing.isEmpty()) {

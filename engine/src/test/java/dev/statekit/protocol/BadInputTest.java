@@ -61,10 +61,19 @@ class BadInputTest {
         assertThrows(MalformedRequestException.class, () -> handler.invoke(unknownFieldOnly));
     assertTrue(
         noInvocation.getMessage().contains("no invocation batch"), noInvocation.getMessage());
+  }
 
-    byte[] noMessages = request("test", "counter", "a").state("seen").bytes();
-    var e = assertThrows(MalformedRequestException.class, () -> handler.invoke(noMessages));
-    assertTrue(e.getMessage().contains("no invocations"), e.getMessage());
+  /** A batch of no messages is answered as statefun-sdk-java answers it: nothing to do. */
+  @Test
+  void aBatchOfNoMessagesIsAnsweredWithNoEffects() throws Exception {
+    byte[] noMessages =
+        request("test", "counter", "a").state("seen").state("total").state("note").bytes();
+
+    FromFunction answer = FromFunction.parseFrom(handler.invoke(noMessages));
+
+    assertTrue(answer.hasInvocationResult(), answer.toString());
+    assertEquals(
+        FromFunction.InvocationResponse.getDefaultInstance(), answer.getInvocationResult());
   }
 
   @Test

@@ -287,4 +287,91 @@ class SdkParityTest {
     assertTrue(
         refusal.getMessage().contains("not a StateFun ToFunction message"), refusal.getMessage());
   }
+
+  // ---- addresses and batches read as the SDK reads them (TypeName.typeNameOf) ----
+
+  /** A caller namespace "n/": the SDK drops the '/' ending it, so the caller is n/t/i. */
+  @Test
+  void aCallerNamespaceEndingInASlashIsReadAsTheSdkReadsIt() throws Exception {
+    assertSameAnswer(
+        PeerWire.request("test", "counter", "a")
+            .state("seen", PeerWire.integer(1))
+            .message(PeerWire.address("n/", "t", "i"), PeerWire.string("x"))
+            .bytes());
+  }
+
+  /** A caller namespace "/": empty once the SDK drops the slash, so both refuse the batch. */
+  @Test
+  void aCallerNamespaceOfOneSlashIsRefusedAsTheSdkRefusesIt() {
+    RuntimeException refusal =
+        assertBothRefuse(
+            PeerWire.request("test", "counter", "a")
+                .state("seen", PeerWire.integer(1))
+                .message(PeerWire.address("/", "t", "i"), PeerWire.string("x"))
+                .bytes());
+
+    assertTrue(refusal instanceof MalformedRequestException, refusal.toString());
+    assertTrue(refusal.getMessage().contains("caller address '//t/i'"), refusal.getMessage());
+  }
+
+  /** A target namespace "test/": the SDK serves test/counter, and so does StateKit now. */
+  @Test
+  void aTargetNamespaceEndingInASlashIsServedAsTheSdkServesIt() throws Exception {
+    assertSameAnswer(
+        PeerWire.request("test/", "counter", "a")
+            .state("seen", PeerWire.integer(1))
+            .message(PeerWire.string("x"))
+            .bytes());
+  }
+
+  /** A batch of no messages: the SDK answers an empty result; StateKit refused the request. */
+  @Test
+  void aBatchOfNoMessagesIsAnsweredAsTheSdkAnswersIt() throws Exception {
+    assertSameAnswer(
+        PeerWire.request("test", "counter", "a").state("seen", PeerWire.integer(1)).bytes());
+  }
+
+  // ---- where StateKit refuses what the SDK runs, on purpose ----
+
+  /**
+   * A caller with an empty id: the SDK runs the message, StateKit refuses the batch, because a
+   * StateKit address always has an id (its state and queues are keyed by it). A StateFun runtime
+   * sends one only from a function whose own id is empty, which StateKit never serves.
+   */
+  @Test
+  void aCallerWithAnEmptyIdIsRefusedWithAClearError() throws Exception {
+    byte[] request =
+        PeerWire.request("test", "counter", "a")
+            .state("seen", PeerWire.integer(1))
+            .message(PeerWire.address("n", "t", ""), PeerWire.string("x"))
+            .bytes();
+    sdk.handle(Slices.wrap(request)).get();
+
+    RuntimeException refusal =
+        assertThrows(MalformedRequestException.class, () -> ours.invoke(request));
+
+    assertTrue(
+        refusal.getMessage().contains("caller address 'n/t/' is incomplete"), refusal.getMessage());
+  }
+
+  /**
+   * An argument whose type name is not namespace/name: the SDK fails only a function that reads the
+   * type, StateKit refuses the batch up front (its reader's memory bound for forged batches counts
+   * on every kept message naming a type of at least three bytes).
+   */
+  @Test
+  void anArgumentTypeWithoutASlashIsRefusedWithAClearError() throws Exception {
+    byte[] request =
+        PeerWire.request("test", "counter", "a")
+            .state("seen", PeerWire.integer(1))
+            .message(PeerWire.string("x").toBuilder().setTypename("noslash").build())
+            .bytes();
+    sdk.handle(Slices.wrap(request)).get();
+
+    RuntimeException refusal =
+        assertThrows(MalformedRequestException.class, () -> ours.invoke(request));
+
+    assertTrue(
+        refusal.getMessage().contains("'noslash' is not namespace/name"), refusal.getMessage());
+  }
 }

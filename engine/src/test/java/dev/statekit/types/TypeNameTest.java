@@ -1,0 +1,40 @@
+package dev.statekit.types;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Type names as StateFun's SDKs read them: split at the last '/', one '/' ending a namespace
+ * dropped.
+ */
+class TypeNameTest {
+  @Test
+  void aNamespaceEndingInASlashNamesTheSameTypeAsWithout() {
+    TypeName plain = TypeName.of("shop", "cart");
+
+    assertEquals(plain, TypeName.of("shop/", "cart"));
+    assertEquals(plain, TypeName.parse("shop//cart"));
+    assertEquals("shop", TypeName.of("shop/", "cart").namespace());
+    assertEquals("shop/cart", TypeName.parse("shop//cart").asString());
+  }
+
+  @Test
+  void onlyOneEndingSlashIsDropped() {
+    assertEquals("shop/", TypeName.of("shop//", "cart").namespace());
+    assertEquals("type.googleapis.com", TypeName.parse("type.googleapis.com/a.B").namespace());
+  }
+
+  @Test
+  void aNamespaceOfOneSlashIsEmpty() {
+    IllegalArgumentException of =
+        assertThrows(IllegalArgumentException.class, () -> TypeName.of("/", "cart"));
+    IllegalArgumentException parse =
+        assertThrows(IllegalArgumentException.class, () -> TypeName.parse("//cart"));
+
+    assertTrue(of.getMessage().contains("non-empty namespace"), of.getMessage());
+    assertTrue(parse.getMessage().contains("namespace is empty"), parse.getMessage());
+  }
+}
