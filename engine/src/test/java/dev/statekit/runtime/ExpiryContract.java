@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.bus.QueueMessage;
+import dev.statekit.egress.EgressRoutes;
 import dev.statekit.function.Address;
 import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunctions;
@@ -13,6 +14,7 @@ import dev.statekit.runtime.store.AddressState;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** Per-value expiry from the value specs: after write, after call; and the item's TTL. */
@@ -82,6 +84,47 @@ abstract class ExpiryContract extends RuntimeFixture {
     assertTrue(
         after.expiresAtSeconds() > 0,
         "the owner's item expires again once no token is pending: " + after.expiresAtSeconds());
+  }
+
+  /**
+   * An item whose effects wait for a sink that is down keeps them until their tries are over,
+   * whatever the dedup retention: with a retention of a minute, a function without values (its item
+   * holds only the outbox) took a TTL of a minute; once TTL deleted the item, the sweep found no
+   * outbox to deliver and settled its registration: the egress record was lost, no dead letter.
+   */
+  @Test
+  void anItemKeepsEffectsThatWaitForADownSinkPastAShortDedupRetention() {
+    AtomicBoolean down = new AtomicBoolean(true);
+    SwitchedSink sink = new SwitchedSink(down);
+    FunctionRuntime runtime =
+        runtime(
+            b ->
+                b.dedupRetention(Duration.ofMinutes(1))
+                    .egress(EgressRoutes.builder().route(TestFunctions.FIRED, sink).build()));
+    Address reminder = address(TestFunctions.REMINDER, "outbox-ttl");
+    try {
+      runtime.invoke(command(reminder, "fire:1"));
+    } catch (RuntimeException sinkDown) {
+      // The invoke reports the effects it could not deliver; they wait in the item's outbox.
+    }
+
+    clock.advance(Duration.ofMinutes(3));
+    AddressState state = store().reload(reminder);
+    if (state.expiresAtSeconds() != 0 && state.expiresAtSeconds() <= clock.millis() / 1000) {
+      servers().expire(reminder);
+    }
+    down.set(false);
+    runtime.sweepTimers();
+
+    assertEquals(
+        List.of(reminder.id() + " fired 1"),
+        sink.texts(),
+        "the record went out once the sink came back (item TTL was "
+            + state.expiresAtSeconds()
+            + ", now "
+            + clock.millis() / 1000
+            + "); dead letters: "
+            + deadLetters().peekAll());
   }
 
   static final dev.statekit.types.TypeName KEEPER =

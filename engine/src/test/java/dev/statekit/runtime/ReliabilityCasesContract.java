@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.bus.BusMessage;
-import dev.statekit.egress.EgressException;
-import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressRoutes;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.function.Address;
@@ -417,28 +415,5 @@ abstract class ReliabilityCasesContract extends RuntimeFixture {
 
   private void drain(FunctionRuntime runtime, QueueSource queue) {
     LambdaLikeWorker.drain(queue, runtime, 2);
-  }
-
-  /** A sink that refuses while it is down, and collects otherwise. */
-  private static final class SwitchedSink implements EgressSink {
-    private final AtomicBoolean down;
-    private final List<String> texts = new ArrayList<>();
-
-    SwitchedSink(AtomicBoolean down) {
-      this.down = down;
-    }
-
-    @Override
-    public synchronized void deliver(List<EgressRecord> records) {
-      if (down.get()) {
-        throw new EgressException(
-            EgressException.Reason.UNAVAILABLE, "the sink is down for maintenance", null);
-      }
-      records.forEach(r -> texts.add(r.text().orElse("")));
-    }
-
-    synchronized List<String> texts() {
-      return List.copyOf(texts);
-    }
   }
 }
