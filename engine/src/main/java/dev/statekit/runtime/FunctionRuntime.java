@@ -321,7 +321,9 @@ public final class FunctionRuntime {
     /**
      * How long an address remembers the last message applied per queue group and per sender
      * (default 14 days, SQS's longest retention), and so how long after its first delivery a dead
-     * letter can be sent again safely: a repeat arriving later is applied again.
+     * letter can be sent again safely: a repeat arriving later is applied again. An item whose last
+     * commit left effects to deliver is kept at least a day whatever this retention (or twice
+     * {@code maxAttempts} times {@code outboxSweepAfter} if longer), so the sweep finds them.
      *
      * @throws IllegalArgumentException if under a minute
      */

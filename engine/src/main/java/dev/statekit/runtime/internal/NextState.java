@@ -159,8 +159,8 @@ record NextState(
             data.build().toByteArray(),
             anyEffects ? version : 0,
             anyEffects ? outboxKey : null,
-            expiry(settings, values, tokens, nowSeconds),
-            expiry(settings, values, Map.of(), nowSeconds));
+            expiry(settings, values, tokens, anyEffects, nowSeconds),
+            expiry(settings, values, Map.of(), anyEffects, nowSeconds));
     return new NextState(state, changes, anyEffects ? outbox.build() : null, spills, commitId);
   }
 
@@ -228,13 +228,15 @@ record NextState(
   }
 
   /**
-   * When DynamoDB may delete the whole item: once every value has expired and the marks of what was
-   * applied have outlived their retention; never while a value never expires or a timer is pending.
+   * When DynamoDB may delete the whole item: once every value has expired, the marks of what was
+   * applied have outlived their retention and effects left to deliver have had their tries; never
+   * while a value never expires or a timer is pending.
    */
   private static long expiry(
       RuntimeSettings settings,
       Map<String, StoredValue> values,
       Map<String, TimerKey> tokens,
+      boolean outboxPending,
       long nowSeconds) {
     long latest = 0;
     for (StoredValue value : values.values()) {
@@ -243,8 +245,10 @@ record NextState(
       }
       latest = Math.max(latest, value.expiresAtMillis() / 1000 + 1);
     }
-    return tokens.isEmpty()
-        ? Math.max(latest, nowSeconds + settings.dedupRetention.toSeconds())
-        : 0;
+    long kept = settings.dedupRetention.toSeconds();
+    if (outboxPending) {
+      kept = Math.max(kept, settings.outboxKeepSeconds());
+    }
+    return tokens.isEmpty() ? Math.max(latest, nowSeconds + kept) : 0;
   }
 }

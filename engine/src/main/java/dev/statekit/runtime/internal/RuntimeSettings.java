@@ -162,6 +162,17 @@ public final class RuntimeSettings {
         idempotencyCapacity);
   }
 
+  /**
+   * How long an item whose commit left effects to deliver is kept at least, whatever the dedup
+   * retention: its outbox lives in it, and TTL deleting it before the outbox is out or
+   * dead-lettered would lose the effects. A day, or twice the time of every try at the sweep's pace
+   * if longer: sweeps that stall for hours (a failing schedule) still find it.
+   */
+  long outboxKeepSeconds() {
+    return Math.max(
+        Duration.ofDays(1).toSeconds(), 2L * maxAttempts * outboxSweepAfter.toSeconds());
+  }
+
   /** A fresh registration key for one batch's outboxes, due for the sweep after a while. */
   OutboxKey newOutboxKey() {
     long id = random.nextLong();
