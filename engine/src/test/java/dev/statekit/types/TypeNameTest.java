@@ -37,4 +37,16 @@ class TypeNameTest {
     assertTrue(of.getMessage().contains("non-empty namespace"), of.getMessage());
     assertTrue(parse.getMessage().contains("namespace is empty"), parse.getMessage());
   }
+
+  /**
+   * The runtime writes a type name as its text (queue bodies, outbox items, dead letters) and reads
+   * it back with parse: a type whose namespace still ends in '/' once one is dropped ("shop//" is
+   * "shop/") must read back as itself, not as another type.
+   */
+  @Test
+  void aTypeNameReadsBackFromItsTextAsItself() {
+    TypeName type = TypeName.of("shop//", "cart");
+
+    assertEquals(type, TypeName.parse(type.asString()));
+  }
 }
