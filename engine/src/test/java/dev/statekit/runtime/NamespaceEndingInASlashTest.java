@@ -55,4 +55,33 @@ class NamespaceEndingInASlashTest extends RuntimeFixture {
     assertEquals(List.of(), deadLetterReport(), "nothing dead-lettered");
     assertEquals(1, value(Address.of(KEEP, keepId), TestFunctions.COUNT), "the message, once");
   }
+
+  /**
+   * Beside a type n/keep, the message to n//keep is applied to n/keep: another function's state.
+   */
+  @Test
+  void aMessageToATypeWhoseNamespaceEndsInASlashIsNotAppliedToTheTypeWithoutIt() {
+    TypeName plain = TypeName.of("n", "keep");
+    FunctionRuntime runtime =
+        runtime(
+            b -> b.maxAttempts(2),
+            StatefulFunctions.builder()
+                .withFunction(
+                    KEEP, QueueCharactersContract::keep, TestFunctions.DATA, TestFunctions.COUNT)
+                .withFunction(
+                    plain, QueueCharactersContract::keep, TestFunctions.DATA, TestFunctions.COUNT)
+                .withFunction(RELAY, NamespaceEndingInASlashTest::relay)
+                .build());
+    String keepId = "keep-" + run;
+
+    DirectResult sent =
+        runtime.invoke(
+            DirectInvocation.of(
+                MessageBuilder.forAddress(address(RELAY, "relay")).withValue(keepId).build()));
+    drain(runtime);
+
+    assertTrue(sent.succeeded(), sent::toString);
+    assertEquals(0, value(Address.of(plain, keepId), TestFunctions.COUNT), "n/keep got no message");
+    assertEquals(1, value(Address.of(KEEP, keepId), TestFunctions.COUNT), "n//keep got it once");
+  }
 }
