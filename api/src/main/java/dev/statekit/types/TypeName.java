@@ -9,7 +9,9 @@ import java.util.Objects;
  * are {@code type.googleapis.com/<full message name>}), so a string is split at its last {@code /}.
  * One {@code /} ending the namespace is dropped, as StateFun's SDKs drop it: {@code of("shop/",
  * "cart")} and {@code parse("shop//cart")} name {@code shop/cart}, so a function registered under
- * either serves the requests a StateFun runtime sends for the other.
+ * either serves the requests a StateFun runtime sends for the other. A namespace that still ends in
+ * {@code /} after that ({@code "shop//"}) is refused: every type name reads back from its text
+ * ({@link #asString()}) as itself, which the runtime counts on when it stores addresses as text.
  */
 public final class TypeName {
   private final String namespace;
@@ -26,12 +28,14 @@ public final class TypeName {
    * The type name {@code namespace/name}.
    *
    * @throws IllegalArgumentException if a part is empty (the namespace once one ending {@code /} is
-   *     dropped) or the name contains {@code /}
+   *     dropped), the namespace ends in two {@code /} or the name contains {@code /}
    */
   public static TypeName of(String namespace, String name) {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(name, "name");
+    String written = namespace + "/" + name;
     namespace = withoutEndingSlash(namespace);
+    refuseEndingSlash(namespace, written);
     if (namespace.isEmpty() || name.isEmpty()) {
       throw new IllegalArgumentException(
           "A type name needs a non-empty namespace and name, got '"
@@ -52,7 +56,8 @@ public final class TypeName {
   /**
    * Parses {@code namespace/name}, splitting at the last {@code /}.
    *
-   * @throws IllegalArgumentException if there is no {@code /} or a part is empty
+   * @throws IllegalArgumentException if there is no {@code /}, a part is empty or the namespace
+   *     ends in two {@code /}
    */
   public static TypeName parse(String typeName) {
     Objects.requireNonNull(typeName, "typeName");
@@ -72,7 +77,18 @@ public final class TypeName {
               + "' is not a type name: its namespace is empty once the '/' ending it is dropped;"
               + " expected namespace/name, e.g. example/greeter");
     }
+    refuseEndingSlash(namespace, typeName);
     return new TypeName(namespace, typeName.substring(slash + 1));
+  }
+
+  private static void refuseEndingSlash(String namespace, String written) {
+    if (namespace.endsWith("/")) {
+      throw new IllegalArgumentException(
+          "'"
+              + written
+              + "' is not a type name: its namespace ends in two '/' (StateFun drops one, and a"
+              + " namespace may not end in another); write it like example/greeter");
+    }
   }
 
   /** {@code namespace} without one {@code /} ending it, as StateFun's SDKs read a namespace. */

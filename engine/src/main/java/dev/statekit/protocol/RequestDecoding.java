@@ -40,10 +40,13 @@ final class RequestDecoding {
 
   /**
    * Whether {@link #check} takes the address. A namespace is read as StateFun's SDKs read it, one
-   * '/' ending it dropped (as {@link TypeName#of} drops it): "n/" is "n", and "/" is empty.
+   * '/' ending it dropped (as {@link TypeName#of} drops it): "n/" is "n", "/" is empty, and "n//"
+   * is refused as {@link TypeName#of} refuses it.
    */
   static boolean isComplete(String[] parts) {
-    return !namespace(parts[0]).isEmpty()
+    String namespace = namespace(parts[0]);
+    return !namespace.isEmpty()
+        && !namespace.endsWith("/")
         && !parts[1].isEmpty()
         && !parts[2].isEmpty()
         && parts[1].indexOf('/') < 0;
@@ -106,10 +109,18 @@ final class RequestDecoding {
         && slash < typeStart + typeLength - 1
         && argumentSet
         && (caller == null
-            || ((caller[1] > 1 || (caller[1] == 1 && utf8[caller[0]] != '/'))
+            || (isNamespace(utf8, caller[0], caller[1])
                 && caller[3] > 0
                 && caller[5] > 0
                 && lastSlash(utf8, caller[2], caller[3]) < 0));
+  }
+
+  /**
+   * Whether the {@code length} bytes at {@code start} are a namespace {@link #isComplete} takes.
+   */
+  private static boolean isNamespace(byte[] utf8, int start, int length) {
+    int kept = length > 0 && utf8[start + length - 1] == '/' ? length - 1 : length;
+    return kept > 0 && utf8[start + kept - 1] != '/';
   }
 
   /** Where the last '/' of the {@code length} bytes at {@code start} is, or -1 if none. */

@@ -355,6 +355,28 @@ class SdkParityTest {
   }
 
   /**
+   * A caller namespace "n//": the SDK runs it (caller namespace "n/"), StateKit refuses the batch:
+   * a namespace that still ends in '/' once one is dropped would not read back as itself from the
+   * text StateKit stores addresses as (TypeName.of refuses it too).
+   */
+  @Test
+  void aCallerNamespaceEndingInTwoSlashesIsRefusedWithAClearError() throws Exception {
+    byte[] request =
+        PeerWire.request("test", "counter", "a")
+            .state("seen", PeerWire.integer(1))
+            .message(PeerWire.address("n//", "t", "i"), PeerWire.string("x"))
+            .bytes();
+    sdk.handle(Slices.wrap(request)).get();
+
+    RuntimeException refusal =
+        assertThrows(MalformedRequestException.class, () -> ours.invoke(request));
+
+    assertTrue(
+        refusal.getMessage().contains("caller address 'n///t/i' is incomplete"),
+        refusal.getMessage());
+  }
+
+  /**
    * An argument whose type name is not namespace/name: the SDK fails only a function that reads the
    * type, StateKit refuses the batch up front (its reader's memory bound for forged batches counts
    * on every kept message naming a type of at least three bytes).
