@@ -82,6 +82,8 @@ final class SourceTask implements Runnable {
     long lastRecordAt = System.nanoTime();
     boolean more = true;
     while (more && !stopRequested) {
+      // A source or function that swallowed the run's interrupt would otherwise read on.
+      coordinator.throwIfFailed();
       long before = emitter.count;
       more = in.poll(emitter);
       if (watermarks != null) {
@@ -133,6 +135,9 @@ final class SourceTask implements Runnable {
     }
     lastCheckpoint = id;
     barriers.injected(id);
+    // As a worker does: after the run failed, an interrupted function's record may have been
+    // dead-lettered or dropped as its own failure; no checkpoint may count it as done.
+    coordinator.throwIfFailed();
     coordinator.ackSource(id, at, watermark, idle, parts);
   }
 

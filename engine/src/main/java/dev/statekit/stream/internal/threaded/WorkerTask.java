@@ -4,6 +4,7 @@ import dev.statekit.stream.Record;
 import dev.statekit.stream.internal.Operator;
 import dev.statekit.stream.internal.TaskState;
 import java.util.ArrayDeque;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -99,6 +100,9 @@ final class WorkerTask implements Runnable {
       state.notifyComplete(coordinator.completed());
       chunk = queue.poll(50, TimeUnit.MILLISECONDS);
       if (chunk == null) {
+        // An interrupt user code swallowed (a function that caught it) must not leave this worker
+        // waiting for input that a failed task will never send.
+        coordinator.throwIfFailed();
         return null;
       }
     }
@@ -193,7 +197,12 @@ final class WorkerTask implements Runnable {
     }
     state.notifyComplete(coordinator.completed());
     head.barrier(checkpointId);
-    coordinator.ackWorker(checkpointId, watermark, state.snapshot(checkpointId));
+    Map<String, byte[]> parts = state.snapshot(checkpointId);
+    // Once a task failed, the others are interrupted, and a function cut short by that interrupt
+    // may have dead-lettered or dropped its record as if it failed on its own: a checkpoint acked
+    // now could count that record as done. The run is failing anyway; take part in nothing more.
+    coordinator.throwIfFailed();
+    coordinator.ackWorker(checkpointId, watermark, parts);
     lastCheckpoint = checkpointId;
     return true;
   }
