@@ -1,0 +1,307 @@
+package dev.statekit.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.statekit.stream.state.CheckpointStore;
+import dev.statekit.stream.state.InMemoryStateTable;
+import dev.statekit.stream.state.StateBackend;
+import dev.statekit.stream.state.StateTable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Kills runs of pipelines with a dead-letter {@code process} step, session windows and a
+ * late-records output at random points (the source, state and timer writes, checkpoint parts and
+ * completion, a map step, a sink writer preparing or committing), with each restore choosing the
+ * keyed stages' parallelism anew, and compares every output with an uninterrupted run's: one reader
+ * with late records, and two readers feeding sessions then a running sum (no late records, so the
+ * readers' interleaving changes nothing).
+ */
+class SessionsDeadLettersKillAndRestoreTest {
+  static final AtomicInteger opCountdown = new AtomicInteger(-1);
+  static final AtomicInteger sinkCountdown = new AtomicInteger(-1);
+
+  static Source<Event> input(long seed) {
+    Random random = new Random(seed);
+    List<Record<Event>> events = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      long time = i * 3L + random.nextInt(150);
+      events.add(Record.of(new Event("k" + random.nextInt(12), time, random.nextInt(100))));
+    }
+    return Sources.fromRecords(events, 25);
+  }
+
+  static Pipeline pipeline(
+      Source<Event> source,
+      int partitions,
+      Sink<String> sink,
+      Sink<DeadLetter<Event>> dead,
+      Sink<Event> late) {
+    return Pipeline.from(source)
+        .process(
+            "parse",
+            (Record<Event> r, Collector<Event> out) -> {
+              out.collect(r.value());
+              if (r.value().value() % 13 == 0) {
+                throw new IllegalStateException("bad " + r.value());
+              }
+            },
+            FailurePolicy.deadLetter(dead))
+        .map(
+            e -> {
+              if (opCountdown.get() > 0 && opCountdown.decrementAndGet() == 0) {
+                throw new Faults.Crash("in map");
+              }
+              return e;
+            })
+        .withWatermarks(
+            WatermarkStrategy.<Event>boundedOutOfOrderness(Duration.ofMillis(50))
+                .withTimestamps(Event::time))
+        .keyBy(Event::key, partitions)
+        .window(Windows.session(Duration.ofMillis(12)))
+        .lateRecordsTo(late)
+        .aggregate(
+            new WindowsTest.SumAndCount(),
+            dev.statekit.stream.serde.Serdes.json(long[].class),
+            (String key, TimeWindow w, long[] acc) ->
+                WindowReference.line(key, w.start(), w.end(), acc[0], acc[1]))
+        .to(sink);
+  }
+
+  static Pipeline twoStages(
+      Source<Event> source,
+      int first,
+      int second,
+      Sink<String> sink,
+      Sink<DeadLetter<Event>> dead,
+      Sink<Event> late) {
+    return Pipeline.from(source)
+        .process(
+            "parse",
+            (Record<Event> r, Collector<Event> out) -> {
+              out.collect(r.value());
+              if (r.value().value() % 13 == 0) {
+                throw new IllegalStateException("bad " + r.value());
+              }
+            },
+            FailurePolicy.deadLetter(dead))
+        .map(
+            e -> {
+              if (opCountdown.get() > 0 && opCountdown.decrementAndGet() == 0) {
+                throw new Faults.Crash("in map");
+              }
+              return e;
+            })
+        .withWatermarks(
+            WatermarkStrategy.<Event>boundedOutOfOrderness(Duration.ofMillis(400))
+                .withTimestamps(Event::time))
+        .keyBy(Event::key, first)
+        .window(Windows.session(Duration.ofMillis(12)))
+        .lateRecordsTo(late)
+        .aggregate(
+            new WindowsTest.SumAndCount(),
+            dev.statekit.stream.serde.Serdes.json(long[].class),
+            (String key, TimeWindow w, long[] acc) ->
+                new Event(key, w.end(), acc[0] * 1000 + acc[1]))
+        .keyBy(Event::key, second)
+        .reduce(
+            (a, b) -> new Event(a.key(), b.time(), a.value() + b.value()),
+            dev.statekit.stream.serde.Serdes.json(Event.class))
+        .map(e -> e.key() + "@" + e.time() + "=" + e.value())
+        .to(sink);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22})
+  void twoReadersTwoStagesSurviveKillsAndParallelismChanges(long seed) throws Exception {
+    CollectingSink<String> expected = Sinks.collecting();
+    CollectingSink<DeadLetter<Event>> expectedDead = Sinks.collecting();
+    CollectingSink<Event> expectedLate = Sinks.collecting();
+    opCountdown.set(-1);
+    sinkCountdown.set(-1);
+    twoStages(input(seed), 2, 3, expected, expectedDead, expectedLate)
+        .run(
+            options2(
+                "clean-" + UUID.randomUUID(),
+                new InMemoryStateTable(),
+                CheckpointStore.inMemory(),
+                1000));
+    assertEquals(0, expectedLate.values().size());
+
+    String name = "killed-" + UUID.randomUUID();
+    Faults faults = new Faults(seed);
+    Random random = new Random(seed * 31);
+    StateTable table = faults.table(new InMemoryStateTable());
+    CheckpointStore store = faults.store(CheckpointStore.inMemory());
+    CollectingSink<String> actual = Sinks.collecting();
+    CollectingSink<DeadLetter<Event>> actualDead = Sinks.collecting();
+    CollectingSink<Event> actualLate = Sinks.collecting();
+    Source<Event> source = faults.source(input(seed));
+    for (int attempt = 0; ; attempt++) {
+      opCountdown.set(-1);
+      sinkCountdown.set(-1);
+      faults.disarm();
+      if (attempt < 10) {
+        int kind = random.nextInt(3);
+        if (kind == 0) {
+          faults.arm();
+        } else if (kind == 1) {
+          opCountdown.set(1 + random.nextInt(2500));
+        } else {
+          sinkCountdown.set(1 + random.nextInt(12));
+        }
+      }
+      try {
+        twoStages(
+                source,
+                1 + random.nextInt(3),
+                1 + random.nextInt(3),
+                crashing(actual),
+                crashing(actualDead),
+                crashing(actualLate))
+            .run(options2(name, table, store, 1 + random.nextInt(20)));
+        break;
+      } catch (PipelineFailedException e) {
+        Throwable cause = e.getCause();
+        if (!(cause instanceof Faults.Crash) && cause.getCause() instanceof Faults.Crash) {
+          cause = cause.getCause();
+        }
+        assertInstanceOf(Faults.Crash.class, cause, () -> "unexpected failure: " + e);
+      }
+    }
+    assertEquals(sorted(expected.values()), sorted(actual.values()), "results seed " + seed);
+    assertEquals(0, actualLate.values().size(), "late seed " + seed);
+    assertEquals(
+        sorted(expectedDead.values().stream().map(d -> d.record().value()).toList()),
+        sorted(actualDead.values().stream().map(d -> d.record().value()).toList()),
+        "dead seed " + seed);
+  }
+
+  static RunOptions options2(String name, StateTable table, CheckpointStore store, int maxKeys) {
+    return RunOptions.named(name)
+        .parallelism(2)
+        .stateBackend(StateBackend.over(table, maxKeys))
+        .checkpointStore(store)
+        .checkpointInterval(Duration.ofMillis(2))
+        .build();
+  }
+
+  static <T> Sink<T> crashing(Sink<T> inner) {
+    return new Sink<>() {
+      @Override
+      public SinkWriter<T> open(int worker, int workers) throws Exception {
+        SinkWriter<T> w = inner.open(worker, workers);
+        return new SinkWriter<>() {
+          @Override
+          public void write(Record<T> record) throws Exception {
+            w.write(record);
+          }
+
+          @Override
+          public void checkpoint(long id) throws Exception {
+            if (sinkCountdown.get() > 0 && sinkCountdown.decrementAndGet() == 0) {
+              throw new Faults.Crash("sink checkpoint");
+            }
+            w.checkpoint(id);
+          }
+
+          @Override
+          public void checkpointComplete(long id) throws Exception {
+            w.checkpointComplete(id);
+            if (sinkCountdown.get() > 0 && sinkCountdown.decrementAndGet() == 0) {
+              throw new Faults.Crash("sink complete");
+            }
+          }
+        };
+      }
+
+      @Override
+      public void recover(long id) throws Exception {
+        inner.recover(id);
+      }
+    };
+  }
+
+  static RunOptions options(String name, StateTable table, CheckpointStore store, int maxKeys) {
+    return RunOptions.named(name)
+        .parallelism(1)
+        .stateBackend(StateBackend.over(table, maxKeys))
+        .checkpointStore(store)
+        .checkpointInterval(Duration.ofMillis(2))
+        .build();
+  }
+
+  static List<String> sorted(List<?> values) {
+    return values.stream().map(String::valueOf).sorted().toList();
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+  void sessionsDeadLettersAndLateRecordsSurviveKillsAndParallelismChanges(long seed)
+      throws Exception {
+    CollectingSink<String> expected = Sinks.collecting();
+    CollectingSink<DeadLetter<Event>> expectedDead = Sinks.collecting();
+    CollectingSink<Event> expectedLate = Sinks.collecting();
+    opCountdown.set(-1);
+    sinkCountdown.set(-1);
+    pipeline(input(seed), 2, expected, expectedDead, expectedLate)
+        .run(
+            options(
+                "clean-" + UUID.randomUUID(),
+                new InMemoryStateTable(),
+                CheckpointStore.inMemory(),
+                1000));
+    assertTrue(expectedLate.values().size() > 10, "late " + expectedLate.values().size());
+
+    String name = "killed-" + UUID.randomUUID();
+    Faults faults = new Faults(seed);
+    Random random = new Random(seed * 31);
+    StateTable table = faults.table(new InMemoryStateTable());
+    CheckpointStore store = faults.store(CheckpointStore.inMemory());
+    CollectingSink<String> actual = Sinks.collecting();
+    CollectingSink<DeadLetter<Event>> actualDead = Sinks.collecting();
+    CollectingSink<Event> actualLate = Sinks.collecting();
+    Source<Event> source = faults.source(input(seed));
+    for (int attempt = 0; ; attempt++) {
+      opCountdown.set(-1);
+      sinkCountdown.set(-1);
+      faults.disarm();
+      if (attempt < 10) {
+        int kind = random.nextInt(3);
+        if (kind == 0) {
+          faults.arm();
+        } else if (kind == 1) {
+          opCountdown.set(1 + random.nextInt(2500));
+        } else {
+          sinkCountdown.set(1 + random.nextInt(12));
+        }
+      }
+      int partitions = 1 + random.nextInt(3);
+      try {
+        pipeline(source, partitions, crashing(actual), crashing(actualDead), crashing(actualLate))
+            .run(options(name, table, store, 1 + random.nextInt(20)));
+        break;
+      } catch (PipelineFailedException e) {
+        Throwable cause = e.getCause();
+        if (!(cause instanceof Faults.Crash) && cause.getCause() instanceof Faults.Crash) {
+          cause = cause.getCause();
+        }
+        assertInstanceOf(Faults.Crash.class, cause, () -> "unexpected failure: " + e);
+      }
+    }
+    assertEquals(sorted(expected.values()), sorted(actual.values()), "results seed " + seed);
+    assertEquals(sorted(expectedLate.values()), sorted(actualLate.values()), "late seed " + seed);
+    assertEquals(
+        sorted(expectedDead.values().stream().map(d -> d.record().value()).toList()),
+        sorted(actualDead.values().stream().map(d -> d.record().value()).toList()),
+        "dead seed " + seed);
+  }
+}
