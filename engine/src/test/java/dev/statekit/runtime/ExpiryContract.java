@@ -11,8 +11,14 @@ import dev.statekit.function.MessageBuilder;
 import dev.statekit.function.StatefulFunctions;
 import dev.statekit.function.ValueSpec;
 import dev.statekit.runtime.store.AddressState;
+import dev.statekit.telemetry.LogEvent;
+import dev.statekit.telemetry.LogLevel;
+import dev.statekit.telemetry.LogOutput;
+import dev.statekit.telemetry.Telemetry;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -125,6 +131,43 @@ abstract class ExpiryContract extends RuntimeFixture {
             + clock.millis() / 1000
             + "); dead letters: "
             + deadLetters().peekAll());
+  }
+
+  /**
+   * Effects whose item is deleted before they go out (by hand, or by a TTL shorter than the runtime
+   * sets) cannot be delivered; the sweep says so as an error naming the address, where it settled
+   * their registration in silence before.
+   */
+  @Test
+  void theSweepReportsEffectsLostWithTheirItem() {
+    AtomicBoolean down = new AtomicBoolean(true);
+    SwitchedSink sink = new SwitchedSink(down);
+    FunctionRuntime runtime =
+        runtime(b -> b.egress(EgressRoutes.builder().route(TestFunctions.FIRED, sink).build()));
+    Address reminder = address(TestFunctions.REMINDER, "item-deleted");
+    try {
+      runtime.invoke(command(reminder, "fire:1"));
+    } catch (RuntimeException sinkDown) {
+      // The effects wait in the item's outbox.
+    }
+    servers().expire(reminder);
+    down.set(false);
+    clock.advance(Duration.ofMinutes(3));
+    List<LogEvent> heard = Collections.synchronizedList(new ArrayList<>());
+
+    try (Telemetry.Restore route = LogOutput.route("dev.statekit", heard::add)) {
+      runtime.sweepTimers();
+    }
+
+    assertEquals(List.of(), sink.texts(), "nothing left to deliver");
+    assertTrue(
+        heard.stream()
+            .anyMatch(
+                e ->
+                    e.level() == LogLevel.ERROR
+                        && e.message().contains(reminder.toString())
+                        && e.message().contains("are lost")),
+        "the loss is reported: " + heard.stream().map(LogEvent::message).toList());
   }
 
   static final dev.statekit.types.TypeName KEEPER =

@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * failing is dead-lettered once tried {@code maxAttempts} times.
  */
 final class OutboxSweeper {
+  private static final dev.statekit.telemetry.Log LOG =
+      dev.statekit.telemetry.Log.of(OutboxSweeper.class);
+
   private final RuntimeSettings settings;
   private final OutboxDelivery delivery;
 
@@ -64,6 +67,19 @@ final class OutboxSweeper {
           if (outbox != null && entry.key().equals(state.getValue().outboxKey())) {
             pending.add(outbox);
           } else {
+            if (state.getValue().version() == 0) {
+              // The commit that registered the outbox wrote the item; only its deletion (TTL,
+              // or by hand) leaves none. What the outbox held is gone: say so, it is a loss.
+              LOG.error(
+                  "The effects "
+                      + state.getKey()
+                      + " left to deliver under "
+                      + entry.key().asString()
+                      + " are lost: the address's item is gone (deleted by TTL or by hand) before"
+                      + " they went out or were dead-lettered. Check the table's TTL attribute and"
+                      + " that nothing deletes the runtime's items",
+                  null);
+            }
             done.add(state.getKey());
           }
         }
