@@ -38,4 +38,24 @@ class ScheduleSettingsTest {
     assertEquals(Duration.ofMinutes(1), ScheduleTicker.rate("rate(1 minute)"));
     assertEquals(Duration.ofHours(2), ScheduleTicker.rate("rate(2 hours)"));
   }
+
+  /**
+   * EventBridge takes a singular unit for a rate of 1 and a plural one above: {@code rate(1
+   * minutes)} and {@code rate(5 minute)} are refused when the stack is deployed. Locally both
+   * fired, so a template that works here fails to deploy.
+   */
+  @Test
+  void aRateWhoseUnitDisagreesWithItsValueIsRefused() {
+    for (String rate :
+        new String[] {"rate(1 minutes)", "rate(5 minute)", "rate(2 hour)", "rate(1 days)"}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> ScheduleTicker.rate(rate),
+              rate + " is refused by EventBridge");
+      assertTrue(e.getMessage().contains(rate), e.getMessage());
+    }
+    assertEquals(Duration.ofDays(1), ScheduleTicker.rate("rate(1 day)"));
+    assertEquals(Duration.ofMinutes(5), ScheduleTicker.rate("rate(5 minutes)"));
+  }
 }
