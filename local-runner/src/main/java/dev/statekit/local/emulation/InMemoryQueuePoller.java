@@ -83,9 +83,14 @@ public final class InMemoryQueuePoller extends PollLoop {
       receipts.put(received.message().messageId(), received.receiptHandle());
     }
     try {
-      List<String> failures =
-          EventWriter.batchItemFailures(
-              function.invoke(EventWriter.sqs(messages, arn, "us-east-1")));
+      byte[] answer = function.invoke(EventWriter.sqs(messages, arn, "us-east-1"));
+      if (BatchAnswers.unreadable(answer)) {
+        // Lambda takes an answer that is not JSON for a failure of the whole batch.
+        retryLater(receipts.values());
+        activity.log(name, "answered what is not JSON: the batch stays on the queue");
+        return true;
+      }
+      List<String> failures = EventWriter.batchItemFailures(answer);
       List<String> failed = failures == null ? List.of() : failures;
       if (!receipts.keySet().containsAll(failed)) {
         // Lambda takes an identifier that is not in the batch for a failure of the whole batch.
@@ -109,14 +114,17 @@ public final class InMemoryQueuePoller extends PollLoop {
               + " done"
               + (failed.isEmpty() ? "" : ", " + failed.size() + " back on the queue"));
     } catch (RuntimeException e) {
-      if (retryAfterSeconds >= 0) {
-        receipts
-            .values()
-            .forEach(r -> queue.changeVisibility(r, Duration.ofSeconds(retryAfterSeconds)));
-      }
+      retryLater(receipts.values());
       activity.log(name, "function error (" + e.getMessage() + "): the batch stays on the queue");
     }
     return true;
+  }
+
+  /** Shows the messages again after --retry-after, if given (else the visibility timeout). */
+  private void retryLater(java.util.Collection<String> receipts) {
+    if (retryAfterSeconds >= 0) {
+      receipts.forEach(r -> queue.changeVisibility(r, Duration.ofSeconds(retryAfterSeconds)));
+    }
   }
 
   private static Message asSqs(InMemoryMessageBus.Received received) {

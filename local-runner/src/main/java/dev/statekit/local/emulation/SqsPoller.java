@@ -14,8 +14,9 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * What Lambda's SQS event source mapping does, for one queue: receive up to the batch size (waiting
  * up to the batching window to fill it), invoke the function with an SQS event, then delete what
  * succeeded. Messages named in {@code batchItemFailures}, or the whole batch when the function
- * fails, stay on the queue: they come back when their visibility timeout ends, and the queue's
- * redrive policy moves a message to the dead-letter queue after {@code maxReceiveCount} receives.
+ * fails or (with ReportBatchItemFailures) answers what is not JSON, stay on the queue: they come
+ * back when their visibility timeout ends, and the queue's redrive policy moves a message to the
+ * dead-letter queue after {@code maxReceiveCount} receives.
  */
 public final class SqsPoller extends PollLoop {
   private final SqsClient sqs;
@@ -96,10 +97,16 @@ public final class SqsPoller extends PollLoop {
     List<Message> failed = new ArrayList<>();
     String outcome;
     try {
-      List<String> failures = EventWriter.batchItemFailures(function.invoke(event));
+      byte[] answer = function.invoke(event);
+      List<String> failures = EventWriter.batchItemFailures(answer);
       Set<String> ids = new HashSet<>();
       batch.forEach(m -> ids.add(m.messageId()));
-      if (settings.reportsFailures() && failures != null && !failures.isEmpty()) {
+      if (settings.reportsFailures() && BatchAnswers.unreadable(answer)) {
+        // Lambda takes an answer that is not JSON for a failure of the whole batch.
+        failed.addAll(batch);
+        done.clear();
+        outcome = "answered what is not JSON: the whole batch stays on the queue";
+      } else if (settings.reportsFailures() && failures != null && !failures.isEmpty()) {
         if (!ids.containsAll(failures)) {
           // Lambda treats an identifier that is not in the batch as a failure of the whole batch.
           failed.addAll(batch);
