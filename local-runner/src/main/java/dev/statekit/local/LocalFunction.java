@@ -30,6 +30,9 @@ final class LocalFunction {
             return thread;
           });
 
+  /** The most Lambda returns from a synchronous invocation (its 6 MB response quota). */
+  static final int MAX_RESPONSE_BYTES = 6_291_556;
+
   private final FunctionDef definition;
   private final RequestStreamHandler handler;
   private final java.util.concurrent.atomic.AtomicLong invocations =
@@ -81,8 +84,8 @@ final class LocalFunction {
    * the invocation is answered as Lambda answers one that timed out, and its thread is interrupted
    * (Lambda stops the environment; a handler that ignores the interrupt runs on here, unseen).
    *
-   * @throws FunctionError if the handler threw or ran out of time: what Lambda reports as a
-   *     function error
+   * @throws FunctionError if the handler threw, ran out of time or answered more than Lambda
+   *     returns: what Lambda reports as a function error
    */
   byte[] invoke(byte[] payload) {
     invocations.incrementAndGet();
@@ -96,8 +99,9 @@ final class LocalFunction {
               handler.handleRequest(new ByteArrayInputStream(payload), answer, context);
               return answer.toByteArray();
             });
+    byte[] answer;
     try {
-      return run.get(timeoutMs, TimeUnit.MILLISECONDS);
+      answer = run.get(timeoutMs, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
       // Lambda's runtime reports anything thrown (an OutOfMemoryError too) as a function error;
       // letting an Error through ended the poller's thread, and its queue was never read again.
@@ -109,6 +113,23 @@ final class LocalFunction {
       run.cancel(true);
       Thread.currentThread().interrupt();
       throw new FunctionError(name(), e);
+    }
+    if (answer.length > MAX_RESPONSE_BYTES) {
+      // Lambda returns at most this from a synchronous invocation (an event source mapping's too).
+      throw new FunctionError(name(), new ResponseSizeTooLarge());
+    }
+    return answer;
+  }
+
+  /** An answer over what Lambda returns, as Lambda names it. */
+  static final class ResponseSizeTooLarge extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ResponseSizeTooLarge() {
+      super(
+          "Response payload size exceeded maximum allowed payload size ("
+              + MAX_RESPONSE_BYTES
+              + " bytes).");
     }
   }
 
