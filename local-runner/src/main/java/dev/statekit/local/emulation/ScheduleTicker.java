@@ -61,6 +61,13 @@ public final class ScheduleTicker implements Runnable {
               + "'); pass --tick to fire faster locally");
     }
     long n = Long.parseLong(m.group(1));
+    if ((n == 1) == m.group(2).endsWith("s")) {
+      throw new IllegalArgumentException(
+          "EventBridge takes a singular unit for a rate of 1 and a plural one above it (rate(1"
+              + " minute), rate(5 minutes)), and refuses '"
+              + expression
+              + "'");
+    }
     return switch (m.group(2).replaceAll("s$", "")) {
       case "minute" -> Duration.ofMinutes(n);
       case "hour" -> Duration.ofHours(n);
