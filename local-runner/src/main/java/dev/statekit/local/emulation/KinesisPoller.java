@@ -21,17 +21,23 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /**
  * What Lambda's Kinesis event source mapping does, for one stream: each shard is read in order into
- * batches (up to the batch size, waiting up to the batching window), one invocation at a time per
- * shard, and a shard's children once it is closed and read to its end (after a split or merge).
- * With {@code ReportBatchItemFailures}, after {@code batchItemFailures} the shard is read again
- * from the first failed record (without it, the answer is not read and the batch is done); after a
- * function error, the whole batch is retried. After {@code MaximumRetryAttempts} retries of a batch
- * (unbounded by default), it is given up: recorded in the {@code OnFailure} destination, and the
- * shard read on past it.
+ * batches (up to the batch size and Lambda's 6 MB payload, waiting up to the batching window), one
+ * invocation at a time per shard, and a shard's children once it is closed and read to its end
+ * (after a split or merge). With {@code ReportBatchItemFailures}, after {@code batchItemFailures}
+ * the shard is read again from the first failed record (without it, the answer is not read and the
+ * batch is done); after a function error, the whole batch is retried. After {@code
+ * MaximumRetryAttempts} retries of a batch (unbounded by default), it is given up: recorded in the
+ * {@code OnFailure} destination, and the shard read on past it.
  */
 public final class KinesisPoller extends PollLoop {
   private static final long IDLE_POLL_MILLIS = 1000;
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** What a batch's records may take in an event: Lambda's 6 MB payload, less room for the rest. */
+  private static final long EVENT_BUDGET = 6L * 1024 * 1024 - 64 * 1024;
+
+  /** About the bytes a record takes in an event beside its data and partition key. */
+  private static final int RECORD_OVERHEAD = 512;
 
   private final KinesisClient kinesis;
   private final Settings settings;
@@ -164,6 +170,12 @@ public final class KinesisPoller extends PollLoop {
       iterators.put(shard, iterator);
       return false;
     }
+    int fitting = withinPayload(batch);
+    if (fitting < batch.size()) {
+      // Lambda invokes once a batch reaches its payload limit: the rest is read again next time.
+      iterator = at(shard, batch.get(fitting).sequenceNumber());
+      batch = new ArrayList<>(batch.subList(0, fitting));
+    }
     String retryFrom = invoke(shard, batch);
     if (retryFrom == null) {
       retries.remove(shard);
@@ -179,6 +191,26 @@ public final class KinesisPoller extends PollLoop {
       iterators.put(shard, at(shard, retryFrom));
     }
     return true;
+  }
+
+  /**
+   * How many of the batch's first records fit in one event within Lambda's payload limit (at least
+   * one: a Kinesis record is far smaller), reckoned from their data in base64 and their partition
+   * keys at their most escaped.
+   */
+  static int withinPayload(List<Record> batch) {
+    long bytes = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      Record record = batch.get(i);
+      bytes +=
+          4L * ((record.data().asByteArrayUnsafe().length + 2) / 3)
+              + 6L * record.partitionKey().length()
+              + RECORD_OVERHEAD;
+      if (i > 0 && bytes > EVENT_BUDGET) {
+        return i;
+      }
+    }
+    return batch.size();
   }
 
   /**
