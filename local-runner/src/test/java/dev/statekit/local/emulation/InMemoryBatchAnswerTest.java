@@ -68,4 +68,36 @@ class InMemoryBatchAnswerTest {
     assertEquals(2, calls.get(), "the batch came back after --retry-after 1, not the queue's 30 s");
     assertEquals(0, queue.size(), "and was applied");
   }
+
+  /**
+   * A batch whose answer names an id outside it stays on the queue whole, and, as the servers'
+   * SqsPoller brings it back, comes back after --retry-after (not the in-memory queue's 30 s).
+   */
+  @Test
+  void aBatchWhoseAnswerNamedAnUnknownIdComesBackAfterRetryAfter() throws Exception {
+    InMemoryMessageBus queue = new InMemoryMessageBus(Clock.systemUTC(), Duration.ofSeconds(30));
+    queue.send(List.of(new BusMessage("g", "d1", "one")));
+    java.util.concurrent.atomic.AtomicInteger calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Invoker answersUnknownIdOnce =
+        event ->
+            (calls.incrementAndGet() == 1
+                    ? "{\"batchItemFailures\":[{\"itemIdentifier\":\"not-in-the-batch\"}]}"
+                    : "{\"batchItemFailures\":[]}")
+                .getBytes(StandardCharsets.UTF_8);
+    InMemoryQueuePoller poller =
+        new InMemoryQueuePoller(
+            "in",
+            queue,
+            answersUnknownIdOnce,
+            new Activity(new PrintWriter(new StringWriter())),
+            1);
+
+    poller.pollOnce();
+    Thread.sleep(2_000);
+    poller.pollOnce();
+
+    assertEquals(2, calls.get(), "the batch came back after --retry-after 1, not the queue's 30 s");
+    assertEquals(0, queue.size(), "and was applied");
+  }
 }
