@@ -94,6 +94,7 @@ public final class InMemoryQueuePoller extends PollLoop {
       List<String> failed = failures == null ? List.of() : failures;
       if (!receipts.keySet().containsAll(failed)) {
         // Lambda takes an identifier that is not in the batch for a failure of the whole batch.
+        retryLater(receipts.values());
         activity.log(
             name, "answered unknown ids " + failed + ": the whole batch stays on the queue");
         return true;
