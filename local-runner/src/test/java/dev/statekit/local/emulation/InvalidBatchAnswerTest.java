@@ -9,14 +9,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequest;
-import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
-import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * With {@code ReportBatchItemFailures}, Lambda's SQS event source mapping takes an answer that is
@@ -24,63 +18,16 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * batch responses: an invalid JSON response is a complete failure; only an empty or null response
  * or list is a complete success), so every message stays on the queue. Both local pollers read an
  * answer they cannot parse as "no batchItemFailures" and delete the whole batch: here a truncated
- * answer that names a failed message, and that message is deleted with the others.
+ * answer that names a failed message, and that message is deleted with the others. (The servers'
+ * poller: {@link InvalidBatchAnswerIT}.)
  */
 class InvalidBatchAnswerTest {
   /** The first part of an answer naming message "m-1" as failed: the function stopped writing. */
-  private static final byte[] TRUNCATED =
+  static final byte[] TRUNCATED =
       "{\"batchItemFailures\":[{\"itemIdentifier\":\"m-1\"}".getBytes(StandardCharsets.UTF_8);
 
   private static Activity quiet() {
     return new Activity(new PrintWriter(new StringWriter()));
-  }
-
-  @Test
-  void theServersPollerKeepsABatchWhoseAnswerIsNotJson() {
-    List<String> deleted = new ArrayList<>();
-    SqsClient sqs =
-        new SqsClient() {
-          @Override
-          public DeleteMessageBatchResponse deleteMessageBatch(
-              Consumer<DeleteMessageBatchRequest.Builder> request) {
-            DeleteMessageBatchRequest.Builder b = DeleteMessageBatchRequest.builder();
-            request.accept(b);
-            b.build().entries().forEach(e -> deleted.add(e.receiptHandle()));
-            return DeleteMessageBatchResponse.builder().build();
-          }
-
-          @Override
-          public String serviceName() {
-            return "sqs";
-          }
-
-          @Override
-          public void close() {}
-        };
-    SqsPoller poller =
-        new SqsPoller(
-            sqs,
-            new SqsPoller.Settings(
-                "Ingress",
-                "http://localhost/000000000000/q",
-                "arn:aws:sqs:us-east-1:000000000000:q",
-                "us-east-1",
-                10,
-                0,
-                true,
-                -1),
-            event -> TRUNCATED,
-            quiet());
-
-    poller.process(
-        List.of(
-            Message.builder().messageId("m-1").receiptHandle("r-1").body("one").build(),
-            Message.builder().messageId("m-2").receiptHandle("r-2").body("two").build()));
-
-    assertEquals(
-        List.of(),
-        deleted,
-        "an answer that is not JSON fails the whole batch on Lambda: nothing is deleted");
   }
 
   @Test
