@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.statekit.local.emulation.Activity;
 import dev.statekit.local.emulation.KinesisPoller;
 import dev.statekit.local.emulation.ScheduleTicker;
+import dev.statekit.local.emulation.SqsMappingRules;
 import dev.statekit.local.emulation.SqsPoller;
 import dev.statekit.local.template.EventSource;
 import dev.statekit.local.template.FunctionDef;
@@ -54,6 +55,10 @@ final class EventSources implements AutoCloseable {
         }
         switch (event.type()) {
           case "SQS" -> {
+            deployment
+                .template()
+                .resource(event.sourceLogicalId())
+                .ifPresent(resource -> SqsMappingRules.check(function, event, resource));
             LocalResource queue = deployment.resources().get(event.sourceLogicalId());
             SqsPoller poller =
                 new SqsPoller(
