@@ -81,6 +81,43 @@ abstract class CheckpointStoreContract {
     assertArrayEquals(new byte[] {3}, latest.parts().get("source"));
   }
 
+  /**
+   * A source split by file (SourcePosition names a file as a split) reading a directory of 10,000
+   * files checkpoints a position per file: a manifest of about 700 KB, past DynamoDB's 400 KB item.
+   * Every store keeps it and gives it back whole, as the in-memory store does; DynamoDB's store
+   * kept the manifest in the head item, so every checkpoint of such a pipeline failed on AWS (with
+   * DynamoDB's bare ValidationException) after checkpointing locally.
+   */
+  @Test
+  void aCheckpointOfASourceWithManySplitsIsRestoredWithEveryPosition() {
+    CheckpointStore store = store();
+    Map<String, String> positions = new java.util.HashMap<>();
+    for (int i = 0; i < 10_000; i++) {
+      positions.put(
+          String.format("s3://app-logs/2026/12/06/host-%05d/events.json.gz", i), "12345678" + i);
+    }
+    long id = store.begin(pipeline);
+    store.writePart(pipeline, id, "source", new byte[] {4});
+    CheckpointManifest manifest =
+        new CheckpointManifest(
+            id, positions, 77, Set.of("source"), new CheckpointLineage(id, List.of()));
+    assertTrue(manifest.toBytes().length > 400 * 1024, "past one DynamoDB item");
+    store.complete(pipeline, manifest);
+    store.complete(pipeline, manifest); // a retry meeting its own write passes, as for any
+
+    var latest = store.latest(pipeline).orElseThrow();
+    assertEquals(id, latest.manifest().id());
+    assertEquals(positions, latest.manifest().positions());
+    assertEquals(77, latest.manifest().watermark());
+    assertArrayEquals(new byte[] {4}, latest.parts().get("source"));
+
+    long next = store.begin(pipeline);
+    store.complete(pipeline, manifest(next, Set.of()));
+    assertEquals(
+        Map.of("shard-1", "49" + next),
+        store.latest(pipeline).orElseThrow().manifest().positions());
+  }
+
   @Test
   void aCheckpointOfAPipelineThatNeverWroteAPartIsRestored() {
     // A job whose state lives only in the state table (reduce, no watermarks) has no parts.
