@@ -7,6 +7,8 @@ import dev.statekit.stream.state.CheckpointManifest;
 import dev.statekit.stream.state.CheckpointStore;
 import dev.statekit.stream.state.StateStoreException;
 import java.io.ByteArrayOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -27,14 +29,22 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * Checkpoints in the application's DynamoDB table, under {@code pk = ckpt#<pipeline>}: the head
  * item ({@code sk = head}) holds the id counter ({@code reserved}), the latest complete id and its
  * manifest; each part is one or more items {@code sk = part#<id>#<name>#<chunk>} of at most 350 KB.
- * Completing a checkpoint is one conditional update of the head, after all parts are written, and
- * then deletes older parts.
+ * A manifest past one chunk (a source with thousands of splits, each with its position) is written
+ * as a part of its checkpoint (named {@code ~manifest}) and the head holds its SHA-256 ({@code
+ * spilled}) instead. Completing a checkpoint is one conditional update of the head, after all parts
+ * are written, and then deletes older parts.
  */
 public final class DynamoDbCheckpointStore implements CheckpointStore {
   private static final dev.statekit.telemetry.Log LOG =
       dev.statekit.telemetry.Log.of(DynamoDbCheckpointStore.class);
   private static final int CHUNK = 350 * 1024;
   private static final String HEAD = "head";
+
+  /**
+   * The part a manifest too large for the head item is written as (the engine's parts are named
+   * after sources and operators, which never start with '~').
+   */
+  static final String MANIFEST_PART = "~manifest";
 
   private final DynamoDbClient dynamoDb;
   private final String table;
@@ -102,6 +112,10 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
 
   @Override
   public void writePart(String pipeline, long checkpointId, String part, byte[] data) {
+    writeChunks(pipeline, checkpointId, part, data);
+  }
+
+  private void writeChunks(String pipeline, long checkpointId, String part, byte[] data) {
     List<WriteRequest> writes = new ArrayList<>();
     int chunks = Math.max(1, (data.length + CHUNK - 1) / CHUNK);
     for (int i = 0; i < chunks; i++) {
@@ -117,6 +131,14 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
   @Override
   public void complete(String pipeline, CheckpointManifest manifest) {
     String id = Long.toString(manifest.id());
+    byte[] bytes = manifest.toBytes();
+    // The head holds the manifest, or its digest when the manifest is written as a part.
+    String held = bytes.length <= CHUNK ? "manifest" : "spilled";
+    String other = held.equals("manifest") ? "spilled" : "manifest";
+    byte[] value = bytes.length <= CHUNK ? bytes : sha256(bytes);
+    if (bytes.length > CHUNK) {
+      writeChunks(pipeline, manifest.id(), MANIFEST_PART, bytes);
+    }
     try {
       // The same manifest again passes: a retry (the SDK's after a lost answer, or the policy's)
       // may meet the write it sent before, which stands.
@@ -127,16 +149,18 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
                   b ->
                       b.tableName(table)
                           .key(key(pipeline, HEAD))
-                          .updateExpression("SET latest = :id, manifest = :m")
+                          .updateExpression("SET latest = :id, " + held + " = :m REMOVE " + other)
                           .conditionExpression(
                               "attribute_not_exists(latest) OR latest < :id"
-                                  + " OR (latest = :id AND manifest = :m)")
+                                  + " OR (latest = :id AND "
+                                  + held
+                                  + " = :m)")
                           .expressionAttributeValues(
                               Map.of(
                                   ":id",
                                   AttributeValue.fromN(id),
                                   ":m",
-                                  AttributeValue.fromB(SdkBytes.fromByteArray(manifest.toBytes()))))
+                                  AttributeValue.fromB(SdkBytes.fromByteArray(value))))
                           .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)));
     } catch (StateStoreException e) {
       if (e.getCause() instanceof ConditionalCheckFailedException) {
@@ -195,12 +219,11 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
   @Override
   public Optional<StoredCheckpoint> latest(String pipeline) {
     Map<String, AttributeValue> head = head(pipeline);
-    if (!head.containsKey("manifest")) {
+    if (!head.containsKey("manifest") && !head.containsKey("spilled")) {
       return Optional.empty();
     }
-    CheckpointManifest manifest =
-        CheckpointManifest.fromBytes(head.get("manifest").b().asByteArray());
-    String prefix = partPrefix(manifest.id());
+    long id = Long.parseLong(head.get("latest").n());
+    String prefix = partPrefix(id);
     Map<String, TreeMap<String, byte[]>> chunks = new HashMap<>();
     for (var item : query(pipeline, prefix, prefix + "\uffff")) {
       String rest = item.get(ApplicationTable.SORT_KEY).s().substring(prefix.length());
@@ -209,18 +232,48 @@ public final class DynamoDbCheckpointStore implements CheckpointStore {
           .computeIfAbsent(rest.substring(0, cut), n -> new TreeMap<>())
           .put(rest.substring(cut + 1), item.get("data").b().asByteArray());
     }
-    Map<String, byte[]> parts = new HashMap<>();
-    for (String part : manifest.parts()) {
-      TreeMap<String, byte[]> pieces = chunks.get(part);
-      if (pieces == null) {
+    CheckpointManifest manifest;
+    if (head.containsKey("manifest")) {
+      manifest = CheckpointManifest.fromBytes(head.get("manifest").b().asByteArray());
+    } else {
+      byte[] bytes = whole(pipeline, id, MANIFEST_PART, chunks);
+      if (!Arrays.equals(sha256(bytes), head.get("spilled").b().asByteArray())) {
         throw new StateStoreException(
             Reason.INVALID_REQUEST,
-            "Checkpoint " + manifest.id() + " of '" + pipeline + "' lacks part '" + part + "'");
+            "Checkpoint "
+                + id
+                + " of '"
+                + pipeline
+                + "' has a manifest part its head does not name");
       }
-      ByteArrayOutputStream whole = new ByteArrayOutputStream();
-      pieces.values().forEach(whole::writeBytes);
-      parts.put(part, whole.toByteArray());
+      manifest = CheckpointManifest.fromBytes(bytes);
+    }
+    Map<String, byte[]> parts = new HashMap<>();
+    for (String part : manifest.parts()) {
+      parts.put(part, whole(pipeline, id, part, chunks));
     }
     return Optional.of(new StoredCheckpoint(manifest, parts));
+  }
+
+  /** The chunks of {@code part}, joined. */
+  private static byte[] whole(
+      String pipeline, long id, String part, Map<String, TreeMap<String, byte[]>> chunks) {
+    TreeMap<String, byte[]> pieces = chunks.get(part);
+    if (pieces == null) {
+      throw new StateStoreException(
+          Reason.INVALID_REQUEST,
+          "Checkpoint " + id + " of '" + pipeline + "' lacks part '" + part + "'");
+    }
+    ByteArrayOutputStream whole = new ByteArrayOutputStream();
+    pieces.values().forEach(whole::writeBytes);
+    return whole.toByteArray();
+  }
+
+  private static byte[] sha256(byte[] bytes) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(bytes);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("Every Java platform has SHA-256", e);
+    }
   }
 }
