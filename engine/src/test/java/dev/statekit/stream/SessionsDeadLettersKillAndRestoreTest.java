@@ -39,12 +39,12 @@ class SessionsDeadLettersKillAndRestoreTest {
     return Sources.fromRecords(events, 25);
   }
 
-  static Pipeline pipeline(
-      Source<Event> source,
-      int partitions,
-      Sink<String> sink,
-      Sink<DeadLetter<Event>> dead,
-      Sink<Event> late) {
+  /**
+   * The source's events past a parse step that dead-letters every 13th value and a map that crashes
+   * when the countdown reaches zero, with event time bounded by {@code outOfOrder}.
+   */
+  private static DataStream<Event> parsed(
+      Source<Event> source, Sink<DeadLetter<Event>> dead, Duration outOfOrder) {
     return Pipeline.from(source)
         .process(
             "parse",
@@ -63,8 +63,16 @@ class SessionsDeadLettersKillAndRestoreTest {
               return e;
             })
         .withWatermarks(
-            WatermarkStrategy.<Event>boundedOutOfOrderness(Duration.ofMillis(50))
-                .withTimestamps(Event::time))
+            WatermarkStrategy.<Event>boundedOutOfOrderness(outOfOrder).withTimestamps(Event::time));
+  }
+
+  static Pipeline pipeline(
+      Source<Event> source,
+      int partitions,
+      Sink<String> sink,
+      Sink<DeadLetter<Event>> dead,
+      Sink<Event> late) {
+    return parsed(source, dead, Duration.ofMillis(50))
         .keyBy(Event::key, partitions)
         .window(Windows.session(Duration.ofMillis(12)))
         .lateRecordsTo(late)
@@ -83,26 +91,7 @@ class SessionsDeadLettersKillAndRestoreTest {
       Sink<String> sink,
       Sink<DeadLetter<Event>> dead,
       Sink<Event> late) {
-    return Pipeline.from(source)
-        .process(
-            "parse",
-            (Record<Event> r, Collector<Event> out) -> {
-              out.collect(r.value());
-              if (r.value().value() % 13 == 0) {
-                throw new IllegalStateException("bad " + r.value());
-              }
-            },
-            FailurePolicy.deadLetter(dead))
-        .map(
-            e -> {
-              if (opCountdown.get() > 0 && opCountdown.decrementAndGet() == 0) {
-                throw new Faults.Crash("in map");
-              }
-              return e;
-            })
-        .withWatermarks(
-            WatermarkStrategy.<Event>boundedOutOfOrderness(Duration.ofMillis(400))
-                .withTimestamps(Event::time))
+    return parsed(source, dead, Duration.ofMillis(400))
         .keyBy(Event::key, first)
         .window(Windows.session(Duration.ofMillis(12)))
         .lateRecordsTo(late)
