@@ -54,6 +54,30 @@ final class EventFields {
     return bounded(value.asText(), where + "." + field, maxLength);
   }
 
+  /**
+   * An optional field of text a producer chose (a Kinesis partition key), at most {@code
+   * maxCharacters} characters as AWS counts them: Unicode code points (an API's length bound counts
+   * scalar values), so that a character outside the Basic Multilingual Plane, two UTF-16 units in a
+   * Java string, counts once.
+   */
+  static String optionalText(
+      JsonNode node, String field, String where, int maxCharacters, String otherwise) {
+    // Counted in one pass over a string BoundedJson has already bounded.
+    String text = optional(node, field, where, Integer.MAX_VALUE, otherwise);
+    int characters = text.codePointCount(0, text.length());
+    if (characters > maxCharacters) {
+      throw malformed(
+          where
+              + "."
+              + field
+              + " is "
+              + characters
+              + " characters long; its source sends at most "
+              + maxCharacters);
+    }
+    return text;
+  }
+
   static String bounded(String text, String what, int maxLength) {
     if (text.length() > maxLength) {
       throw malformed(

@@ -27,7 +27,7 @@ public final class EventLimits {
   /** A DynamoDB Streams sequence number (21 to 40 digits). */
   static final int MAX_DYNAMODB_SEQUENCE_DIGITS = 40;
 
-  /** A Kinesis partition key: 256 characters. */
+  /** A Kinesis partition key: 256 characters (code points, as Kinesis counts them). */
   static final int MAX_PARTITION_KEY_LENGTH = 256;
 
   /** A Kinesis shard id, as the Kinesis API bounds it. */

@@ -83,7 +83,7 @@ public final class EventReader {
             required(k, "sequenceNumber", in, EventLimits.MAX_KINESIS_SEQUENCE_DIGITS),
             in + ".sequenceNumber",
             EventLimits.MAX_KINESIS_SEQUENCE_DIGITS),
-        optional(k, "partitionKey", in, EventLimits.MAX_PARTITION_KEY_LENGTH, ""),
+        EventFields.optionalText(k, "partitionKey", in, EventLimits.MAX_PARTITION_KEY_LENGTH, ""),
         EventFields.base64(EventFields.present(k, "data", in, Integer.MAX_VALUE), in + ".data"),
         EventFields.epochSeconds(
             k.get("approximateArrivalTimestamp"), in + ".approximateArrivalTimestamp"));
