@@ -19,10 +19,20 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * dead-letter queue after {@code maxReceiveCount} receives.
  */
 public final class SqsPoller extends PollLoop {
+  /** Lambda's 6 MB invocation payload, less room for the event's own fields. */
+  private static final long EVENT_BUDGET = 6L * 1024 * 1024 - 64 * 1024;
+
   private final SqsClient sqs;
   private final Settings settings;
   private final Invoker function;
   private final Activity activity;
+
+  /**
+   * Messages received for a batch that its payload could not hold: still in flight, they open the
+   * next batch, in the order received (a FIFO group's order holds: its later messages wait behind
+   * them, in flight too).
+   */
+  private final List<Message> carried = new ArrayList<>();
 
   /**
    * How the mapping is configured.
@@ -66,15 +76,25 @@ public final class SqsPoller extends PollLoop {
     return true;
   }
 
-  /** One batch: up to the batch size, waiting at most the batching window for more. */
+  /**
+   * One batch: up to the batch size and within Lambda's 6 MB payload, waiting at most the batching
+   * window for more. A message received that the payload cannot hold opens the next batch.
+   */
   List<Message> receive() {
     List<Message> batch = new ArrayList<>();
+    long[] bytes = {0};
+    List<Message> before = new ArrayList<>(carried);
+    carried.clear();
+    before.forEach(m -> take(m, batch, bytes));
     long deadline = System.currentTimeMillis() + settings.batchingWindowSeconds() * 1000L;
-    do {
+    while (running()
+        && carried.isEmpty()
+        && batch.size() < settings.batchSize()
+        && (batch.isEmpty() || System.currentTimeMillis() < deadline)) {
       int wanted = Math.min(10, settings.batchSize() - batch.size());
       long left = Math.max(0, deadline - System.currentTimeMillis());
       int wait = batch.isEmpty() ? 1 : (int) Math.min(1, left / 1000);
-      batch.addAll(
+      List<Message> received =
           sqs.receiveMessage(
                   b ->
                       b.queueUrl(settings.queueUrl())
@@ -82,12 +102,26 @@ public final class SqsPoller extends PollLoop {
                           .waitTimeSeconds(wait)
                           .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
                           .messageAttributeNames("All"))
-              .messages());
-    } while (running()
-        && !batch.isEmpty()
-        && batch.size() < settings.batchSize()
-        && System.currentTimeMillis() < deadline);
+              .messages();
+      received.forEach(m -> take(m, batch, bytes));
+      if (batch.isEmpty()) {
+        break;
+      }
+    }
     return batch;
+  }
+
+  /**
+   * Adds {@code m} to the batch if its payload holds it (a first message always), else carries it.
+   */
+  private void take(Message m, List<Message> batch, long[] bytes) {
+    long size = EventWriter.sqs(List.of(m), settings.queueArn(), settings.region()).length;
+    if (!carried.isEmpty() || (!batch.isEmpty() && bytes[0] + size > EVENT_BUDGET)) {
+      carried.add(m);
+      return;
+    }
+    batch.add(m);
+    bytes[0] += size;
   }
 
   /** Invokes the function with one batch and settles each message. */
