@@ -1,0 +1,3 @@
+package dev.statekit.runtime;
+
+class TimerEdgesTest extends TimerEdgesContract {}
