@@ -274,8 +274,18 @@ final class RequestParser {
       fail(431, "The request has more than " + limits.maxHeaders() + " headers");
       return;
     }
-    String value =
-        new String(line, colon + 1, lineLength - colon - 1, StandardCharsets.ISO_8859_1).strip();
+    // Only SP and HTAB surround a value (RFC 9110 5.5): String.strip would also take away control
+    // characters such as a vertical tab, and "\u000bchunked" would pass for "chunked", which a
+    // proxy in front reads as an unknown coding.
+    int from = colon + 1;
+    int to = lineLength;
+    while (from < to && (line[from] == ' ' || line[from] == '\t')) {
+      from++;
+    }
+    while (to > from && (line[to - 1] == ' ' || line[to - 1] == '\t')) {
+      to--;
+    }
+    String value = new String(line, from, to - from, StandardCharsets.ISO_8859_1);
     for (int k = 0; k < value.length(); k++) {
       char c = value.charAt(k);
       if ((c < ' ' && c != '\t') || c == 0x7F) {
@@ -289,6 +299,10 @@ final class RequestParser {
   private void endOfHeaders() {
     if (!http10 && header("Host") == null) {
       fail(400, "An HTTP/1.1 request needs a Host header");
+      return;
+    }
+    if (headers.stream().filter(header -> header[0].equalsIgnoreCase("Host")).count() > 1) {
+      fail(400, "The request has more than one Host header; send one");
       return;
     }
     String coding = null;
@@ -311,6 +325,12 @@ final class RequestParser {
         }
         length = declared;
       }
+    }
+    if (coding != null && http10) {
+      // HTTP/1.0 has no transfer codings (RFC 9112 6.1: its framing is faulty): a proxy in front
+      // may have framed the same bytes by their Content-Length, or up to the connection's close.
+      fail(400, "An HTTP/1.0 request can't have Transfer-Encoding; send Content-Length");
+      return;
     }
     if (coding != null && length >= 0) {
       fail(400, "The request has both Content-Length and Transfer-Encoding; send one");
