@@ -115,9 +115,7 @@ public final class HttpRouter {
    * ({@code /call/center} for a function of namespace {@code call}, which Flink posts to).
    */
   private boolean isCallPath(String path) {
-    return calls != null
-        && CallRequests.isCall(path)
-        && !functionPaths.containsKey(normalize(path));
+    return calls != null && CallRequests.isCall(path) && functionOf(path) == null;
   }
 
   /** The answer for a body past the limit. */
@@ -171,7 +169,7 @@ public final class HttpRouter {
           400, "The request body is empty; send the bytes of a StateFun ToFunction message");
     }
     try {
-      return HttpAnswer.ok(handler.invoke(body, functionPaths.get(normalize(path))));
+      return HttpAnswer.ok(handler.invoke(body, functionOf(path)));
     } catch (MalformedRequestException | IncompatibleStateException e) {
       return HttpAnswer.error(400, e.getMessage());
     } catch (UnknownFunctionException e) {
@@ -204,6 +202,22 @@ public final class HttpRouter {
     LOG.error("[error " + id + "] " + what + " failed unexpectedly", failure);
     return HttpAnswer.error(
         500, "The endpoint failed to answer; its log has the cause (error " + id + ")");
+  }
+
+  /**
+   * The registered function whose own path {@code path} is, or {@code null} for the catch-all. The
+   * path as sent is looked up, then percent-decoded: a client's URL library encodes what a URL
+   * can't hold (a space in a type name), and any client may encode any character, and the path so
+   * written is still the function's (else a request for another type, sent there, would be served).
+   */
+  private TypeName functionOf(String path) {
+    String normalized = normalize(path);
+    TypeName type = functionPaths.get(normalized);
+    if (type == null) {
+      String decoded = PercentDecoding.decode(normalized);
+      type = decoded == null ? null : functionPaths.get(normalize(decoded));
+    }
+    return type;
   }
 
   private static String normalize(String path) {
