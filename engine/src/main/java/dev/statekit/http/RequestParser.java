@@ -111,9 +111,20 @@ final class RequestParser {
 
   /** Whether the connection stays open after the answer. */
   boolean keepAlive() {
-    String connection = header("Connection");
-    String tokens = connection == null ? "" : connection.toLowerCase(Locale.ROOT);
-    return http10 ? tokens.contains("keep-alive") : !tokens.contains("close");
+    // Connection is a list, in any number of field lines (RFC 9110 5.3): "close" anywhere in it
+    // closes (RFC 9112 9.6), on HTTP/1.0 too, whatever else is beside it.
+    boolean close = false;
+    boolean keepAlive = false;
+    for (String[] header : headers) {
+      if (header[0].equalsIgnoreCase("Connection")) {
+        for (String option : header[1].split(",", -1)) {
+          String token = option.strip().toLowerCase(Locale.ROOT);
+          close |= token.equals("close");
+          keepAlive |= token.equals("keep-alive");
+        }
+      }
+    }
+    return !close && (!http10 || keepAlive);
   }
 
   /** The body, once {@link State#DONE}. */
