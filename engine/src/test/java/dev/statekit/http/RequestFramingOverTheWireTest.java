@@ -86,6 +86,35 @@ class RequestFramingOverTheWireTest {
     assertTrue(answer.startsWith("HTTP/1.1 400"), "got: " + firstLine(answer));
   }
 
+  /**
+   * A chunk size is 1*HEXDIG and a Content-Length 1*DIGIT (RFC 9112 7.1, RFC 9110 8.6): leading
+   * zeros make neither a large number. A length of 5 so written is not over any limit.
+   */
+  @Test
+  void leadingZerosDoNotMakeALengthTooLarge() throws Exception {
+    byte[] body = body();
+    String zeros = "0".repeat(20);
+    ByteArrayOutputStream chunks = new ByteArrayOutputStream();
+    chunks.write(
+        (zeros + Integer.toHexString(body.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    chunks.write(body);
+    chunks.write(("\r\n" + zeros + "0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    String answer =
+        exchange(
+            head("POST / HTTP/1.1", "Host: x", "Transfer-Encoding: chunked", "Connection: close"),
+            chunks.toByteArray());
+    assertTrue(answer.startsWith("HTTP/1.1 200"), "chunk size with leading zeros: " + answer);
+    answer =
+        exchange(
+            head(
+                "POST / HTTP/1.1",
+                "Host: x",
+                "Content-Length: " + zeros + body.length,
+                "Connection: close"),
+            body);
+    assertTrue(answer.startsWith("HTTP/1.1 200"), "Content-Length with leading zeros: " + answer);
+  }
+
   private String exchange(String head, byte[] body) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     bytes.write(head.getBytes(StandardCharsets.ISO_8859_1));
