@@ -365,14 +365,17 @@ final class RequestParser {
     long length = -1;
     for (String part : value.split(",", -1)) {
       String digits = part.strip();
-      if (digits.isEmpty()
-          || digits.length() > 18
-          || !digits.chars().allMatch(Character::isDigit)) {
-        fail(
-            digits.length() > 18 ? 413 : 400,
-            digits.length() > 18
-                ? tooLarge()
-                : "Content-Length '" + shorten(value) + "' is not a number");
+      int zeros = 0;
+      while (zeros < digits.length() - 1 && digits.charAt(zeros) == '0') {
+        zeros++;
+      }
+      digits = digits.substring(zeros);
+      if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        fail(400, "Content-Length '" + shorten(value) + "' is not a number");
+        return -1;
+      }
+      if (digits.length() > 18) {
+        fail(413, tooLarge());
         return -1;
       }
       long parsed = Long.parseLong(digits);
@@ -432,8 +435,10 @@ final class RequestParser {
   private void chunkSize() {
     int k = 0;
     long size = 0;
+    int significant = 0;
     while (k < lineLength && Character.digit(line[k], 16) >= 0) {
-      if (k >= 15) {
+      // Leading zeros add nothing: only the digits after them can overflow.
+      if ((size > 0 || line[k] != '0') && ++significant > 15) {
         fail(413, tooLarge());
         return;
       }
