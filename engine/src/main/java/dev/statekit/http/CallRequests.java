@@ -61,7 +61,7 @@ final class CallRequests {
     if (target.endsWith("/")) {
       target = target.substring(0, target.length() - 1);
     }
-    target = decodePath(target);
+    target = PercentDecoding.decode(target);
     if (target == null) {
       return HttpAnswer.error(
           400, "The call's path is not valid percent-encoding of UTF-8 text: " + path);
@@ -153,51 +153,5 @@ final class CallRequests {
     int semicolon = contentType.indexOf(';');
     String mediaType = semicolon < 0 ? contentType : contentType.substring(0, semicolon);
     return mediaType.trim().toLowerCase(Locale.ROOT);
-  }
-
-  /**
-   * A percent-encoded path as text ('+' is itself there, not a space as in a form), or null if its
-   * escapes are malformed or its bytes are not UTF-8: decoding those leniently made distinct paths
-   * (%FE, %FF) one address.
-   */
-  static String decodePath(String path) {
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(path.length());
-    for (int i = 0; i < path.length(); i++) {
-      char c = path.charAt(i);
-      if (c == '%') {
-        if (i + 2 >= path.length()) {
-          return null;
-        }
-        int high = Character.digit(path.charAt(i + 1), 16);
-        int low = Character.digit(path.charAt(i + 2), 16);
-        if (high < 0 || low < 0) {
-          return null;
-        }
-        bytes.write(high * 16 + low);
-        i += 2;
-      } else if (c < 0x80) {
-        bytes.write(c);
-      } else {
-        // A path the HTTP server parsed is ASCII, but an event's may hold text itself (a gateway
-        // may hand it over decoded): its UTF-8 bytes, never the char cut to a byte (which made
-        // U+0131 the digit 1, another address).
-        int point = path.codePointAt(i);
-        if (Character.isBmpCodePoint(point) && Character.isSurrogate((char) point)) {
-          return null;
-        }
-        bytes.writeBytes(new String(Character.toChars(point)).getBytes(StandardCharsets.UTF_8));
-        i += Character.charCount(point) - 1;
-      }
-    }
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(bytes.toByteArray()))
-          .toString();
-    } catch (java.nio.charset.CharacterCodingException e) {
-      return null;
-    }
   }
 }
