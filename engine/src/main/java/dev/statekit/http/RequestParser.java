@@ -31,6 +31,14 @@ final class RequestParser {
   private static final int MAX_LEADING_EMPTY_LINES = 8;
   private static final int MAX_CHUNK_LINE = 1024;
 
+  /**
+   * Fields that hold one value, which the endpoint reads and an intermediary may read too: given
+   * twice, one side may take the first and the other the last (RFC 9112 3.2 for Host; the
+   * Idempotency-Key is what a call's exactly-once rests on).
+   */
+  private static final List<String> SINGLE_VALUED =
+      List.of("Host", "Content-Type", "Idempotency-Key");
+
   private final HttpLimits limits;
 
   private State state = State.HEAD;
@@ -312,9 +320,11 @@ final class RequestParser {
       fail(400, "An HTTP/1.1 request needs a Host header");
       return;
     }
-    if (headers.stream().filter(header -> header[0].equalsIgnoreCase("Host")).count() > 1) {
-      fail(400, "The request has more than one Host header; send one");
-      return;
+    for (String single : SINGLE_VALUED) {
+      if (headers.stream().filter(header -> header[0].equalsIgnoreCase(single)).count() > 1) {
+        fail(400, "The request has more than one " + single + " header; send one");
+        return;
+      }
     }
     String coding = null;
     long length = -1;
