@@ -50,4 +50,25 @@ final class RawHttp {
     }
     return got.toString(StandardCharsets.ISO_8859_1);
   }
+
+  /**
+   * Everything the server sends until it closes the connection, ending in {@code " [still open]"}
+   * if it had not closed it within {@code wait}.
+   */
+  static String readUntilClosed(Socket socket, Duration wait) throws IOException {
+    socket.setSoTimeout((int) wait.toMillis());
+    ByteArrayOutputStream got = new ByteArrayOutputStream();
+    InputStream in = socket.getInputStream();
+    byte[] buffer = new byte[8192];
+    try {
+      for (int n; (n = in.read(buffer)) != -1; ) {
+        got.write(buffer, 0, n);
+      }
+    } catch (SocketTimeoutException e) {
+      got.write(" [still open]".getBytes(StandardCharsets.US_ASCII));
+    } catch (IOException e) {
+      got.write((" [" + e + "]").getBytes(StandardCharsets.US_ASCII));
+    }
+    return got.toString(StandardCharsets.ISO_8859_1);
+  }
 }

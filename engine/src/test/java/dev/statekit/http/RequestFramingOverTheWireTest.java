@@ -10,9 +10,7 @@ import dev.statekit.protocol.RequestReplyHandler;
 import dev.statekit.types.TypeName;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -127,20 +125,7 @@ class RequestFramingOverTheWireTest {
     try (FunctionHttpServer server = FunctionHttpServer.builder(handler).port(0).start();
         Socket socket = new Socket("127.0.0.1", server.port())) {
       socket.getOutputStream().write(bytes);
-      socket.setSoTimeout((int) WAIT.toMillis());
-      ByteArrayOutputStream got = new ByteArrayOutputStream();
-      InputStream in = socket.getInputStream();
-      byte[] buffer = new byte[8192];
-      try {
-        for (int n; (n = in.read(buffer)) != -1; ) {
-          got.write(buffer, 0, n);
-        }
-      } catch (SocketTimeoutException e) {
-        got.write(" [still open]".getBytes(StandardCharsets.US_ASCII));
-      } catch (IOException e) {
-        got.write((" [" + e + "]").getBytes(StandardCharsets.US_ASCII));
-      }
-      return got.toString(StandardCharsets.ISO_8859_1);
+      return RawHttp.readUntilClosed(socket, WAIT);
     }
   }
 

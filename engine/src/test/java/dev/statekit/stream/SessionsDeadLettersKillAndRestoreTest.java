@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,6 +29,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SessionsDeadLettersKillAndRestoreTest {
   static final AtomicInteger opCountdown = new AtomicInteger(-1);
   static final AtomicInteger sinkCountdown = new AtomicInteger(-1);
+
+  /** The uninterrupted run sees no injected crash (the last test's countdowns may be left). */
+  @BeforeEach
+  void noCrashes() {
+    opCountdown.set(-1);
+    sinkCountdown.set(-1);
+  }
 
   static Source<Event> input(long seed) {
     Random random = new Random(seed);
@@ -111,28 +119,67 @@ class SessionsDeadLettersKillAndRestoreTest {
   @ParameterizedTest
   @ValueSource(longs = {11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22})
   void twoReadersTwoStagesSurviveKillsAndParallelismChanges(long seed) throws Exception {
-    CollectingSink<String> expected = Sinks.collecting();
-    CollectingSink<DeadLetter<Event>> expectedDead = Sinks.collecting();
-    CollectingSink<Event> expectedLate = Sinks.collecting();
-    opCountdown.set(-1);
-    sinkCountdown.set(-1);
-    twoStages(input(seed), 2, 3, expected, expectedDead, expectedLate)
+    Outputs expected = new Outputs();
+    twoStages(input(seed), 2, 3, expected.results, expected.dead, expected.late)
         .run(
-            options2(
+            options(
                 "clean-" + UUID.randomUUID(),
                 new InMemoryStateTable(),
                 CheckpointStore.inMemory(),
-                1000));
-    assertEquals(0, expectedLate.values().size());
+                1000,
+                2));
+    assertEquals(0, expected.late.values().size());
 
+    Outputs actual =
+        killedAndRestored(
+            seed,
+            (source, random, out) ->
+                twoStages(
+                    source,
+                    1 + random.nextInt(3),
+                    1 + random.nextInt(3),
+                    crashing(out.results),
+                    crashing(out.dead),
+                    crashing(out.late)),
+            2);
+
+    actual.assertSame(expected, seed);
+  }
+
+  /** The three outputs of a run. */
+  static final class Outputs {
+    final CollectingSink<String> results = Sinks.collecting();
+    final CollectingSink<DeadLetter<Event>> dead = Sinks.collecting();
+    final CollectingSink<Event> late = Sinks.collecting();
+
+    void assertSame(Outputs expected, long seed) {
+      assertEquals(
+          sorted(expected.results.values()), sorted(results.values()), "results seed " + seed);
+      assertEquals(sorted(expected.late.values()), sorted(late.values()), "late seed " + seed);
+      assertEquals(
+          sorted(expected.dead.values().stream().map(d -> d.record().value()).toList()),
+          sorted(dead.values().stream().map(d -> d.record().value()).toList()),
+          "dead seed " + seed);
+    }
+  }
+
+  /** A run of the pipeline under test, its parallelism drawn from {@code random}. */
+  interface KilledRun {
+    Pipeline pipeline(Source<Event> source, Random random, Outputs out);
+  }
+
+  /**
+   * Runs {@code run} until it finishes, killing up to ten attempts at random points (faults in the
+   * source, state table and checkpoint store, a map step, a sink writer), each restore drawing its
+   * parallelism and state cache anew.
+   */
+  static Outputs killedAndRestored(long seed, KilledRun run, int readers) throws Exception {
     String name = "killed-" + UUID.randomUUID();
     Faults faults = new Faults(seed);
     Random random = new Random(seed * 31);
     StateTable table = faults.table(new InMemoryStateTable());
     CheckpointStore store = faults.store(CheckpointStore.inMemory());
-    CollectingSink<String> actual = Sinks.collecting();
-    CollectingSink<DeadLetter<Event>> actualDead = Sinks.collecting();
-    CollectingSink<Event> actualLate = Sinks.collecting();
+    Outputs out = new Outputs();
     Source<Event> source = faults.source(input(seed));
     for (int attempt = 0; ; attempt++) {
       opCountdown.set(-1);
@@ -149,15 +196,9 @@ class SessionsDeadLettersKillAndRestoreTest {
         }
       }
       try {
-        twoStages(
-                source,
-                1 + random.nextInt(3),
-                1 + random.nextInt(3),
-                crashing(actual),
-                crashing(actualDead),
-                crashing(actualLate))
-            .run(options2(name, table, store, 1 + random.nextInt(20)));
-        break;
+        run.pipeline(source, random, out)
+            .run(options(name, table, store, 1 + random.nextInt(20), readers));
+        return out;
       } catch (PipelineFailedException e) {
         Throwable cause = e.getCause();
         if (!(cause instanceof Faults.Crash) && cause.getCause() instanceof Faults.Crash) {
@@ -166,21 +207,6 @@ class SessionsDeadLettersKillAndRestoreTest {
         assertInstanceOf(Faults.Crash.class, cause, () -> "unexpected failure: " + e);
       }
     }
-    assertEquals(sorted(expected.values()), sorted(actual.values()), "results seed " + seed);
-    assertEquals(0, actualLate.values().size(), "late seed " + seed);
-    assertEquals(
-        sorted(expectedDead.values().stream().map(d -> d.record().value()).toList()),
-        sorted(actualDead.values().stream().map(d -> d.record().value()).toList()),
-        "dead seed " + seed);
-  }
-
-  static RunOptions options2(String name, StateTable table, CheckpointStore store, int maxKeys) {
-    return RunOptions.named(name)
-        .parallelism(2)
-        .stateBackend(StateBackend.over(table, maxKeys))
-        .checkpointStore(store)
-        .checkpointInterval(Duration.ofMillis(2))
-        .build();
   }
 
   static <T> Sink<T> crashing(Sink<T> inner) {
@@ -219,9 +245,10 @@ class SessionsDeadLettersKillAndRestoreTest {
     };
   }
 
-  static RunOptions options(String name, StateTable table, CheckpointStore store, int maxKeys) {
+  static RunOptions options(
+      String name, StateTable table, CheckpointStore store, int maxKeys, int readers) {
     return RunOptions.named(name)
-        .parallelism(1)
+        .parallelism(readers)
         .stateBackend(StateBackend.over(table, maxKeys))
         .checkpointStore(store)
         .checkpointInterval(Duration.ofMillis(2))
@@ -236,61 +263,29 @@ class SessionsDeadLettersKillAndRestoreTest {
   @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
   void sessionsDeadLettersAndLateRecordsSurviveKillsAndParallelismChanges(long seed)
       throws Exception {
-    CollectingSink<String> expected = Sinks.collecting();
-    CollectingSink<DeadLetter<Event>> expectedDead = Sinks.collecting();
-    CollectingSink<Event> expectedLate = Sinks.collecting();
-    opCountdown.set(-1);
-    sinkCountdown.set(-1);
-    pipeline(input(seed), 2, expected, expectedDead, expectedLate)
+    Outputs expected = new Outputs();
+    pipeline(input(seed), 2, expected.results, expected.dead, expected.late)
         .run(
             options(
                 "clean-" + UUID.randomUUID(),
                 new InMemoryStateTable(),
                 CheckpointStore.inMemory(),
-                1000));
-    assertTrue(expectedLate.values().size() > 10, "late " + expectedLate.values().size());
+                1000,
+                1));
+    assertTrue(expected.late.values().size() > 10, "late " + expected.late.values().size());
 
-    String name = "killed-" + UUID.randomUUID();
-    Faults faults = new Faults(seed);
-    Random random = new Random(seed * 31);
-    StateTable table = faults.table(new InMemoryStateTable());
-    CheckpointStore store = faults.store(CheckpointStore.inMemory());
-    CollectingSink<String> actual = Sinks.collecting();
-    CollectingSink<DeadLetter<Event>> actualDead = Sinks.collecting();
-    CollectingSink<Event> actualLate = Sinks.collecting();
-    Source<Event> source = faults.source(input(seed));
-    for (int attempt = 0; ; attempt++) {
-      opCountdown.set(-1);
-      sinkCountdown.set(-1);
-      faults.disarm();
-      if (attempt < 10) {
-        int kind = random.nextInt(3);
-        if (kind == 0) {
-          faults.arm();
-        } else if (kind == 1) {
-          opCountdown.set(1 + random.nextInt(2500));
-        } else {
-          sinkCountdown.set(1 + random.nextInt(12));
-        }
-      }
-      int partitions = 1 + random.nextInt(3);
-      try {
-        pipeline(source, partitions, crashing(actual), crashing(actualDead), crashing(actualLate))
-            .run(options(name, table, store, 1 + random.nextInt(20)));
-        break;
-      } catch (PipelineFailedException e) {
-        Throwable cause = e.getCause();
-        if (!(cause instanceof Faults.Crash) && cause.getCause() instanceof Faults.Crash) {
-          cause = cause.getCause();
-        }
-        assertInstanceOf(Faults.Crash.class, cause, () -> "unexpected failure: " + e);
-      }
-    }
-    assertEquals(sorted(expected.values()), sorted(actual.values()), "results seed " + seed);
-    assertEquals(sorted(expectedLate.values()), sorted(actualLate.values()), "late seed " + seed);
-    assertEquals(
-        sorted(expectedDead.values().stream().map(d -> d.record().value()).toList()),
-        sorted(actualDead.values().stream().map(d -> d.record().value()).toList()),
-        "dead seed " + seed);
+    Outputs actual =
+        killedAndRestored(
+            seed,
+            (source, random, out) ->
+                pipeline(
+                    source,
+                    1 + random.nextInt(3),
+                    crashing(out.results),
+                    crashing(out.dead),
+                    crashing(out.late)),
+            1);
+
+    actual.assertSame(expected, seed);
   }
 }
