@@ -17,9 +17,34 @@ import org.junit.jupiter.api.Test;
  * header key that differs from the body's id is.
  */
 class RepeatedIdempotencyKeyTest {
+  private final List<String> applied = new CopyOnWriteArrayList<>();
+
   @Test
   void twoDifferentIdempotencyKeysAreRefused() throws Exception {
-    List<String> applied = new CopyOnWriteArrayList<>();
+    String head = answerTo("Idempotency-Key: one\r\nIdempotency-Key: two\r\n");
+
+    assertTrue(
+        head.startsWith("HTTP/1.1 400"),
+        "two keys should be refused; got " + head + ", applied " + applied);
+    assertEquals(List.of(), applied);
+  }
+
+  /**
+   * Two keys joined by a comma, as a Lambda Function URL hands two Idempotency-Key headers over
+   * (and as a proxy may join them): taken as the key "one,two" before, which is neither.
+   */
+  @Test
+  void aKeyHoldingACommaIsRefused() throws Exception {
+    String head = answerTo("Idempotency-Key: one,two\r\n");
+
+    assertTrue(
+        head.startsWith("HTTP/1.1 400"),
+        "a key with a comma should be refused; got " + head + ", applied " + applied);
+    assertEquals(List.of(), applied);
+  }
+
+  /** The head of the answer to a call with these Idempotency-Key lines. */
+  private String answerTo(String keyLines) throws Exception {
     try (FunctionHttpServer server =
             FunctionHttpServer.builder(
                     new dev.statekit.protocol.RequestReplyHandler(
@@ -40,16 +65,13 @@ class RepeatedIdempotencyKeyTest {
           .getOutputStream()
           .write(
               ("POST /call/test/echo/a HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                      + "Idempotency-Key: one\r\nIdempotency-Key: two\r\nContent-Length: "
+                      + keyLines
+                      + "Content-Length: "
                       + body.length()
                       + "\r\n\r\n"
                       + body)
                   .getBytes(StandardCharsets.US_ASCII));
-      String head = RawHttp.readHead(socket, Duration.ofSeconds(2));
-      assertTrue(
-          head.startsWith("HTTP/1.1 400"),
-          "two keys should be refused; got " + head + ", applied " + applied);
-      assertEquals(List.of(), applied);
+      return RawHttp.readHead(socket, Duration.ofSeconds(2));
     }
   }
 }
