@@ -89,6 +89,14 @@ final class CallRequests {
         }
       }
       String key = headers.apply("Idempotency-Key");
+      if (key != null && key.indexOf(',') >= 0) {
+        // Two Idempotency-Key headers arrive joined by a comma (a Function URL joins repeated
+        // headers, and so may a proxy): "a,b" is neither key, and exactly-once rests on the key.
+        return HttpAnswer.error(
+            400,
+            "The Idempotency-Key holds a comma, as two keys joined do; send one key without a"
+                + " comma (a UUID, say)");
+      }
       if (key != null) {
         JsonNode id = envelope.get("id");
         if (id != null && !(id.isTextual() && id.asText().equals(key))) {
