@@ -29,8 +29,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * destination} when the record has them. A record id longer than DynamoDB's key takes, or one that
  * starts with {@code sha256-}, is keyed by {@code sha256-<digest>} instead, the id itself in {@code
  * record_id}. A record whose item would pass DynamoDB's 400 KB even without {@code text} is refused
- * by id before anything is written. Written with BatchWriteItem, 25 at a time; throttled items are
- * written again with backoff.
+ * by id before anything is written, and so is one holding half a character (an unpaired surrogate)
+ * in its id, key, source or destination, which DynamoDB cannot keep. Written with BatchWriteItem,
+ * 25 at a time; throttled items are written again with backoff.
  */
 public final class DynamoDbTableSink implements EgressSink {
   private static final int MAX_BATCH = 25;
@@ -172,6 +173,45 @@ public final class DynamoDbTableSink implements EgressSink {
     }
   }
 
+  /**
+   * Refuses a record an attribute of whose item holds half a character (an unpaired surrogate, as
+   * cutting a string inside an emoji leaves): DynamoDB keeps strings as UTF-8, which has no bytes
+   * for it, and refuses the whole request on every try, naming no item.
+   */
+  private static void refuseHalfCharacters(EgressRecord record, Map<String, AttributeValue> item) {
+    for (Map.Entry<String, AttributeValue> attribute : new java.util.TreeMap<>(item).entrySet()) {
+      String text = attribute.getValue().s();
+      int at = text == null ? -1 : halfCharacterAt(text);
+      if (at >= 0) {
+        throw EgressException.refusing(
+            record.id(),
+            "Egress record "
+                + record.id()
+                + " has half a character (an unpaired surrogate) at index "
+                + at
+                + " of its item's attribute '"
+                + attribute.getKey()
+                + "', which DynamoDB cannot keep; cut keys and ids at whole characters (code"
+                + " points)");
+      }
+    }
+  }
+
+  /** The index of the first unpaired surrogate in {@code text}, or -1 if it has none. */
+  private static int halfCharacterAt(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   private Map<String, AttributeValue> item(EgressRecord record) {
     Map<String, AttributeValue> item = new HashMap<>();
     String itemId = itemId(record.id(), sortKey == null ? MAX_PARTITION_KEY : MAX_SORT_KEY);
@@ -194,6 +234,7 @@ public final class DynamoDbTableSink implements EgressSink {
         .ifPresent(t -> item.put("text", AttributeValue.fromS(t)));
     record.key().ifPresent(key -> item.put("key", AttributeValue.fromS(key)));
     record.destination().ifPresent(d -> item.put("destination", AttributeValue.fromS(d)));
+    refuseHalfCharacters(record, item);
     if (DynamoDbItemSize.of(item) > DynamoDbItemSize.DYNAMODB_ITEM_LIMIT) {
       // The text repeats the value: a large text record fits once, not twice.
       item.remove("text");
