@@ -25,7 +25,8 @@ import software.amazon.awssdk.services.kinesis.model.PutRecordsResultEntry;
  * Puts records into Kinesis streams with PutRecords (up to 500 records and 5 MiB a request, as
  * Kinesis takes them): the stream a StateFun Kinesis record names, else the sink's default stream;
  * the record's partition key, else its source address; its explicit hash key if it has one. A
- * record over Kinesis's 1 MiB (data and partition key) is refused by id before anything is put.
+ * record over Kinesis's 1 MiB (data and partition key), or naming a stream Kinesis can never have
+ * (a name outside 1 to 128 of {@code [a-zA-Z0-9_.-]}), is refused by id before anything is put.
  * Records Kinesis throttles are put again with backoff. Kinesis keeps repeats and the data carries
  * no record id, so a record delivered again after a crash between commit and delivery shows twice;
  * egresses whose readers must never see a repeat belong in a sink that writes by id ({@link
@@ -121,6 +122,18 @@ public final class KinesisEgressSink implements EgressSink {
               + " withStream(...) or give the sink a default stream",
           null);
     }
+    if (record.destination().isPresent() && !isStream(stream)) {
+      // The record names it (a StateFun Kinesis record's stream): no stream of that name can ever
+      // exist, and Kinesis refuses the whole request for it.
+      throw EgressException.refusing(
+          record.id(),
+          "Egress record "
+              + record.id()
+              + " names the stream '"
+              + (stream.length() <= 140 ? stream : stream.substring(0, 140) + "...")
+              + "', which Kinesis refuses: a stream name is 1 to 128 letters, digits, '_', '.'"
+              + " and '-', an ARN arn:<partition>:kinesis:<region>:<account>:stream/<name>");
+    }
     String hashKey = record.explicitHashKey().filter(k -> !k.isEmpty()).orElse(null);
     if (hashKey != null && !isHashKey(hashKey)) {
       // Kinesis refuses the whole request for it, and every record beside it with it.
@@ -155,6 +168,19 @@ public final class KinesisEgressSink implements EgressSink {
     }
     return new java.math.BigInteger(key).bitLength() <= 128;
   }
+
+  /** A stream name or ARN as PutRecords takes it (its StreamName and StreamARN patterns). */
+  private static boolean isStream(String stream) {
+    return stream.startsWith("arn:")
+        ? stream.length() <= 2048 && STREAM_ARN.matcher(stream).matches()
+        : STREAM_NAME.matcher(stream).matches();
+  }
+
+  private static final java.util.regex.Pattern STREAM_NAME =
+      java.util.regex.Pattern.compile("[a-zA-Z0-9_.-]{1,128}");
+
+  private static final java.util.regex.Pattern STREAM_ARN =
+      java.util.regex.Pattern.compile("arn:aws.*:kinesis:.*:\\d{12}:stream/\\S+");
 
   private static final java.util.regex.Pattern HASH_KEY =
       java.util.regex.Pattern.compile("0|[1-9][0-9]{0,38}");
