@@ -6,6 +6,7 @@ import dev.statekit.egress.EgressException;
 import dev.statekit.egress.EgressRecord;
 import dev.statekit.egress.EgressSink;
 import dev.statekit.runtime.store.DynamoDbItemSize;
+import dev.statekit.stream.state.StateItemLimits;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -181,7 +182,7 @@ public final class DynamoDbTableSink implements EgressSink {
   private static void refuseHalfCharacters(EgressRecord record, Map<String, AttributeValue> item) {
     for (Map.Entry<String, AttributeValue> attribute : new java.util.TreeMap<>(item).entrySet()) {
       String text = attribute.getValue().s();
-      int at = text == null ? -1 : halfCharacterAt(text);
+      int at = text == null ? -1 : StateItemLimits.halfCharacterAt(text);
       if (at >= 0) {
         throw EgressException.refusing(
             record.id(),
@@ -195,21 +196,6 @@ public final class DynamoDbTableSink implements EgressSink {
                 + " points)");
       }
     }
-  }
-
-  /** The index of the first unpaired surrogate in {@code text}, or -1 if it has none. */
-  private static int halfCharacterAt(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < text.length()
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   private Map<String, AttributeValue> item(EgressRecord record) {
