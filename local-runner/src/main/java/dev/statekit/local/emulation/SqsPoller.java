@@ -115,6 +115,16 @@ public final class SqsPoller extends PollLoop {
    * Adds {@code m} to the batch if its payload holds it (a first message always), else carries it.
    */
   private void take(Message m, List<Message> batch, long[] bytes) {
+    // A carried message whose visibility ran out comes again: it stays once, under its newest
+    // receipt handle (the one SQS deletes it by).
+    for (List<Message> held : List.of(batch, carried)) {
+      for (int i = 0; i < held.size(); i++) {
+        if (held.get(i).messageId().equals(m.messageId())) {
+          held.set(i, m);
+          return;
+        }
+      }
+    }
     long size = EventWriter.sqs(List.of(m), settings.queueArn(), settings.region()).length;
     if (!carried.isEmpty() || (!batch.isEmpty() && bytes[0] + size > EVENT_BUDGET)) {
       carried.add(m);
