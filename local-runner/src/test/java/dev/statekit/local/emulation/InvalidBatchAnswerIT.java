@@ -3,8 +3,6 @@ package dev.statekit.local.emulation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.statekit.testservers.RealServers;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -32,19 +30,7 @@ class InvalidBatchAnswerIT {
             .messages();
     assertEquals(2, batch.size(), "premise: both messages received");
     SqsPoller poller =
-        new SqsPoller(
-            sqs,
-            new SqsPoller.Settings(
-                "Ingress",
-                url,
-                "arn:aws:sqs:us-east-1:000000000000:" + name,
-                "us-east-1",
-                10,
-                0,
-                true,
-                -1),
-            event -> InvalidBatchAnswerTest.TRUNCATED,
-            new Activity(new PrintWriter(new StringWriter())));
+        EmulatedEvents.sqsPoller(sqs, url, name, 10, 0, event -> InvalidBatchAnswerTest.TRUNCATED);
 
     poller.process(batch);
 

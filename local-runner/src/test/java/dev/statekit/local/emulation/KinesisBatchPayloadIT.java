@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.statekit.testservers.RealServers;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,8 +27,6 @@ import software.amazon.awssdk.services.kinesis.model.StreamStatus;
  */
 @ExtendWith(RealServers.class)
 class KinesisBatchPayloadIT {
-  private static final int LAMBDA_PAYLOAD = 6 * 1024 * 1024;
-
   @Test
   void aBatchOfLargeRecordsIsCutWithinLambdasPayloadLimit(KinesisClient kinesis)
       throws InterruptedException {
@@ -60,14 +57,8 @@ class KinesisBatchPayloadIT {
     Invoker function =
         event -> {
           sizes.add(event.length);
-          String text = new String(event, StandardCharsets.UTF_8);
-          for (int at = text.indexOf("\"sequenceNumber\":\"");
-              at >= 0;
-              at = text.indexOf("\"sequenceNumber\":\"", at + 1)) {
-            int start = at + "\"sequenceNumber\":\"".length();
-            delivered.add(text.substring(start, text.indexOf('"', start)));
-          }
-          return "{\"batchItemFailures\":[]}".getBytes(StandardCharsets.UTF_8);
+          delivered.addAll(EmulatedEvents.values(event, "sequenceNumber"));
+          return EmulatedEvents.ALL_DONE;
         };
     KinesisPoller poller =
         new KinesisPoller(
@@ -93,7 +84,7 @@ class KinesisBatchPayloadIT {
     assertEquals(written, delivered, "every record handed over once, in order");
     assertTrue(sizes.size() > 1, "the shard's 10 MB came in more than one event: " + sizes);
     assertTrue(
-        sizes.stream().allMatch(size -> size <= LAMBDA_PAYLOAD),
+        sizes.stream().allMatch(size -> size <= EmulatedEvents.LAMBDA_PAYLOAD),
         "each event within Lambda's 6 MB, as the event source mapping cuts batches; sizes "
             + sizes);
   }

@@ -1,19 +1,20 @@
 package dev.statekit.local.emulation;
 
+import static dev.statekit.local.emulation.EmulatedEvents.ALL_DONE;
+import static dev.statekit.local.emulation.EmulatedEvents.LAMBDA_PAYLOAD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.statekit.testservers.RealServers;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * Lambda's SQS event source mapping invokes once a batch holds {@code BatchSize} messages, its
@@ -24,57 +25,27 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  */
 @ExtendWith(RealServers.class)
 class SqsBatchPayloadIT {
-  private static final int LAMBDA_PAYLOAD = 6 * 1024 * 1024;
-
   @Test
   void aBatchOfLargeMessagesIsCutWithinLambdasPayloadLimit(SqsClient sqs) {
     String name = "payload-" + UUID.randomUUID().toString().substring(0, 8);
-    String url =
-        sqs.createQueue(
-                b ->
-                    b.queueName(name)
-                        .attributesWithStrings(java.util.Map.of("VisibilityTimeout", "60")))
-            .queueUrl();
-    List<String> sent = new ArrayList<>();
-    for (int i = 0; i < 40; i++) {
-      String body = String.format("%02d", i) + "x".repeat(200 * 1024);
-      sqs.sendMessage(b -> b.queueUrl(url).messageBody(body));
-      sent.add(body.substring(0, 2));
-    }
+    List<String> sent = fortyLargeMessages(sqs, name, 60);
     List<Integer> sizes = new ArrayList<>();
     List<String> delivered = new ArrayList<>();
-    Invoker function =
-        event -> {
-          sizes.add(event.length);
-          String text = new String(event, StandardCharsets.UTF_8);
-          for (int at = text.indexOf("\"body\":\"");
-              at >= 0;
-              at = text.indexOf("\"body\":\"", at + 1)) {
-            int start = at + "\"body\":\"".length();
-            delivered.add(text.substring(start, start + 2));
-          }
-          return "{\"batchItemFailures\":[]}".getBytes(StandardCharsets.UTF_8);
-        };
     SqsPoller poller =
-        new SqsPoller(
+        EmulatedEvents.sqsPoller(
             sqs,
-            new SqsPoller.Settings(
-                "Ingress",
-                url,
-                "arn:aws:sqs:us-east-1:000000000000:" + name,
-                "us-east-1",
-                40,
-                2,
-                true,
-                -1),
-            function,
-            new Activity(new PrintWriter(new StringWriter())));
+            url(sqs, name),
+            name,
+            40,
+            2,
+            event -> {
+              sizes.add(event.length);
+              EmulatedEvents.values(event, "body").forEach(b -> delivered.add(b.substring(0, 2)));
+              return ALL_DONE;
+            });
 
     for (int round = 0; round < 20 && delivered.size() < sent.size(); round++) {
-      List<software.amazon.awssdk.services.sqs.model.Message> batch = poller.receive();
-      if (!batch.isEmpty()) {
-        poller.process(batch);
-      }
+      pollOnce(poller);
     }
 
     assertEquals(new TreeSet<>(sent), new TreeSet<>(delivered), "every message handed over");
@@ -94,62 +65,64 @@ class SqsBatchPayloadIT {
   @Test
   void aCarriedMessageReceivedAgainIsInItsBatchOnce(SqsClient sqs) throws Exception {
     String name = "carried-" + UUID.randomUUID().toString().substring(0, 8);
-    String url =
-        sqs.createQueue(
-                b ->
-                    b.queueName(name)
-                        .attributesWithStrings(java.util.Map.of("VisibilityTimeout", "1")))
-            .queueUrl();
-    for (int i = 0; i < 40; i++) {
-      String body = String.format("%02d", i) + "x".repeat(200 * 1024);
-      sqs.sendMessage(b -> b.queueUrl(url).messageBody(body));
-    }
+    fortyLargeMessages(sqs, name, 1);
     List<List<String>> events = new ArrayList<>();
-    Invoker function =
-        event -> {
-          List<String> ids = new ArrayList<>();
-          String text = new String(event, StandardCharsets.UTF_8);
-          for (int at = text.indexOf("\"messageId\":\"");
-              at >= 0;
-              at = text.indexOf("\"messageId\":\"", at + 1)) {
-            int start = at + "\"messageId\":\"".length();
-            ids.add(text.substring(start, text.indexOf('"', start)));
-          }
-          events.add(ids);
-          if (events.size() == 1) {
-            try {
-              Thread.sleep(2_000); // past the visibility timeout of the messages carried
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-          }
-          return "{\"batchItemFailures\":[]}".getBytes(StandardCharsets.UTF_8);
-        };
     SqsPoller poller =
-        new SqsPoller(
+        EmulatedEvents.sqsPoller(
             sqs,
-            new SqsPoller.Settings(
-                "Ingress",
-                url,
-                "arn:aws:sqs:us-east-1:000000000000:" + name,
-                "us-east-1",
-                40,
-                2,
-                true,
-                -1),
-            function,
-            new Activity(new PrintWriter(new StringWriter())));
+            url(sqs, name),
+            name,
+            40,
+            2,
+            event -> {
+              events.add(EmulatedEvents.values(event, "messageId"));
+              if (events.size() == 1) {
+                try {
+                  Thread.sleep(2_000); // past the visibility timeout of the messages carried
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+              return ALL_DONE;
+            });
 
-    for (int round = 0; round < 2; round++) {
-      List<software.amazon.awssdk.services.sqs.model.Message> batch = poller.receive();
-      if (!batch.isEmpty()) {
-        poller.process(batch);
-      }
-    }
+    pollOnce(poller);
+    pollOnce(poller);
 
     assertEquals(2, events.size(), "premise: a batch cut by its payload, then the next");
     List<String> second = events.get(1);
     assertEquals(
         new TreeSet<>(second).size(), second.size(), "each message once in the event: " + second);
+  }
+
+  /**
+   * Creates the queue {@code name} with this visibility timeout and sends it 40 messages of 200 KB.
+   *
+   * @return each message's first two characters, its number
+   */
+  private static List<String> fortyLargeMessages(SqsClient sqs, String name, int visibility) {
+    sqs.createQueue(
+        b ->
+            b.queueName(name)
+                .attributesWithStrings(Map.of("VisibilityTimeout", Integer.toString(visibility))));
+    String url = url(sqs, name);
+    List<String> sent = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      String number = String.format("%02d", i);
+      sqs.sendMessage(b -> b.queueUrl(url).messageBody(number + "x".repeat(200 * 1024)));
+      sent.add(number);
+    }
+    return sent;
+  }
+
+  private static String url(SqsClient sqs, String name) {
+    return sqs.getQueueUrl(b -> b.queueName(name)).queueUrl();
+  }
+
+  private static void pollOnce(SqsPoller poller) {
+    List<Message> batch = poller.receive();
+    if (!batch.isEmpty()) {
+      poller.process(batch);
+    }
   }
 }
